@@ -1,0 +1,41 @@
+"""Domain errors of the floor. Each has ``code`` and ``status``; the API renders them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class DomainError(Exception):
+    code = "bad_request"
+    status = 400
+
+    def __init__(self, message: str, *, fields: dict[str, Any] | None = None, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.fields = fields or {}
+        if code:
+            self.code = code
+
+
+class ValidationFailed(DomainError):
+    code = "invalid"
+    status = 400
+
+
+class NotFound(DomainError):
+    code = "not_found"
+    status = 404
+
+
+class Forbidden(DomainError):
+    code = "forbidden"
+    status = 403
+
+
+class SeparationOfDuties(Forbidden):
+    code = "separation_of_duties"
+
+
+class Conflict(DomainError):
+    code = "conflict"
+    status = 409

@@ -1,0 +1,112 @@
+"""People, tokens, the action log and stored idempotent responses."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.db.models import Q
+
+
+class Role(models.TextChoices):
+    ADMIN = "admin", "Admin"
+    PIT_BOSS = "pit_boss", "Pit boss"
+    DEALER = "dealer", "Dealer"
+    CASHIER = "cashier", "Cashier"
+    AUDITOR = "auditor", "Auditor"
+    PLAYER = "player", "Player"
+
+
+STAFF_ROLES = frozenset({Role.ADMIN, Role.PIT_BOSS, Role.DEALER, Role.CASHIER, Role.AUDITOR})
+
+
+class User(AbstractUser):
+    """Staff and players sign in the same way; ``role`` decides what they may do."""
+
+    name = models.CharField(max_length=150, blank=True)
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(role__in=[choice.value for choice in Role]), name="casino_user_role_valid"
+            ),
+        ]
+
+    @property
+    def effective_role(self) -> str:
+        """A superuser is an admin whatever its stored role (``createsuperuser`` sets none)."""
+        return Role.ADMIN if self.is_superuser else self.role
+
+    @property
+    def is_floor_staff(self) -> bool:
+        return self.effective_role in STAFF_ROLES
+
+
+class Player(models.Model):
+    """A player and the wallet account the ledger keeps for them."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="player")
+    wallet = models.OneToOneField("ledger.Account", on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.user.name or self.user.username
+
+    @property
+    def name(self) -> str:
+        return self.user.name or self.user.username
+
+
+class ApiToken(models.Model):
+    """A bearer token; only its SHA-256 is stored. Tokens expire and can be revoked."""
+
+    digest = models.CharField(max_length=64, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"token for {self.user_id}"
+
+
+class AuditLog(models.Model):
+    """Who did what, when, from which request: written in the same transaction as the change."""
+
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT)
+    action = models.CharField(max_length=60, db_index=True)
+    object_type = models.CharField(max_length=40)
+    object_id = models.CharField(max_length=40)
+    data = models.JSONField(default=dict, blank=True)
+    request_id = models.CharField(max_length=64, blank=True)
+    remote_addr = models.GenericIPAddressField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["object_type", "object_id"], name="casino_audit_object")]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_type}:{self.object_id}"
+
+
+class IdempotencyRecord(models.Model):
+    """The first response to an ``Idempotency-Key``, replayed to retries with the same body."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    key = models.CharField(max_length=200)
+    method = models.CharField(max_length=10)
+    path = models.CharField(max_length=300)
+    request_hash = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField(null=True)
+    response_body = models.JSONField(null=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="casino_idempotency_user_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.method} {self.path})"

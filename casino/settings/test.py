@@ -1,0 +1,10 @@
+"""Tests: the real PostgreSQL and Redis, fast password hashing, no throttling surprises."""
+
+from casino.settings.base import *  # noqa: F403
+from casino.settings.base import CACHES, REST_FRAMEWORK, env
+
+DEBUG = False
+SECRET_KEY = "test-only-secret-key-not-for-production-use-0123456789"
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+CACHES["default"]["KEY_PREFIX"] = env("CACHE_KEY_PREFIX", default="casekeeper-test")
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {"token": "1000/min"}
