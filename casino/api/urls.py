@@ -1,9 +1,39 @@
-"""Every /api/v1/ route, gathered from the apps."""
+"""Every /api/v1/ route (API.md), gathered in one place so the contract is easy to read."""
 
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from casino.api import views as people
+from tables.api import views as tables
+
 urlpatterns = [
     path("schema", SpectacularAPIView.as_view(), name="schema"),
     path("docs", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("auth/token", people.TokenCreateApi.as_view(), name="auth-token"),
+    path("me", people.MeApi.as_view(), name="me"),
+    path("staff", people.StaffCreateApi.as_view(), name="staff-create"),
+    path("players", people.PlayerListCreateApi.as_view(), name="players"),
+    path("players/<str:player_id>", people.PlayerDetailApi.as_view(), name="player-detail"),
+    path("players/<str:player_id>/balance", people.PlayerBalanceApi.as_view(), name="player-balance"),
+    path("players/<str:player_id>/transactions", people.PlayerTransactionsApi.as_view(), name="player-transactions"),
+    path("cage/buy-ins", people.BuyInApi.as_view(), name="cage-buy-in"),
+    path("cage/cash-outs", people.CashOutApi.as_view(), name="cage-cash-out"),
+    path("tables", tables.TableListCreateApi.as_view(), name="tables"),
+    path("tables/<int:table_id>", tables.TableDetailApi.as_view(), name="table-detail"),
+    path("tables/<int:table_id>/limits", tables.TableLimitsApi.as_view(), name="table-limits"),
+    path("tables/<int:table_id>/assign", tables.TableAssignApi.as_view(), name="table-assign"),
+    path("tables/<int:table_id>/open", tables.TableOpenApi.as_view(), name="table-open"),
+    path("tables/<int:table_id>/close", tables.TableCloseApi.as_view(), name="table-close"),
+    path("tables/<int:table_id>/fills", tables.FillCreateApi.as_view(), name="table-fills"),
+    path("tables/<int:table_id>/fills/<int:request_id>/approve", tables.FillApproveApi.as_view(), name="fill-approve"),
+    path("tables/<int:table_id>/fills/<int:request_id>/refuse", tables.FillRefuseApi.as_view(), name="fill-refuse"),
+    path("tables/<int:table_id>/credits", tables.CreditCreateApi.as_view(), name="table-credits"),
+    path(
+        "tables/<int:table_id>/credits/<int:request_id>/approve", tables.CreditApproveApi.as_view(), name="credit-approve"
+    ),
+    path(
+        "tables/<int:table_id>/credits/<int:request_id>/refuse", tables.CreditRefuseApi.as_view(), name="credit-refuse"
+    ),
+    path("tables/<int:table_id>/seats", tables.SeatCreateApi.as_view(), name="table-seats"),
+    path("tables/<int:table_id>/seats/<int:player_id>", tables.SeatDeleteApi.as_view(), name="table-seat-delete"),
 ]

@@ -1,0 +1,335 @@
+"""Table endpoints: create, list, limits, dealer, open/close, seats, fills and credits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.api.fields import CentsField, IdField, StrictIntegerField
+from casino.api.idempotency import run_idempotent
+from casino.api.schema import IDEMPOTENCY_HEADER, errors
+from casino.errors import NotFound
+from casino.permissions import require_role
+from casino.models import Role
+from tables import services
+from tables.models import Game, TrayRequest, TrayRequestKind
+from tables.selectors import access_table, get_open_session, list_tables
+
+
+class SeatOutputSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(source="number")
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    seated_at = serializers.DateTimeField()
+
+
+class SessionOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.IntegerField(source="table_id")
+    opened_at = serializers.DateTimeField()
+    opened_by = serializers.IntegerField(source="opened_by_id")
+    opening_inventory = serializers.IntegerField()
+    opening_ledger = serializers.IntegerField()
+    opening_variance = serializers.IntegerField()
+    closed_at = serializers.DateTimeField(allow_null=True)
+    closing_inventory = serializers.IntegerField(allow_null=True)
+    closing_ledger = serializers.IntegerField(allow_null=True)
+    drop = serializers.IntegerField(allow_null=True)
+    fills = serializers.IntegerField(allow_null=True)
+    credits = serializers.IntegerField(allow_null=True)
+    win = serializers.IntegerField(allow_null=True)
+    variance = serializers.IntegerField(source="closing_variance", allow_null=True)
+
+
+class TableOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    game = serializers.CharField()
+    status = serializers.CharField()
+    min_bet = serializers.IntegerField()
+    max_bet = serializers.IntegerField()
+    ante = serializers.IntegerField()
+    rules = serializers.DictField()
+    dealer = serializers.IntegerField(source="dealer_id", allow_null=True)
+    seats = serializers.SerializerMethodField()
+    tray_balance = serializers.IntegerField(source="tray.balance")
+    session = serializers.SerializerMethodField()
+
+    def get_seats(self, table: Any) -> list[dict[str, Any]]:
+        seats = getattr(table, "active_seats", None)
+        if seats is None:
+            seats = table.seatings.filter(left_at__isnull=True).select_related("player__user").order_by("number")
+        return SeatOutputSerializer(seats, many=True).data  # type: ignore[return-value]
+
+    def get_session(self, table: Any) -> dict[str, Any] | None:
+        session = get_open_session(table)
+        return SessionOutputSerializer(session).data if session else None  # type: ignore[return-value]
+
+
+def _table_response(request: Request, table_id: int, code: int = 200) -> Response:
+    return Response(TableOutputSerializer(access_table(user=request.user, table_id=table_id)).data, status=code)
+
+
+class TableListCreateApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=100)
+        game = serializers.ChoiceField(choices=Game.choices)
+        min_bet = CentsField()
+        max_bet = CentsField()
+        ante = CentsField(required=False, min_value=0, default=0)
+        rules = serializers.DictField(required=False, default=dict)
+
+    @extend_schema(request=InputSerializer, responses={201: TableOutputSerializer, **errors(400, 401, 403, 409)})
+    def post(self, request: Request) -> Response:
+        require_role(request.user, Role.ADMIN, Role.PIT_BOSS)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = services.create_table(actor=request.user, **data.validated_data)
+        return _table_response(request, table.pk, status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: TableOutputSerializer(many=True), **errors(401, 403)})
+    def get(self, request: Request) -> Response:
+        return Response(TableOutputSerializer(list_tables(user=request.user), many=True).data)
+
+
+class TableDetailApi(APIView):
+    @extend_schema(responses={200: TableOutputSerializer, **errors(401, 403, 404)})
+    def get(self, request: Request, table_id: int) -> Response:
+        return _table_response(request, table_id)
+
+
+def _existing_table(request: Request, table_id: int) -> None:
+    access_table(user=request.user, table_id=table_id)
+
+
+class TableLimitsApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        min_bet = CentsField()
+        max_bet = CentsField()
+
+    @extend_schema(request=InputSerializer, responses={200: TableOutputSerializer, **errors(400, 401, 403, 404)})
+    def patch(self, request: Request, table_id: int) -> Response:
+        _existing_table(request, table_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.change_limits(actor=request.user, table_id=table_id, **data.validated_data)
+        return _table_response(request, table_id)
+
+
+class TableAssignApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        dealer = IdField()
+
+    @extend_schema(request=InputSerializer, responses={200: TableOutputSerializer, **errors(400, 401, 403, 404)})
+    def post(self, request: Request, table_id: int) -> Response:
+        _existing_table(request, table_id)
+        require_role(request.user, Role.PIT_BOSS)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.assign_dealer(actor=request.user, table_id=table_id, dealer_id=data.validated_data["dealer"])
+        return _table_response(request, table_id)
+
+
+class TableOpenApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        opening_inventory = CentsField(min_value=0)
+
+    @extend_schema(
+        request=InputSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: SessionOutputSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        _existing_table(request, table_id)
+
+        def handle() -> Response:
+            data = self.InputSerializer(data=request.data)
+            data.is_valid(raise_exception=True)
+            session = services.open_table(actor=request.user, table_id=table_id, **data.validated_data)
+            return Response(SessionOutputSerializer(session).data, status=status.HTTP_201_CREATED)
+
+        return run_idempotent(request, handle)
+
+
+class TableCloseApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        closing_inventory = CentsField(min_value=0)
+
+    @extend_schema(
+        request=InputSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={200: SessionOutputSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        _existing_table(request, table_id)
+
+        def handle() -> Response:
+            data = self.InputSerializer(data=request.data)
+            data.is_valid(raise_exception=True)
+            session = services.close_table(actor=request.user, table_id=table_id, **data.validated_data)
+            return Response(SessionOutputSerializer(session).data)
+
+        return run_idempotent(request, handle)
+
+
+class TrayRequestOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.IntegerField(source="table_id")
+    kind = serializers.CharField()
+    amount = serializers.IntegerField()
+    status = serializers.CharField()
+    requested_by = serializers.IntegerField(source="requested_by_id")
+    requested_at = serializers.DateTimeField()
+    decided_by = serializers.IntegerField(source="decided_by_id", allow_null=True)
+    decided_at = serializers.DateTimeField(allow_null=True)
+    transfer_id = serializers.IntegerField(allow_null=True)
+    note = serializers.CharField()
+
+
+class _TrayRequestCreateApi(APIView):
+    kind: str = ""
+
+    class InputSerializer(serializers.Serializer):
+        amount = CentsField()
+
+    def post(self, request: Request, table_id: int) -> Response:
+        _existing_table(request, table_id)
+
+        def handle() -> Response:
+            data = self.InputSerializer(data=request.data)
+            data.is_valid(raise_exception=True)
+            tray_request = services.request_tray_change(
+                actor=request.user, table_id=table_id, kind=self.kind, amount=data.validated_data["amount"]
+            )
+            return Response(TrayRequestOutputSerializer(tray_request).data, status=status.HTTP_201_CREATED)
+
+        return run_idempotent(request, handle)
+
+
+_TRAY_CREATE_SCHEMA = extend_schema(
+    request=_TrayRequestCreateApi.InputSerializer,
+    parameters=[IDEMPOTENCY_HEADER],
+    responses={201: TrayRequestOutputSerializer, **errors(400, 401, 403, 404)},
+)
+
+
+class FillCreateApi(_TrayRequestCreateApi):
+    kind = TrayRequestKind.FILL
+
+    @_TRAY_CREATE_SCHEMA
+    def post(self, request: Request, table_id: int) -> Response:
+        return super().post(request, table_id)
+
+
+class CreditCreateApi(_TrayRequestCreateApi):
+    kind = TrayRequestKind.CREDIT
+
+    @_TRAY_CREATE_SCHEMA
+    def post(self, request: Request, table_id: int) -> Response:
+        return super().post(request, table_id)
+
+
+class _TrayRequestDecideApi(APIView):
+    kind: str = ""
+    approve: bool = True
+
+    class InputSerializer(serializers.Serializer):
+        note = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+    def post(self, request: Request, table_id: int, request_id: int) -> Response:
+        _existing_table(request, table_id)
+        require_role(request.user, Role.PIT_BOSS, Role.CASHIER)
+        if not TrayRequest.objects.filter(pk=request_id, table_id=table_id, kind=self.kind).exists():
+            raise NotFound(f"No such {self.kind} at this table.")
+
+        def handle() -> Response:
+            data = self.InputSerializer(data=request.data or {})
+            data.is_valid(raise_exception=True)
+            if self.approve:
+                decided = services.approve_tray_request(
+                    actor=request.user, table_id=table_id, request_id=request_id, kind=self.kind
+                )
+            else:
+                decided = services.refuse_tray_request(
+                    actor=request.user,
+                    table_id=table_id,
+                    request_id=request_id,
+                    kind=self.kind,
+                    note=data.validated_data["note"],
+                )
+            return Response(TrayRequestOutputSerializer(decided).data)
+
+        return run_idempotent(request, handle)
+
+
+_TRAY_DECIDE_SCHEMA = extend_schema(
+    request=_TrayRequestDecideApi.InputSerializer,
+    parameters=[IDEMPOTENCY_HEADER],
+    responses={200: TrayRequestOutputSerializer, **errors(400, 401, 403, 404, 409)},
+)
+
+
+class FillApproveApi(_TrayRequestDecideApi):
+    kind, approve = TrayRequestKind.FILL, True
+
+    @_TRAY_DECIDE_SCHEMA
+    def post(self, request: Request, table_id: int, request_id: int) -> Response:
+        return super().post(request, table_id, request_id)
+
+
+class FillRefuseApi(_TrayRequestDecideApi):
+    kind, approve = TrayRequestKind.FILL, False
+
+    @_TRAY_DECIDE_SCHEMA
+    def post(self, request: Request, table_id: int, request_id: int) -> Response:
+        return super().post(request, table_id, request_id)
+
+
+class CreditApproveApi(_TrayRequestDecideApi):
+    kind, approve = TrayRequestKind.CREDIT, True
+
+    @_TRAY_DECIDE_SCHEMA
+    def post(self, request: Request, table_id: int, request_id: int) -> Response:
+        return super().post(request, table_id, request_id)
+
+
+class CreditRefuseApi(_TrayRequestDecideApi):
+    kind, approve = TrayRequestKind.CREDIT, False
+
+    @_TRAY_DECIDE_SCHEMA
+    def post(self, request: Request, table_id: int, request_id: int) -> Response:
+        return super().post(request, table_id, request_id)
+
+
+class SeatCreateApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        player = IdField()
+        seat = StrictIntegerField(required=False, min_value=1, max_value=services.MAX_SEATS)
+
+    @extend_schema(request=InputSerializer, responses={201: SeatOutputSerializer, **errors(400, 401, 403, 404, 409)})
+    def post(self, request: Request, table_id: int) -> Response:
+        _existing_table(request, table_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        seating = services.seat_player(
+            actor=request.user,
+            table_id=table_id,
+            player_id=data.validated_data["player"],
+            seat=data.validated_data.get("seat"),
+        )
+        return Response(SeatOutputSerializer(seating).data, status=status.HTTP_201_CREATED)
+
+
+class SeatDeleteApi(APIView):
+    @extend_schema(responses={204: None, **errors(401, 403, 404, 409)})
+    def delete(self, request: Request, table_id: int, player_id: int) -> Response:
+        _existing_table(request, table_id)
+        services.unseat_player(actor=request.user, table_id=table_id, player_id=player_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+

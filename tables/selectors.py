@@ -1,0 +1,52 @@
+"""Reads for tables; ``access_*`` fetch and authorize in one step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from casino.errors import NotFound
+from casino.permissions import require_staff
+from tables.models import Round, Seat, Table, TableSession, TrayRequest
+
+
+def _tables() -> QuerySet[Table]:
+    return Table.objects.select_related("tray", "dealer").prefetch_related(
+        Prefetch(
+            "seatings",
+            queryset=Seat.objects.filter(left_at__isnull=True).select_related("player__user").order_by("number"),
+            to_attr="active_seats",
+        ),
+        Prefetch(
+            "sessions", queryset=TableSession.objects.filter(closed_at__isnull=True), to_attr="open_sessions"
+        ),
+    )
+
+
+def list_tables(*, user: Any) -> QuerySet[Table]:
+    require_staff(user)
+    return _tables().order_by("name")
+
+
+def access_table(*, user: Any, table_id: int) -> Table:
+    require_staff(user)
+    table = _tables().filter(pk=table_id).first()
+    if table is None:
+        raise NotFound("No such table.")
+    return table
+
+
+def get_open_session(table: Table) -> TableSession | None:
+    sessions = getattr(table, "open_sessions", None)
+    if sessions is not None:
+        return sessions[0] if sessions else None
+    return TableSession.objects.filter(table=table, closed_at__isnull=True).first()
+
+
+def list_pending_tray_requests() -> QuerySet[TrayRequest]:
+    return TrayRequest.objects.filter(status="pending").select_related("table", "requested_by").order_by("requested_at")
+
+
+def get_live_round(table: Table) -> Round | None:
+    return Round.objects.filter(table=table, status__in=["betting", "in_play"]).first()

@@ -1,0 +1,393 @@
+"""Writes for tables: creation, limits, dealers, sessions, seats, fills and credits.
+
+Every service runs in one transaction, locks the table first (then its rows, then ledger
+accounts through ``post_transfer``), and writes an audit row beside the change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from casino.audit import record_audit
+from casino.errors import Conflict, Forbidden, NotFound, SeparationOfDuties, ValidationFailed
+from casino.models import Player, Role, User
+from casino.permissions import require_role, role_of
+from ledger.models import Account, AccountKind, AccountPurpose, Entry
+from ledger.services import Leg, open_account, post_transfer
+from tables.accounts import OVER_SHORT, layout_code, open_over_short, tray_code
+from tables.games.errors import IllegalAction
+from tables.games.registry import validate_rules
+from tables.locks import lock_table, lock_tray_request
+from tables.pots import split_unwon_pots
+from tables.models import (
+    LIVE_ROUND_STATUSES,
+    LimitChange,
+    Round,
+    Seat,
+    Table,
+    TableSession,
+    TableStatus,
+    TrayRequest,
+    TrayRequestKind,
+    TrayRequestStatus,
+)
+
+MAX_SEATS = 12
+MAX_CENTS = 10**12
+
+
+def check_cents(value: Any, *, field: str, allow_zero: bool = False) -> int:
+    """Amounts are whole cents: no floats, no bools, no strings, within sane bounds."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValidationFailed(f"{field} must be a whole number of cents.", fields={field: "must be an integer"})
+    low = 0 if allow_zero else 1
+    if not low <= value <= MAX_CENTS:
+        raise ValidationFailed(
+            f"{field} must be between {low} and {MAX_CENTS} cents.", fields={field: "out of range"}
+        )
+    return value
+
+
+def _check_limits(min_bet: int, max_bet: int) -> None:
+    check_cents(min_bet, field="min_bet")
+    check_cents(max_bet, field="max_bet")
+    if max_bet < min_bet:
+        raise ValidationFailed("max_bet must be at least min_bet.", fields={"max_bet": "below min_bet"})
+
+
+def _rules_for(game: str, rules: Any) -> dict[str, Any]:
+    try:
+        return validate_rules(game, rules)
+    except IllegalAction as error:
+        raise ValidationFailed(error.message, fields={"rules": error.message}, code=error.code) from error
+
+
+def _next_table_id() -> int:
+    """Reserve the table's id first so its tray account is named after it (``tray:<id>``)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT nextval(pg_get_serial_sequence('tables_table', 'id'))")
+        return int(cursor.fetchone()[0])
+
+
+@transaction.atomic
+def create_table(
+    *, actor: User, name: str, game: str, min_bet: int, max_bet: int, ante: int = 0, rules: Any = None
+) -> Table:
+    require_role(actor, Role.ADMIN, Role.PIT_BOSS)
+    name = (name or "").strip()
+    if not name:
+        raise ValidationFailed("A table needs a name.", fields={"name": "required"})
+    if Table.objects.filter(name__iexact=name).exists():
+        raise Conflict(f"A table named {name!r} already exists.", code="name_taken", fields={"name": "taken"})
+    _check_limits(min_bet, max_bet)
+    check_cents(ante, field="ante", allow_zero=True)
+    full_rules = _rules_for(game, rules)
+    chip = int(full_rules.get("chip", 100))
+    for field, value in (("min_bet", min_bet), ("max_bet", max_bet), ("ante", ante)):
+        if value % chip:
+            raise ValidationFailed(f"{field} must be a multiple of the chip ({chip} cents).", fields={field: "not a chip multiple"})
+    table_id = _next_table_id()
+    tray = open_account(
+        code=tray_code(table_id), kind=AccountKind.ASSET, purpose=AccountPurpose.TRAY, name=f"Tray of {name}"
+    )
+    table = Table.objects.create(
+        id=table_id, name=name, game=game, min_bet=min_bet, max_bet=max_bet, ante=ante, rules=full_rules, tray=tray
+    )
+    record_audit(actor=actor, action="table.created", obj=table, data={"game": game, "rules": full_rules})
+    return table
+
+
+@transaction.atomic
+def change_limits(*, actor: User, table_id: int, min_bet: int, max_bet: int) -> Table:
+    """New limits apply to bets placed from now on; bets on the layout are untouched."""
+    table = lock_table(table_id=table_id)
+    if not (role_of(actor) == Role.PIT_BOSS or (role_of(actor) == Role.DEALER and table.dealer_id == actor.pk)):
+        raise Forbidden("Only a pit boss or the table's assigned dealer may change its limits.")
+    _check_limits(min_bet, max_bet)
+    chip = int(table.rules.get("chip", 100))
+    if min_bet % chip or max_bet % chip:
+        raise ValidationFailed(f"Limits must be multiples of the chip ({chip} cents).")
+    LimitChange.objects.create(
+        table=table,
+        changed_by=actor,
+        old_min_bet=table.min_bet,
+        old_max_bet=table.max_bet,
+        new_min_bet=min_bet,
+        new_max_bet=max_bet,
+    )
+    old = {"min_bet": table.min_bet, "max_bet": table.max_bet}
+    table.min_bet, table.max_bet = min_bet, max_bet
+    table.save(update_fields=["min_bet", "max_bet"])
+    record_audit(actor=actor, action="table.limits_changed", obj=table, data={"old": old, "new": {"min_bet": min_bet, "max_bet": max_bet}})
+    return table
+
+
+@transaction.atomic
+def assign_dealer(*, actor: User, table_id: int, dealer_id: Any) -> Table:
+    require_role(actor, Role.PIT_BOSS)
+    table = lock_table(table_id=table_id)
+    if isinstance(dealer_id, bool) or not isinstance(dealer_id, int):
+        raise ValidationFailed("dealer must be a staff id.", fields={"dealer": "must be an integer"})
+    dealer = User.objects.filter(pk=dealer_id, role=Role.DEALER, is_active=True).first()
+    if dealer is None:
+        raise NotFound("No active dealer with that id.", fields={"dealer": dealer_id})
+    previous = table.dealer_id
+    table.dealer = dealer
+    table.save(update_fields=["dealer"])
+    record_audit(actor=actor, action="table.dealer_assigned", obj=table, data={"from": previous, "to": dealer.pk})
+    return table
+
+
+def _require_assigned_dealer(actor: User, table: Table) -> None:
+    if role_of(actor) != Role.DEALER or table.dealer_id != actor.pk:
+        raise Forbidden("Only the dealer assigned to this table may do this.")
+
+
+def _adjust_tray_to_count(*, table: Table, count: int, key: str, stage: str) -> int:
+    """Post the difference between a count and the ledger to over/short; returns the variance."""
+    variance = count - table.tray.balance
+    if variance:
+        open_over_short()
+        leg = (
+            Leg(debit=OVER_SHORT, credit=table.tray.code, amount=variance)
+            if variance > 0
+            else Leg(debit=table.tray.code, credit=OVER_SHORT, amount=-variance)
+        )
+        post_transfer(
+            key=key,
+            kind="count_variance",
+            legs=[leg],
+            memo=f"{stage} count variance at {table.name}",
+            meta={"table": table.pk, "stage": stage},
+        )
+    return variance
+
+
+@transaction.atomic
+def open_table(*, actor: User, table_id: int, opening_inventory: Any) -> TableSession:
+    """Open with the counted tray. A table's first opening issues its bankroll from the cage."""
+    table = lock_table(table_id=table_id)
+    _require_assigned_dealer(actor, table)
+    count = check_cents(opening_inventory, field="opening_inventory", allow_zero=True)
+    if table.status == TableStatus.OPEN:
+        raise Conflict(f"{table.name} is already open.", code="table_open")
+    ledger_balance = table.tray.balance
+    session = TableSession.objects.create(
+        table=table, opened_by=actor, opening_inventory=count, opening_ledger=ledger_balance
+    )
+    first_opening = not TableSession.objects.filter(table=table).exclude(pk=session.pk).exists()
+    if first_opening and count > ledger_balance:
+        post_transfer(
+            key=f"table_issue:{session.pk}",
+            kind="table_issue",
+            legs=[Leg(debit="cage", credit=table.tray.code, amount=count - ledger_balance)],
+            memo=f"Opening bankroll for {table.name}",
+            meta={"table": table.pk, "session": session.pk},
+        )
+        table.tray.refresh_from_db()
+    session.opening_variance = _adjust_tray_to_count(
+        table=table, count=count, key=f"opening_variance:{session.pk}", stage="opening"
+    )
+    session.save(update_fields=["opening_variance"])
+    table.status = TableStatus.OPEN
+    table.save(update_fields=["status"])
+    record_audit(actor=actor, action="table.opened", obj=session, data={"count": count, "ledger": ledger_balance})
+    return session
+
+
+def session_drop(*, table: Table, since: Any) -> int:
+    """Chips players put into play at the table (bets, antes): the electronic drop."""
+    total = Entry.objects.filter(
+        account__purpose=AccountPurpose.WALLET,
+        amount__lt=0,
+        transfer__meta__table=table.pk,
+        created_at__gte=since,
+    ).aggregate(total=Sum("amount"))["total"]
+    return -(total or 0)
+
+
+def _approved_total(table: Table, kind: str, since: Any) -> int:
+    return (
+        TrayRequest.objects.filter(
+            table=table, kind=kind, status=TrayRequestStatus.APPROVED, decided_at__gte=since
+        ).aggregate(total=Sum("amount"))["total"]
+        or 0
+    )
+
+
+def live_round_exists(table: Table) -> bool:
+    return Round.objects.filter(table=table, status__in=LIVE_ROUND_STATUSES).exists()
+
+
+@transaction.atomic
+def close_table(*, actor: User, table_id: int, closing_inventory: Any) -> TableSession:
+    """Close with the count; the summary gives drop, fills, credits, win and the variance."""
+    table = lock_table(table_id=table_id)
+    _require_assigned_dealer(actor, table)
+    count = check_cents(closing_inventory, field="closing_inventory", allow_zero=True)
+    session = TableSession.objects.filter(table=table, closed_at__isnull=True).first()
+    if table.status != TableStatus.OPEN or session is None:
+        raise Conflict(f"{table.name} is not open.", code="table_closed")
+    if live_round_exists(table):
+        raise Conflict("Finish or void the live round before closing the table.", code="round_live")
+    split_unwon_pots(table=table, actor=actor, session=session)
+    table.tray.refresh_from_db()
+    session.closing_ledger = table.tray.balance
+    session.closing_inventory = count
+    session.closing_variance = _adjust_tray_to_count(
+        table=table, count=count, key=f"closing_variance:{session.pk}", stage="closing"
+    )
+    session.fills = _approved_total(table, TrayRequestKind.FILL, session.opened_at)
+    session.credits = _approved_total(table, TrayRequestKind.CREDIT, session.opened_at)
+    session.drop = session_drop(table=table, since=session.opened_at)
+    session.win = count + session.credits - session.opening_inventory - session.fills
+    session.closed_by = actor
+    session.closed_at = timezone.now()
+    session.save()
+    table.status = TableStatus.CLOSED
+    table.save(update_fields=["status"])
+    for seat in Seat.objects.filter(table=table, left_at__isnull=True):
+        seat.left_at = session.closed_at
+        seat.save(update_fields=["left_at"])
+    record_audit(
+        actor=actor,
+        action="table.closed",
+        obj=session,
+        data={"count": count, "win": session.win, "variance": session.closing_variance},
+    )
+    return session
+
+
+@transaction.atomic
+def request_tray_change(*, actor: User, table_id: int, kind: str, amount: Any) -> TrayRequest:
+    """A dealer (or a pit boss) asks for a fill or a credit; nothing moves until someone else approves."""
+    table = lock_table(table_id=table_id)
+    _seat_actor_allowed(actor, table)
+    check_cents(amount, field="amount")
+    request = TrayRequest.objects.create(table=table, kind=kind, amount=amount, requested_by=actor)
+    record_audit(actor=actor, action=f"{kind}.requested", obj=request, data={"amount": amount})
+    return request
+
+
+def _decidable_request(*, actor: User, table_id: int, request_id: int, kind: str) -> TrayRequest:
+    require_role(actor, Role.PIT_BOSS, Role.CASHIER)
+    lock_table(table_id=table_id)
+    try:
+        request = lock_tray_request(request_id=request_id)
+    except TrayRequest.DoesNotExist as error:
+        raise NotFound(f"No such {kind}.") from error
+    if request.table_id != table_id or request.kind != kind:
+        raise NotFound(f"No such {kind} at this table.")
+    if request.requested_by_id == actor.pk:
+        raise SeparationOfDuties(f"The person who requested a {kind} cannot approve or refuse it.")
+    if request.status != TrayRequestStatus.PENDING:
+        raise Conflict(f"This {kind} was already {request.status}.", code="already_decided")
+    return request
+
+
+@transaction.atomic
+def approve_tray_request(*, actor: User, table_id: int, request_id: int, kind: str) -> TrayRequest:
+    """A second signature releases the chips, so no one person can fill or credit a table."""
+    request = _decidable_request(actor=actor, table_id=table_id, request_id=request_id, kind=kind)
+    tray = request.table.tray.code
+    leg = (
+        Leg(debit="cage", credit=tray, amount=request.amount)
+        if kind == TrayRequestKind.FILL
+        else Leg(debit=tray, credit="cage", amount=request.amount)
+    )
+    request.transfer = post_transfer(
+        key=f"{kind}:{request.pk}",
+        kind=kind,
+        legs=[leg],
+        memo=f"{kind.title()} for {request.table.name}",
+        meta={"table": request.table_id, kind: request.pk, "requested_by": request.requested_by_id, "approved_by": actor.pk},
+    )
+    request.status = TrayRequestStatus.APPROVED
+    request.decided_by = actor
+    request.decided_at = timezone.now()
+    request.save(update_fields=["transfer", "status", "decided_by", "decided_at"])
+    record_audit(actor=actor, action=f"{kind}.approved", obj=request, data={"amount": request.amount})
+    return request
+
+
+@transaction.atomic
+def refuse_tray_request(*, actor: User, table_id: int, request_id: int, kind: str, note: str = "") -> TrayRequest:
+    request = _decidable_request(actor=actor, table_id=table_id, request_id=request_id, kind=kind)
+    request.status = TrayRequestStatus.REFUSED
+    request.decided_by = actor
+    request.decided_at = timezone.now()
+    request.note = (note or "")[:300]
+    request.save(update_fields=["status", "decided_by", "decided_at", "note"])
+    record_audit(actor=actor, action=f"{kind}.refused", obj=request, data={"note": request.note})
+    return request
+
+
+def _seat_actor_allowed(actor: User, table: Table) -> None:
+    if role_of(actor) == Role.PIT_BOSS:
+        return
+    _require_assigned_dealer(actor, table)
+
+
+@transaction.atomic
+def seat_player(*, actor: User, table_id: int, player_id: Any, seat: Any = None) -> Seat:
+    table = lock_table(table_id=table_id)
+    _seat_actor_allowed(actor, table)
+    if isinstance(player_id, bool) or not isinstance(player_id, int):
+        raise ValidationFailed("player must be a player id.", fields={"player": "must be an integer"})
+    player = Player.objects.select_related("user").filter(pk=player_id).first()
+    if player is None:
+        raise NotFound("No such player.", fields={"player": player_id})
+    if table.status != TableStatus.OPEN:
+        raise Conflict(f"{table.name} is closed; open it before seating players.", code="table_closed")
+    taken = set(Seat.objects.filter(table=table, left_at__isnull=True).values_list("number", flat=True))
+    if seat is None:
+        free = [n for n in range(1, MAX_SEATS + 1) if n not in taken]
+        if not free:
+            raise Conflict(f"{table.name} is full.", code="table_full")
+        seat = free[0]
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= MAX_SEATS:
+        raise ValidationFailed(f"seat must be 1 to {MAX_SEATS}.", fields={"seat": "out of range"})
+    if seat in taken:
+        raise Conflict(f"Seat {seat} is taken.", code="seat_taken", fields={"seat": seat})
+    current = Seat.objects.filter(player=player, left_at__isnull=True).select_related("table").first()
+    if current is not None:
+        raise Conflict(
+            f"{player.name} is already seated at {current.table.name}.", code="already_seated"
+        )
+    seating = Seat.objects.create(table=table, player=player, number=seat, seated_by=actor)
+    record_audit(actor=actor, action="seat.taken", obj=seating, data={"player": player.pk, "seat": seat})
+    return seating
+
+
+def chips_in_play_at(*, table: Table, player: Player) -> int:
+    code = layout_code(table.pk, player.pk)
+    return Account.objects.filter(code=code).values_list("balance", flat=True).first() or 0
+
+
+@transaction.atomic
+def unseat_player(*, actor: User, table_id: int, player_id: int) -> Seat:
+    table = lock_table(table_id=table_id)
+    _seat_actor_allowed(actor, table)
+    seating = Seat.objects.filter(table=table, player_id=player_id, left_at__isnull=True).select_related(
+        "player"
+    ).first()
+    if seating is None:
+        raise NotFound("That player is not seated at this table.")
+    if chips_in_play_at(table=table, player=seating.player) > 0 or player_in_live_round(table, seating.player):
+        raise Conflict("The player has chips in play; settle or remove their bets first.", code="chips_in_play")
+    seating.left_at = timezone.now()
+    seating.save(update_fields=["left_at"])
+    record_audit(actor=actor, action="seat.left", obj=seating, data={"player": player_id})
+    return seating
+
+
+def player_in_live_round(table: Table, player: Player) -> bool:
+    return Round.objects.filter(
+        table=table,
+        status__in=LIVE_ROUND_STATUSES,
+        players__contains=[player.pk],
+    ).exists()
