@@ -4,6 +4,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from casino.api import views as people
+from tables.api import round_views as rounds
 from tables.api import views as tables
 
 urlpatterns = [
@@ -36,4 +37,11 @@ urlpatterns = [
     ),
     path("tables/<int:table_id>/seats", tables.SeatCreateApi.as_view(), name="table-seats"),
     path("tables/<int:table_id>/seats/<int:player_id>", tables.SeatDeleteApi.as_view(), name="table-seat-delete"),
+]
+
+urlpatterns += [
+    path("tables/<int:table_id>/rounds", rounds.RoundCreateApi.as_view(), name="table-rounds"),
+    path("rounds/<int:round_id>", rounds.RoundDetailApi.as_view(), name="round-detail"),
+    path("rounds/<int:round_id>/actions", rounds.RoundActionApi.as_view(), name="round-actions"),
+    path("rounds/<int:round_id>/verify", rounds.RoundVerifyApi.as_view(), name="round-verify"),
 ]
