@@ -344,6 +344,7 @@ def apply_round_action(*, actor: User, round_id: int, action: Any, version: Any 
     if round_.status not in LIVE_ROUND_STATUSES:
         raise Conflict(f"The round is {round_.status}.", code="round_over")
     payload = _clean_payload(action)
+    _check_player_seated(table, payload)
     payload["limits"] = {"min_bet": table.min_bet, "max_bet": table.max_bet}
     engine = engine_for(round_.game)
     state = _cached_state(round_)
@@ -366,6 +367,17 @@ def apply_round_action(*, actor: User, round_id: int, action: Any, version: Any 
         _finish(round_, engine, new_state)
     _remember(round_, new_state)
     return round_
+
+
+def _check_player_seated(table: Table, payload: Mapping[str, Any]) -> None:
+    """Chips move only for players sitting at this table now (engines know seats, not people)."""
+    player = payload.get("player")
+    if player is None:
+        return
+    if isinstance(player, bool) or not isinstance(player, int):
+        raise IllegalAction("illegal_action", "player must be a player id (an integer).")
+    if not Seat.objects.filter(table=table, player_id=player, left_at__isnull=True).exists():
+        raise IllegalAction("not_seated", f"Player {player} is not seated at {table.name}.")
 
 
 def _players_touched(round_: Round, moved: Sequence[Settlement]) -> set[int]:
