@@ -93,6 +93,7 @@ class Seat(models.Model):
     seated_at = models.DateTimeField(auto_now_add=True)
     left_at = models.DateTimeField(null=True, blank=True)
     seated_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    rake_periods_charged = models.PositiveIntegerField(default=0, help_text="time-rake periods paid")
 
     class Meta:
         constraints = [

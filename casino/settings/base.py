@@ -109,7 +109,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TRACK_STARTED = True
 CELERY_RESULT_EXTENDED = True
 CELERY_TIMEZONE = CASINO_TIME_ZONE
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "time-rake": {"task": "tables.tasks.charge_time_rake_task", "schedule": 60.0},
+    "expire-holds": {"task": "tables.tasks.expire_holds_task", "schedule": 300.0},
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

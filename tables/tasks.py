@@ -1,0 +1,18 @@
+"""Celery entry points for tables; each calls one service."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from ledger.services import expire_holds
+from tables.rake import charge_time_rake
+
+
+@shared_task(acks_late=True)
+def charge_time_rake_task() -> int:
+    return charge_time_rake()
+
+
+@shared_task(acks_late=True)
+def expire_holds_task() -> int:
+    return expire_holds()
