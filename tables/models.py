@@ -273,3 +273,23 @@ class RefusedAction(models.Model):
 
     def __str__(self) -> str:
         return f"refused {self.code} at {self.table_id}"
+
+
+class DealerShift(models.Model):
+    """Who dealt a table and when: dealers rotate, and win, pace and alerts follow the dealer."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="dealer_shifts")
+    dealer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="dealer_shifts")
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    assigned_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(ended_at__isnull=True), name="tables_one_dealer_shift_per_table"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.dealer_id} at {self.table_id} from {self.started_at}"

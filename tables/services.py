@@ -24,6 +24,7 @@ from tables.games.registry import validate_rules
 from tables.locks import lock_table, lock_tray_request
 from tables.pots import split_unwon_pots
 from tables.models import (
+    DealerShift,
     LIVE_ROUND_STATUSES,
     LimitChange,
     Round,
@@ -136,6 +137,9 @@ def assign_dealer(*, actor: User, table_id: int, dealer_id: Any) -> Table:
     if dealer is None:
         raise NotFound("No active dealer with that id.", fields={"dealer": dealer_id})
     previous = table.dealer_id
+    now = timezone.now()
+    DealerShift.objects.filter(table=table, ended_at__isnull=True).update(ended_at=now)
+    DealerShift.objects.create(table=table, dealer=dealer, assigned_by=actor)
     table.dealer = dealer
     table.save(update_fields=["dealer"])
     record_audit(actor=actor, action="table.dealer_assigned", obj=table, data={"from": previous, "to": dealer.pk})
