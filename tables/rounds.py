@@ -7,6 +7,7 @@ cached in-process (states are immutable), so an action costs one engine step.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -45,6 +46,11 @@ from tables.models import (
 )
 
 RESERVED_ACTION_KEYS = ("limits", "version")
+
+
+def derive_seed(seed: str, purpose: str) -> str:
+    """A second committed deck from the same secret seed (Farmer's 6♥ draw)."""
+    return hashlib.sha256(bytes.fromhex(seed) + purpose.encode()).hexdigest()
 
 
 def deck_for(game: str) -> tuple[str, ...]:
@@ -227,8 +233,12 @@ def _eligible_seats(engine: Any, table: Table, seated: dict[int, Player], base_c
 
 
 @transaction.atomic
-def start_round(*, actor: User, table_id: int, shoe: str) -> Round:
-    """Deal a new round: reserves held, antes posted, the deck committed before any card."""
+def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = None) -> Round:
+    """Deal a new round: reserves held, antes posted, the deck committed before any card.
+
+    ``seed`` is for simulations only (a reproducible night); the API never passes one, so
+    live seeds come from ``secrets`` and cannot be predicted.
+    """
     table = lock_table(table_id=table_id)
     _require_dealer(actor, table)
     if shoe not in ShoeKind.values:
@@ -249,8 +259,9 @@ def start_round(*, actor: User, table_id: int, shoe: str) -> Round:
         carry["pots"] = pots
     base_ctx = {"rules": table.rules, "min_bet": table.min_bet, "max_bet": table.max_bet, "ante": table.ante, "carry": carry}
     seats = _eligible_seats(engine, table, seated, base_ctx)
-    seed = secrets.token_hex(32) if shoe == ShoeKind.ELECTRONIC else ""
-    extra_seeds = [secrets.token_hex(32)] if shoe == ShoeKind.ELECTRONIC and table.game == "farmer" else []
+    electronic = shoe == ShoeKind.ELECTRONIC
+    seed = "" if not electronic else seed or secrets.token_hex(32)
+    extra_seeds = [derive_seed(seed, "farmer-draw")] if electronic and table.game == "farmer" else []
     number = (Round.objects.filter(table=table).order_by("-number").values_list("number", flat=True).first() or 0) + 1
     round_ = Round(
         table=table,

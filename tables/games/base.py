@@ -123,3 +123,11 @@ class Engine(Protocol):
     def carry_out(self, state: Any) -> dict[str, Any]:
         """What the next round of this table inherits (pots, dealer position)."""
         ...
+
+    def legal_actions(self, state: Any) -> list[dict[str, Any]]:
+        """Every action ``apply`` would accept now, for consoles ("legal actions only") and bots.
+
+        Open-ended choices (a Faro bet's placement and amount, a Newmarket bid's amount) are
+        not enumerated: the engine lists the action types and fixed fields instead.
+        """
+        ...
