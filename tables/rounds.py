@@ -316,7 +316,9 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
 def _status_of(engine: Any, state: Any, public: Mapping[str, Any]) -> str:
     if engine.is_over(state):
         return RoundStatus.SETTLED
-    return RoundStatus.BETTING if public.get("phase") == "betting" else RoundStatus.IN_PLAY
+    # Before the first card of the deal the round is open for bets; afterwards it is in play.
+    before_first_card = public.get("phase") in {"betting", "soda"} and not public.get("turns")
+    return RoundStatus.BETTING if before_first_card else RoundStatus.IN_PLAY
 
 
 def _finish(round_: Round, engine: Any, state: Any) -> None:

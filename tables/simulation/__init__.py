@@ -1,0 +1,1 @@
+"""A simulated gaming day, driven through the same services as the console and the API."""

@@ -1,0 +1,331 @@
+"""Drive a whole gaming day through the real services: cage, seats, rounds, fills, counts.
+
+Everything is decided by one seeded ``random.Random`` (and round seeds derived from it),
+so the same seed on an empty database replays the same night.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count
+
+from casino.errors import DomainError
+from casino.models import Player, Role, User
+from casino.services import buy_in, cash_out, create_player
+from ledger.errors import LedgerError
+from ledger.models import Transfer
+from tables import services
+from tables.games.errors import IllegalAction
+from tables.games.registry import ENGINE_MODULES, engine_for
+from tables.models import Seat, Table, TableStatus
+from tables.rounds import _cached_state, apply_round_action, log_refused_action, start_round
+from tables.simulation.bots import chip_amount, faro_bets, pick_action
+
+ACTION_CAP = 3000  # a round that needs more engine steps than this is a bug, not a long game
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    label: str
+    min_bet: int
+    max_bet: int
+    ante: int
+    opening: int
+    seats: tuple[int, int]
+    rules: dict[str, Any] = field(default_factory=dict)
+
+
+SPECS: dict[str, GameSpec] = {
+    "faro": GameSpec("Faro", 500, 50_000, 0, 2_000_000, (3, 7)),
+    "farmer": GameSpec("Farmer", 100, 5_000, 500, 0, (3, 6), {"rake": {"kind": "percent", "percent": 5, "cap": 500}}),
+    "fan_tan": GameSpec("Fan Tan", 100, 5_000, 100, 0, (3, 6), {"rake": {"kind": "percent", "percent": 5, "cap": 500}}),
+    "newmarket": GameSpec("Newmarket", 100, 5_000, 100, 0, (3, 6)),
+    "tonk": GameSpec("Tonk", 100, 10_000, 500, 0, (2, 4)),
+    "stakes": GameSpec("Card room", 100, 5_000, 200, 0, (2, 5)),
+}
+STAKES_VARIANTS = ("page_one", "old_maid", "gops", "fifty_one", "piquet", "crazy_eights", "500_rummy")
+# Faro is the house game: half the tables, the rest spread over the player-pot games.
+GAME_MIX = ("faro", "farmer", "faro", "fan_tan", "faro", "newmarket", "faro", "tonk", "faro", "stakes")
+
+
+@dataclass
+class NightConfig:
+    tables: int = 12
+    players: int = 60
+    rounds: int = 12
+    seed: int = 1
+    count_error_rate: float = 0.0
+    games: tuple[str, ...] | None = None
+
+
+@dataclass
+class NightSummary:
+    tables: int = 0
+    rounds: int = 0
+    actions: int = 0
+    refused: int = 0
+    buy_ins: int = 0
+    cash_outs: int = 0
+    fills: int = 0
+    credits: int = 0
+    dealer_changes: int = 0
+    count_errors: list[dict[str, Any]] = field(default_factory=list)
+    transfers: int = 0
+    transfers_by_kind: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    table_ids: list[int] = field(default_factory=list)
+
+
+def available_games() -> tuple[str, ...]:
+    found = []
+    for game, module in ENGINE_MODULES.items():
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            continue
+        found.append(game)
+    return tuple(found)
+
+
+class Night:
+    def __init__(self, config: NightConfig, progress: Callable[[int], None] | None = None) -> None:
+        self.config = config
+        self.rng = random.Random(config.seed)
+        self.progress = progress or (lambda _n: None)
+        self.summary = NightSummary()
+
+    # --- the cast ---------------------------------------------------------------------
+    def _staff(self, username: str, role: str, name: str) -> User:
+        user = User.objects.filter(username=username).first()
+        if user is None:
+            user = User(username=username, role=role, name=name)
+            user.set_unusable_password()
+            user.save()
+        return user
+
+    def cast(self) -> None:
+        self.pit = [self._staff(f"sim-pit-{i}", Role.PIT_BOSS, f"Pit Boss {i}") for i in (1, 2)]
+        self.cashier = self._staff("sim-cashier-1", Role.CASHIER, "Cashier 1")
+        dealers = self.config.tables + max(2, self.config.tables // 4)
+        self.dealers = [self._staff(f"sim-dealer-{i}", Role.DEALER, f"Dealer {i}") for i in range(1, dealers + 1)]
+        self.players: list[Player] = []
+        for i in range(1, self.config.players + 1):
+            username = f"sim-player-{i}"
+            player = Player.objects.select_related("wallet", "user").filter(user__username=username).first()
+            if player is None:
+                player = create_player(
+                    actor=self.cashier, username=username, password=f"Sim-{i}-{self.config.seed}-pass!", name=f"Guest {i}"
+                )
+            self.players.append(player)
+
+    def tables(self) -> None:
+        games = self.config.games or available_games()
+        mix = [g for g in GAME_MIX if g in games] or list(games)
+        self.table_list: list[Table] = []
+        for index in range(self.config.tables):
+            game = mix[index % len(mix)]
+            spec = SPECS[game]
+            name = f"Sim {spec.label} {index + 1}"
+            table = Table.objects.filter(name=name).first()
+            if table is None:
+                rules = dict(spec.rules)
+                if game == "stakes":
+                    rules["variant"] = STAKES_VARIANTS[index % len(STAKES_VARIANTS)]
+                scale = self.rng.choice((1, 1, 2, 5)) if game == "faro" else 1
+                table = services.create_table(
+                    actor=self.pit[0], name=name, game=game, min_bet=spec.min_bet * scale,
+                    max_bet=spec.max_bet * scale, ante=spec.ante, rules=rules,
+                )
+            self.table_list.append(table)
+        self.summary.tables = len(self.table_list)
+        self.summary.table_ids = [t.pk for t in self.table_list]
+
+    # --- money ------------------------------------------------------------------------
+    def _buy_in(self, player: Player) -> None:
+        amount = self.rng.choice((20_000, 30_000, 50_000, 100_000, 200_000, 300_000))
+        buy_in(actor=self.cashier, player=player, amount=amount)
+        self.summary.buy_ins += 1
+
+    def _available(self, player: Player) -> int:
+        player.wallet.refresh_from_db(fields=["balance", "held"])
+        return player.wallet.available
+
+    # --- the night --------------------------------------------------------------------
+    def open_tables(self) -> None:
+        for index, table in enumerate(self.table_list):
+            dealer = self.dealers[index]
+            services.assign_dealer(actor=self.pit[0], table_id=table.pk, dealer_id=dealer.pk)
+            table.refresh_from_db()
+            if table.status == TableStatus.OPEN:
+                continue
+            spec = SPECS[table.game]
+            count = max(table.tray.balance, spec.opening) if table.tray.balance == 0 else table.tray.balance
+            services.open_table(actor=dealer, table_id=table.pk, opening_inventory=count)
+
+    def seat_players(self, table: Table) -> None:
+        seated_here = list(Seat.objects.filter(table=table, left_at__isnull=True).select_related("player"))
+        low, high = SPECS[table.game].seats
+        # Some players get up between rounds (never with chips on the layout).
+        for seat in seated_here:
+            if self.rng.random() < 0.12 and len(seated_here) > low:
+                try:
+                    services.unseat_player(actor=table.dealer, table_id=table.pk, player_id=seat.player_id)
+                    seated_here.remove(seat)
+                except DomainError:
+                    pass
+        target = self.rng.randint(low, high)
+        free = [p for p in self.players if not Seat.objects.filter(player=p, left_at__isnull=True).exists()]
+        self.rng.shuffle(free)
+        for player in free[: max(target - len(seated_here), 0)]:
+            if self._available(player) < table.min_bet * 4 + table.ante * 4:
+                self._buy_in(player)
+            services.seat_player(actor=table.dealer, table_id=table.pk, player_id=player.pk)
+
+    def _act(self, table: Table, round_id: int, action: dict[str, Any]) -> bool:
+        try:
+            apply_round_action(actor=table.dealer, round_id=round_id, action=action)
+        except (IllegalAction, LedgerError, DomainError) as error:
+            log_refused_action(actor=table.dealer, round_id=round_id, action=action, code=error.code)
+            self.summary.refused += 1
+            return False
+        self.summary.actions += 1
+        return True
+
+    def play_round(self, table: Table, number: int) -> None:
+        seed = hashlib.sha256(f"{self.config.seed}:{table.name}:{number}".encode()).hexdigest()
+        try:
+            round_ = start_round(actor=table.dealer, table_id=table.pk, shoe="electronic", seed=seed)
+        except DomainError:
+            return  # too few players can cover the reserve: the table waits
+        self.summary.rounds += 1
+        engine = engine_for(table.game)
+        chip = int(table.rules.get("chip", 100))
+        for _ in range(ACTION_CAP):
+            round_.refresh_from_db()
+            if round_.status not in ("betting", "in_play"):
+                return
+            state = _cached_state(round_)
+            if table.game == "faro":
+                self._faro_step(table, round_.pk, round_.state, chip)
+                continue
+            legal = engine.legal_actions(state)
+            budgets = {p: 0 for p in round_.players}
+            action = pick_action(self.rng, legal, budgets=budgets, chip=chip)
+            if action is None:
+                raise RuntimeError(f"round {round_.pk} has no legal action but is not over")
+            self._act(table, round_.pk, action)
+        raise RuntimeError(f"round {round_.pk} did not finish in {ACTION_CAP} actions")
+
+    def _faro_step(self, table: Table, round_id: int, public: dict[str, Any], chip: int) -> None:
+        seated = {s.player_id: s.player for s in Seat.objects.filter(table=table, left_at__isnull=True).select_related("player__wallet")}
+        budgets = {pid: self._available(p) for pid, p in seated.items()}
+        next_action = public.get("next_action")
+        if next_action in {"turn", "last_turn"}:
+            for bet in faro_bets(self.rng, public, budgets, chip=chip):
+                self._act(table, round_id, bet)
+            if next_action == "last_turn" and public.get("can_call_turn") and seated and self.rng.random() < 0.3:
+                player = self.rng.choice(sorted(seated))
+                amount = chip_amount(self.rng, low=table.min_bet, high=table.max_bet, chip=chip, budget=budgets[player])
+                order = self._call_order(public)
+                if amount and order:
+                    self._act(table, round_id, {"type": "call_turn", "player": player, "order": order, "amount": amount})
+        self._act(table, round_id, {"type": next_action or "turn"})
+
+    def _call_order(self, public: dict[str, Any]) -> list[str] | None:
+        left = [rank for rank, row in (public.get("casekeeper") or {}).items() for _ in range(int(row.get("left", 0)))]
+        if len(left) != 3:
+            return None
+        self.rng.shuffle(left)
+        return left
+
+    def tray_check(self, table: Table) -> None:
+        """Fills when the tray runs low, credits when it runs high: dealer asks, pit boss signs."""
+        spec = SPECS[table.game]
+        if not spec.opening:
+            return
+        table.tray.refresh_from_db()
+        balance = table.tray.balance
+        kind, amount = None, 0
+        if balance < spec.opening // 4:
+            kind, amount = "fill", spec.opening // 2
+        elif balance > spec.opening * 2:
+            kind, amount = "credit", spec.opening // 2
+        if kind is None:
+            return
+        request = services.request_tray_change(actor=table.dealer, table_id=table.pk, kind=kind, amount=amount)
+        services.approve_tray_request(actor=self.rng.choice(self.pit), table_id=table.pk, request_id=request.pk, kind=kind)
+        if kind == "fill":
+            self.summary.fills += 1
+        else:
+            self.summary.credits += 1
+
+    def rotate_dealers(self) -> None:
+        """Dealers go on break and come back: each table gets the next free dealer."""
+        busy = {t.dealer_id for t in Table.objects.filter(pk__in=self.summary.table_ids)}
+        spare = [d for d in self.dealers if d.pk not in busy]
+        for table in self.table_list:
+            if not spare or self.rng.random() > 0.5:
+                continue
+            fresh = spare.pop(0)
+            spare.append(table.dealer)
+            services.assign_dealer(actor=self.pit[1], table_id=table.pk, dealer_id=fresh.pk)
+            table.refresh_from_db()
+            self.summary.dealer_changes += 1
+
+    def close_tables(self) -> None:
+        for table in self.table_list:
+            table.refresh_from_db()
+            table.tray.refresh_from_db()
+            count = table.tray.balance
+            if self.config.count_error_rate and self.rng.random() < self.config.count_error_rate:
+                error = self.rng.choice((-5_000, -2_500, -1_000, 1_000, 2_500, 5_000))
+                error = max(error, -count)
+                count += error
+                self.summary.count_errors.append({"table": table.pk, "name": table.name, "error": error})
+            services.close_table(actor=table.dealer, table_id=table.pk, closing_inventory=count)
+
+    def cash_out_everyone(self) -> None:
+        for player in self.players:
+            available = self._available(player)
+            if available > 0:
+                cash_out(actor=self.cashier, player=player, amount=available)
+                self.summary.cash_outs += 1
+
+    def run(self) -> NightSummary:
+        started = time.monotonic()
+        first_transfer = Transfer.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+        self.cast()
+        self.tables()
+        for player in self.players:
+            self._buy_in(player)
+        self.open_tables()
+        for number in range(1, self.config.rounds + 1):
+            for table in self.table_list:
+                table.refresh_from_db()
+                self.seat_players(table)
+                self.play_round(table, number)
+                self.tray_check(table)
+                self.progress(1)
+            if number % 4 == 0:
+                self.rotate_dealers()
+        self.close_tables()
+        self.cash_out_everyone()
+        made = Transfer.objects.filter(pk__gt=first_transfer)
+        self.summary.transfers = made.count()
+        self.summary.transfers_by_kind = dict(made.values_list("kind").annotate(n=Count("pk")).order_by("kind"))
+        self.summary.seconds = time.monotonic() - started
+        return self.summary
+
+
+def simulate_night(config: NightConfig, progress: Callable[[int], None] | None = None) -> NightSummary:
+    return Night(config, progress).run()
+
+
+
