@@ -1,0 +1,851 @@
+"""Newmarket (player pots, 3-8 players), exactly as GAMES.md "Newmarket" decides it.
+
+Flow of one round: ``start`` takes the antes (one ``ante`` per player into each of the
+four pay-card pots) → ``deal`` → the dealer-position player ``exchange``s or ``keep``s →
+after ``keep`` the widow is auctioned (``bid`` … ``close_auction``) → ``play``/``pass``
+until somebody is out of cards → cards-left payments → settled.
+
+Two kinds of tracking:
+
+* **full** — the engine knows every hand (electronic shoe, or a manual ``deal`` that keyed
+  ``hands``). It checks that each card is held by whoever plays it, that a lead is the
+  leader's lowest card of the chosen suit, and that a pass is true. A run stops by itself
+  when its ace is played or the next card is already played or dead.
+* **count_only** — a manual ``deal`` without ``hands``. Only hand sizes are known, so plays
+  are checked against the stops sequence (the card must be the next one of the suit in
+  play, or a lead of the right colour) and the dealer is trusted for who holds it. A run
+  still stops by itself at its ace or at a card already played.
+
+Decisions where GAMES.md is silent (classic Michigan/Newmarket rules; tested):
+
+* "Leads the lowest card they hold of any suit" means: the leader chooses the suit and
+  must lead the lowest card they hold *in that suit* (aces high). The same holds for a
+  lead of "a suit of the other colour": any suit of that colour, its lowest card.
+* After ``exchange`` there is no auction: the widow went to the dealer and the old hand
+  is dead (dead cards are never sold), so play begins at once. After ``keep`` the widow is
+  auctioned to the *other* players; the dealer, having kept (final), may not bid.
+* Bids are sequential. A bid must be strictly higher than the standing bid, except that a
+  bid *equal* to it replaces it when the new bidder comes earlier clockwise from the dealer
+  (nearer the dealer's left) than the standing bidder: that is the GAMES.md tie rule
+  ("the one first clockwise from the dealer stands") applied one bid at a time. The
+  standing bidder may not bid again over their own bid. ``close_auction`` may be sent with
+  no bids (the widow then stays dead and unseen).
+* Table limits (``min_bet``/``max_bet`` and a ``limits`` key in an action) do not apply to
+  widow bids: a bid is a price paid to another player, capped by GAMES.md only by what is
+  left of the bidder's reserve. The ``limits`` and ``version`` keys are ignored.
+* ``pass {player}``:
+  - while a run is waiting for its next card (count-only tracking only): the dealer keys
+    a pass for the player who played last, meaning "nobody holds the next card"; the suit
+    stops and that player is to lead. With full tracking the engine stops the run itself,
+    so such a pass is refused.
+  - when a lead of the other colour is due: the player to lead holds no card of that
+    colour; the lead passes to their left. With full tracking it is refused if the player
+    holds one. When everybody has passed, the player who played last leads any suit (no
+    more passes).
+* A payment (widow price, cards-left chips) received by a player goes to their wallet,
+  not back into their reserve: the reserve only ever shrinks, so "nobody pays more than
+  their reserve" holds for the whole round.
+* Carry: ``dealer_seat`` is the seat that dealt *this* round; the next ``start`` moves the
+  deal one occupied seat to the left of it among the seats present then. ``anted`` lists
+  the players who anted this round from the dealer's left (for splitting pots when the
+  table closes: see ``closing_split``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, TypeGuard
+
+from tables.games.base import RAKE, Settlement, TableContext, pot, seats_from_left_of, split_evenly, wallet
+from tables.games.cards import FULL_DECK, RED_SUITS, parse_card, parse_cards, rank_of, suit_of
+from tables.games.errors import IllegalAction
+from tables.games.shoe import check_keyed_card
+
+PAY_CARDS: tuple[str, ...] = ("AH", "KC", "QD", "JS")
+# Aces high in Newmarket (GAMES.md "Common": rank order).
+HIGH_RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+MIN_PLAYERS = 3
+MAX_PLAYERS = 8
+DEFAULT_RULES: dict[str, Any] = {"chip": 100, "reserve_chips": 30, "rake": None}
+_MAX_KEY_DIGITS = 18
+
+# Phases
+DEAL = "deal"
+WIDOW = "widow"
+AUCTION = "auction"
+PLAY = "play"
+OVER = "over"
+# Stages of the play phase
+LEAD = "lead"
+RUN = "run"
+# Tracking
+FULL = "full"
+COUNT_ONLY = "count_only"
+
+
+def _refuse(message: str, code: str = "illegal_action", **fields: Any) -> IllegalAction:
+    return IllegalAction(code, message, fields or None)
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    """JSON booleans are ints to Python; money and player ids never are."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def high_index(card: str) -> int:
+    """Position of the card's rank with aces high: 2 → 0 … A → 12."""
+    return HIGH_RANKS.index(rank_of(card))
+
+
+def next_in_suit(card: str) -> str | None:
+    """The card a run continues with, or None after the ace (the suit stops)."""
+    index = high_index(card)
+    if index == len(HIGH_RANKS) - 1:
+        return None
+    return HIGH_RANKS[index + 1] + suit_of(card)
+
+
+def colour_of(card: str) -> str:
+    return "red" if suit_of(card) in RED_SUITS else "black"
+
+
+def other_colour(card: str) -> str:
+    return "black" if colour_of(card) == "red" else "red"
+
+
+def deal_sizes(players: int) -> tuple[int, ...]:
+    """Hand sizes in deal order (dealer's left … dealer, then the widow).
+
+    52 cards, one at a time, widow last in each pass: the first ``52 % (players+1)`` hands
+    get the extra card, so the widow never does.
+    """
+    hands = players + 1
+    base, extra = divmod(len(FULL_DECK), hands)
+    return tuple(base + (1 if slot < extra else 0) for slot in range(hands))
+
+
+# --- state ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NewmarketState:
+    """One round. Per-player tuples are parallel to ``order`` (dealer's left … dealer)."""
+
+    chip: int
+    ante: int
+    rake_percent: int | None
+    rake_cap: int | None
+    seats: tuple[tuple[int, int], ...]  # (seat, player) by seat number
+    dealer_seat: int
+    order: tuple[int, ...]
+    deck: tuple[str, ...] | None
+    pots: tuple[int, ...]  # parallel to PAY_CARDS
+    reserve_left: tuple[int, ...]
+    phase: str = DEAL
+    tracking: str | None = None
+    hands: tuple[tuple[str, ...], ...] = ()  # full tracking only
+    sizes: tuple[int, ...] = ()
+    widow: tuple[str, ...] = ()  # full tracking only, while the widow is on the table
+    widow_size: int = 0
+    widow_status: str = "undealt"  # undealt, pending, exchanged, sold, dead
+    dead: tuple[str, ...] = ()  # full tracking only
+    dead_count: int = 0
+    bid: int = 0
+    bidder: int | None = None
+    buyer: int | None = None
+    plays: tuple[tuple[int, str], ...] = ()
+    stage: str = LEAD
+    next_card: str | None = None
+    last_player: int | None = None
+    leader: int | None = None
+    lead_colour: str = "any"  # any, red, black
+    passes: int = 0
+    winner: int | None = None
+
+    @property
+    def dealer(self) -> int:
+        return self.order[-1]
+
+    def index(self, player: int) -> int:
+        return self.order.index(player)
+
+    def played(self) -> frozenset[str]:
+        return frozenset(card for _, card in self.plays)
+
+    def seat_of(self, player: int) -> int:
+        return next(seat for seat, pid in self.seats if pid == player)
+
+
+def _name(state: NewmarketState, player: int) -> str:
+    return f"player {player} (seat {state.seat_of(player)})"
+
+
+def _with(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def _with_hand(
+    hands: tuple[tuple[str, ...], ...], index: int, hand: tuple[str, ...]
+) -> tuple[tuple[str, ...], ...]:
+    return (*hands[:index], hand, *hands[index + 1 :])
+
+
+def _holder(state: NewmarketState, card: str) -> int | None:
+    """Who holds ``card`` in a live hand (full tracking), else None."""
+    for player, hand in zip(state.order, state.hands, strict=True):
+        if card in hand:
+            return player
+    return None
+
+
+# --- rules and context checks ------------------------------------------------------------
+
+
+def _check_rule_int(rules: Mapping[Any, Any], key: str, minimum: int) -> int:
+    value = rules.get(key, DEFAULT_RULES[key])
+    if not _is_int(value) or value < minimum:
+        raise _refuse(f"Rule '{key}' must be a whole number ≥ {minimum}, not {value!r}.", "bad_rules")
+    return int(value)
+
+
+def _check_rake(rake: object) -> dict[str, Any] | None:
+    """GAMES.md rake: none, per-pot percent (taken here) or time (charged by the table)."""
+    if rake is None:
+        return None
+    if not isinstance(rake, Mapping):
+        raise _refuse("Rule 'rake' must be null or an object with a 'kind'.", "bad_rules")
+    kind = rake.get("kind")
+    if kind == "percent":
+        allowed = {"kind", "percent", "cap"}
+        percent, cap = rake.get("percent"), rake.get("cap")
+        if not _is_int(percent) or not 0 <= percent <= 100:
+            raise _refuse("A percent rake needs 'percent', a whole number 0-100.", "bad_rules")
+        if cap is not None and (not _is_int(cap) or cap < 0):
+            raise _refuse("A percent rake's 'cap' must be null or cents ≥ 0.", "bad_rules")
+        checked: dict[str, Any] = {"kind": "percent", "percent": percent, "cap": cap}
+    elif kind == "time":
+        allowed = {"kind", "amount", "minutes"}
+        amount, minutes = rake.get("amount"), rake.get("minutes")
+        if not _is_int(amount) or amount <= 0 or not _is_int(minutes) or minutes <= 0:
+            raise _refuse("A time rake needs 'amount' (cents) and 'minutes', both > 0.", "bad_rules")
+        checked = {"kind": "time", "amount": amount, "minutes": minutes}
+    else:
+        raise _refuse("Rule 'rake' kind must be 'percent' or 'time'.", "bad_rules")
+    extra = sorted(repr(key) for key in rake if key not in allowed)
+    if extra:
+        raise _refuse(f"Unknown rake key(s): {', '.join(extra)}.", "bad_rules")
+    return checked
+
+
+def _check_seats(seats: object) -> dict[int, int]:
+    if not isinstance(seats, Mapping):
+        raise _refuse("The table's seats must map seat numbers to player ids.")
+    checked: dict[int, int] = {}
+    for seat, player in seats.items():
+        if not _is_int(seat) or not _is_int(player):
+            raise _refuse("Seat numbers and player ids must be whole numbers.")
+        checked[seat] = player
+    if not MIN_PLAYERS <= len(checked) <= MAX_PLAYERS:
+        raise _refuse(f"Newmarket is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(checked)}.")
+    if len(set(checked.values())) != len(checked):
+        raise _refuse("A player cannot sit in two seats.")
+    return checked
+
+
+def _check_ante(ctx: TableContext, chip: int) -> int:
+    ante, low, high = ctx.ante, ctx.min_bet, ctx.max_bet
+    if not _is_int(ante) or not _is_int(low) or not _is_int(high):
+        raise _refuse("The ante and table limits must be whole numbers of cents.")
+    if ante <= 0 or ante < low:
+        raise _refuse(f"The ante {ante} is below the table minimum {low}.", "below_minimum")
+    if ante > high:
+        raise _refuse(f"The ante {ante} is above the table maximum {high}.", "limit_exceeded")
+    if ante % chip:
+        raise _refuse(f"The ante {ante} must be a multiple of the chip ({chip}).")
+    return ante
+
+
+def _check_deck(deck: object) -> tuple[str, ...] | None:
+    if deck is None:
+        return None
+    if (
+        not isinstance(deck, tuple | list)
+        or not all(isinstance(card, str) for card in deck)
+        or sorted(deck) != sorted(FULL_DECK)
+    ):
+        raise _refuse("The electronic shoe must hold the 52-card deck exactly once each.")
+    return tuple(deck)
+
+
+def _carried_pots(carry: Mapping[str, Any]) -> tuple[int, ...]:
+    """Pots owed from earlier rounds; a malformed carry is refused, never dropped."""
+    pots = carry.get("pots", {})
+    if not isinstance(pots, Mapping):
+        raise _refuse("The carried pots must map pay cards to cents.")
+    unknown = sorted(repr(key) for key in pots if key not in PAY_CARDS)
+    if unknown:
+        raise _refuse(f"Unknown carried pot(s): {', '.join(unknown)}.")
+    amounts = tuple(pots.get(card, 0) for card in PAY_CARDS)
+    if not all(_is_int(amount) and amount >= 0 for amount in amounts):
+        raise _refuse("Carried pots must be whole cents ≥ 0.")
+    return amounts
+
+
+def _next_dealer_seat(seats: list[int], carry: Mapping[str, Any]) -> int:
+    """Lowest seat at a table's first round, then one to the left of the last dealer."""
+    previous = carry.get("dealer_seat")
+    if previous is None:
+        return seats[0]
+    if not _is_int(previous):
+        raise _refuse("The carried dealer seat must be a seat number.")
+    later = [seat for seat in seats if seat > previous]
+    return later[0] if later else seats[0]
+
+
+def _check_carry(carry: object) -> Mapping[str, Any]:
+    if not isinstance(carry, Mapping):
+        raise _refuse("The carry must be an object.")
+    return carry
+
+
+# --- action field parsing ------------------------------------------------------------------
+
+
+def _player(state: NewmarketState, action: Mapping[str, Any]) -> int:
+    player = action.get("player")
+    if not _is_int(player):
+        raise _refuse(f"'player' must be a player id (a whole number), not {player!r}.")
+    if player not in state.order:
+        raise _refuse(f"Player {player} is not dealt into this round.")
+    return int(player)
+
+
+def _optional_dealer(state: NewmarketState, action: Mapping[str, Any]) -> None:
+    """``exchange``/``keep`` need no player; one given must be the dealer position."""
+    if action.get("player") is not None and _player(state, action) != state.dealer:
+        raise _refuse(
+            f"Only the dealer position, {_name(state, state.dealer)}, exchanges or keeps.", "not_your_turn"
+        )
+
+
+def _card(action: Mapping[str, Any]) -> str:
+    card = parse_card(action.get("card"))
+    if card not in FULL_DECK:
+        raise _refuse(f"{card} is not in the Newmarket deck.", "bad_card")
+    return card
+
+
+def _hand_slot(state: NewmarketState, key: object) -> int:
+    """A ``hands`` key: a player id (int, or its digits as JSON keys are strings) or 'widow'."""
+    if key == "widow":
+        return len(state.order)
+    player: int | None = None
+    if _is_int(key):
+        player = key
+    elif isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= _MAX_KEY_DIGITS:
+        player = int(key)
+    if player is None or player not in state.order:
+        raise _refuse(f"'hands' names {key!r}, which is neither a dealt-in player nor 'widow'.")
+    return state.index(player)
+
+
+# --- money -------------------------------------------------------------------------------
+
+
+def _rake_of(state: NewmarketState, amount: int) -> int:
+    if state.rake_percent is None:
+        return 0
+    cut = amount * state.rake_percent // 100
+    return cut if state.rake_cap is None else min(cut, state.rake_cap)
+
+
+def _win_pot(state: NewmarketState, card: str, player: int) -> tuple[NewmarketState, list[Settlement]]:
+    """A pay card wins its pot at once; a percent rake comes off the pot as it is won."""
+    slot = PAY_CARDS.index(card)
+    amount = state.pots[slot]
+    cut = _rake_of(state, amount)
+    moves = [
+        Settlement("rake", pot(card), RAKE, cut, player),
+        Settlement("pot", pot(card), wallet(player), amount - cut, player),
+    ]
+    return replace(state, pots=_with(state.pots, slot, 0)), [m for m in moves if m.amount > 0]
+
+
+def _pay(
+    state: NewmarketState, payer: int, payee: int, owed: int, kind: str
+) -> tuple[NewmarketState, list[Settlement]]:
+    """Take a payment from the payer's reserve; more than is left is paid in part."""
+    index = state.index(payer)
+    paid = min(owed, state.reserve_left[index])
+    state = replace(state, reserve_left=_with(state.reserve_left, index, state.reserve_left[index] - paid))
+    if paid <= 0:
+        return state, []
+    return state, [Settlement(kind, wallet(payer), wallet(payee), paid, payer)]
+
+
+# --- the deal and the widow ------------------------------------------------------------------
+
+
+def _keyed_hands(state: NewmarketState, field: object) -> tuple[tuple[str, ...], ...]:
+    """Manual shoe with ``hands``: every hand complete, of the right size, no card twice."""
+    if not isinstance(field, Mapping):
+        raise _refuse("'hands' must map each player id, and 'widow', to a list of cards.")
+    sizes = deal_sizes(len(state.order))
+    keyed: dict[int, tuple[str, ...]] = {}
+    for key, cards in field.items():
+        slot = _hand_slot(state, key)
+        if slot in keyed:
+            raise _refuse(f"'hands' names the same hand twice ({key!r}).")
+        keyed[slot] = parse_cards(cards, field=f"hands[{key!r}]")
+    out: frozenset[str] = frozenset()
+    for slot, size in enumerate(sizes):
+        who = "the widow" if slot == len(state.order) else _name(state, state.order[slot])
+        if slot not in keyed:
+            raise _refuse(f"'hands' is missing {who}.")
+        if len(keyed[slot]) != size:
+            raise _refuse(f"{who.capitalize()} is dealt {size} cards, not {len(keyed[slot])}.")
+        for card in keyed[slot]:
+            check_keyed_card(card, deck=FULL_DECK, out=out)
+            out = out | {card}
+    return tuple(keyed[slot] for slot in range(len(sizes)))
+
+
+def _deal(state: NewmarketState, action: Mapping[str, Any]) -> tuple[NewmarketState, list[Settlement]]:
+    if state.phase != DEAL:
+        raise _refuse("The cards have already been dealt.")
+    field = action.get("hands")
+    sizes = deal_sizes(len(state.order))
+    if state.deck is not None:
+        if field is not None:
+            raise _refuse("The electronic shoe deals by itself: send 'deal' without 'hands'.")
+        hands: tuple[tuple[str, ...], ...] | None = tuple(
+            state.deck[slot :: len(sizes)] for slot in range(len(sizes))
+        )
+    elif field is None:
+        hands = None
+    else:
+        hands = _keyed_hands(state, field)
+    state = replace(state, phase=WIDOW, sizes=sizes[:-1], widow_size=sizes[-1], widow_status="pending")
+    if hands is None:
+        return replace(state, tracking=COUNT_ONLY), []
+    return replace(state, tracking=FULL, hands=hands[:-1], widow=hands[-1]), []
+
+
+def _opening_lead(state: NewmarketState) -> NewmarketState:
+    """The dealer's left leads first, any suit."""
+    return replace(
+        state, phase=PLAY, stage=LEAD, leader=state.order[0], lead_colour="any", passes=0, last_player=None
+    )
+
+
+def _take_widow(state: NewmarketState, player: int) -> NewmarketState:
+    """The player's old hand goes dead, unseen; the widow becomes their hand."""
+    index = state.index(player)
+    dead_count = state.dead_count + state.sizes[index]
+    sizes = _with(state.sizes, index, state.widow_size)
+    if state.tracking != FULL:
+        return replace(state, sizes=sizes, dead_count=dead_count, widow_size=0)
+    dead = tuple(sorted(state.dead + state.hands[index]))
+    hands = _with_hand(state.hands, index, state.widow)
+    return replace(state, sizes=sizes, hands=hands, dead=dead, dead_count=dead_count, widow=(), widow_size=0)
+
+
+def _exchange(state: NewmarketState, action: Mapping[str, Any]) -> tuple[NewmarketState, list[Settlement]]:
+    _phase_widow(state)
+    _optional_dealer(state, action)
+    state = replace(_take_widow(state, state.dealer), widow_status="exchanged")
+    return _opening_lead(state), []
+
+
+def _keep(state: NewmarketState, action: Mapping[str, Any]) -> tuple[NewmarketState, list[Settlement]]:
+    _phase_widow(state)
+    _optional_dealer(state, action)
+    return replace(state, phase=AUCTION), []
+
+
+def _phase_widow(state: NewmarketState) -> None:
+    if state.phase == DEAL:
+        raise _refuse("Deal the cards first.")
+    if state.phase != WIDOW:
+        raise _refuse("The dealer position has already exchanged or kept.")
+
+
+def _phase_auction(state: NewmarketState) -> None:
+    if state.phase == WIDOW:
+        raise _refuse(f"{_name(state, state.dealer).capitalize()} must exchange or keep before the auction.")
+    if state.phase != AUCTION:
+        raise _refuse("There is no widow auction now.")
+
+
+def _bid(state: NewmarketState, action: Mapping[str, Any]) -> tuple[NewmarketState, list[Settlement]]:
+    _phase_auction(state)
+    player = _player(state, action)
+    amount = action.get("amount")
+    if player == state.dealer:
+        raise _refuse("The dealer position kept their hand and cannot buy the widow.", "not_your_turn")
+    if not _is_int(amount):
+        raise _refuse(f"'amount' must be whole cents, not {amount!r}.")
+    if amount < state.chip:
+        raise _refuse(f"A bid must be at least one chip ({state.chip}).", "below_minimum")
+    if amount % state.chip:
+        raise _refuse(f"A bid must be a multiple of the chip ({state.chip}).")
+    left = state.reserve_left[state.index(player)]
+    if amount > left:
+        raise _refuse(
+            f"{_name(state, player).capitalize()} has only {left} left in reserve.", "limit_exceeded"
+        )
+    _check_outbids(state, player, amount)
+    return replace(state, bid=amount, bidder=player), []
+
+
+def _check_outbids(state: NewmarketState, player: int, amount: int) -> None:
+    """Higher than the standing bid; an equal bid stands only nearer the dealer's left."""
+    if state.bidder is None:
+        return
+    if player == state.bidder:
+        raise _refuse(f"{_name(state, player).capitalize()} already holds the standing bid.")
+    if amount > state.bid:
+        return
+    if amount == state.bid and state.index(player) < state.index(state.bidder):
+        return
+    raise _refuse(f"The standing bid is {state.bid} by {_name(state, state.bidder)}; bid higher.")
+
+
+def _close_auction(
+    state: NewmarketState, action: Mapping[str, Any]
+) -> tuple[NewmarketState, list[Settlement]]:
+    _phase_auction(state)
+    if state.bidder is None:
+        dead = tuple(sorted(state.dead + state.widow))
+        state = replace(
+            state,
+            widow_status="dead",
+            dead=dead,
+            dead_count=state.dead_count + state.widow_size,
+            widow=(),
+            widow_size=0,
+        )
+        return _opening_lead(state), []
+    buyer = state.bidder
+    state, moves = _pay(state, buyer, state.dealer, state.bid, "widow")
+    state = replace(_take_widow(state, buyer), widow_status="sold", buyer=buyer)
+    return _opening_lead(state), moves
+
+
+# --- play --------------------------------------------------------------------------------
+
+
+def _phase_play(state: NewmarketState) -> None:
+    if state.phase != PLAY:
+        raise _refuse("Play has not begun: finish the deal, the widow and the auction first.")
+
+
+def _check_run_play(state: NewmarketState, player: int, card: str) -> None:
+    if card != state.next_card:
+        raise _refuse(
+            f"The {state.next_card} is next; if nobody holds it, key a pass for "
+            f"{_name(state, player if state.last_player is None else state.last_player)}."
+            if state.tracking == COUNT_ONLY
+            else f"The {state.next_card} is next and must be played."
+        )
+    if state.tracking == FULL and _holder(state, card) != player:
+        raise _refuse(f"{_name(state, player).capitalize()} does not hold the {card}.", "not_your_turn")
+
+
+def _check_lead(state: NewmarketState, player: int, card: str) -> None:
+    if player != state.leader:
+        assert state.leader is not None
+        raise _refuse(f"It is {_name(state, state.leader)}'s lead.", "not_your_turn")
+    if state.lead_colour != "any" and colour_of(card) != state.lead_colour:
+        raise _refuse(
+            f"The lead must be a {state.lead_colour} card (the other colour to the suit that stopped)."
+        )
+    if state.tracking != FULL:
+        return
+    hand = state.hands[state.index(player)]
+    if card not in hand:
+        raise _refuse(f"{_name(state, player).capitalize()} does not hold the {card}.")
+    lowest = min((held for held in hand if suit_of(held) == suit_of(card)), key=high_index)
+    if lowest != card:
+        raise _refuse(f"A lead is the lowest card held of its suit: lead the {lowest}, not the {card}.")
+
+
+def _play(state: NewmarketState, action: Mapping[str, Any]) -> tuple[NewmarketState, list[Settlement]]:
+    _phase_play(state)
+    player = _player(state, action)
+    card = _card(action)
+    if card in state.played():
+        raise _refuse(f"The {card} has already been played.")
+    if state.stage == RUN:
+        _check_run_play(state, player, card)
+    else:
+        _check_lead(state, player, card)
+    return _after_play(state, player, card)
+
+
+def _after_play(state: NewmarketState, player: int, card: str) -> tuple[NewmarketState, list[Settlement]]:
+    index = state.index(player)
+    state = replace(
+        state, sizes=_with(state.sizes, index, state.sizes[index] - 1), plays=(*state.plays, (player, card))
+    )
+    if state.tracking == FULL:
+        hand = tuple(held for held in state.hands[index] if held != card)
+        state = replace(state, hands=_with_hand(state.hands, index, hand))
+    moves: list[Settlement] = []
+    if card in PAY_CARDS:
+        state, moves = _win_pot(state, card, player)
+    if state.sizes[index] == 0:
+        state, paid = _finish(state, player)
+        return state, moves + paid
+    return _continue_run(state, player, card), moves
+
+
+def _continue_run(state: NewmarketState, player: int, card: str) -> NewmarketState:
+    """The run goes on with the next card of the suit unless the engine knows it stopped."""
+    following = next_in_suit(card)
+    if following is None or following in state.played():
+        return _stop(state, player, card)
+    if state.tracking == FULL and _holder(state, following) is None:
+        return _stop(state, player, card)
+    return replace(state, stage=RUN, next_card=following, last_player=player, leader=None, passes=0)
+
+
+def _stop(state: NewmarketState, player: int, card: str) -> NewmarketState:
+    """The suit stopped: whoever played last leads a suit of the other colour."""
+    return replace(
+        state,
+        stage=LEAD,
+        next_card=None,
+        last_player=player,
+        leader=player,
+        lead_colour=other_colour(card),
+        passes=0,
+    )
+
+
+def _pass(state: NewmarketState, action: Mapping[str, Any]) -> tuple[NewmarketState, list[Settlement]]:
+    _phase_play(state)
+    player = _player(state, action)
+    if state.stage == RUN:
+        return _pass_run(state, player), []
+    return _pass_lead(state, player), []
+
+
+def _pass_run(state: NewmarketState, player: int) -> NewmarketState:
+    """Count-only: the dealer says nobody holds the next card, so the suit stops."""
+    if state.tracking == FULL:
+        raise _refuse(f"The {state.next_card} is in a live hand and must be played; no pass now.")
+    assert state.last_player is not None
+    assert state.plays
+    if player != state.last_player:
+        raise _refuse(
+            f"Key the pass for {_name(state, state.last_player)}, who played last and leads next.",
+            "not_your_turn",
+        )
+    return _stop(state, player, state.plays[-1][1])
+
+
+def _pass_lead(state: NewmarketState, player: int) -> NewmarketState:
+    """The leader holds no card of the colour due; the lead moves left."""
+    assert state.leader is not None
+    if player != state.leader:
+        raise _refuse(f"It is {_name(state, state.leader)}'s lead.", "not_your_turn")
+    if state.lead_colour == "any":
+        raise _refuse(f"{_name(state, player).capitalize()} may lead any suit and cannot pass.")
+    if state.tracking == FULL and any(
+        colour_of(c) == state.lead_colour for c in state.hands[state.index(player)]
+    ):
+        raise _refuse(
+            f"{_name(state, player).capitalize()} holds a {state.lead_colour} card and must lead "
+            f"the lowest of a {state.lead_colour} suit."
+        )
+    passes = state.passes + 1
+    if passes >= len(state.order):
+        # Nobody holds the other colour: the player who played last leads any suit.
+        return replace(state, leader=state.last_player, lead_colour="any", passes=passes)
+    following = state.order[(state.index(player) + 1) % len(state.order)]
+    return replace(state, leader=following, passes=passes)
+
+
+def _finish(state: NewmarketState, winner: int) -> tuple[NewmarketState, list[Settlement]]:
+    """First out wins one chip per card left in every other hand, paid from reserves."""
+    moves: list[Settlement] = []
+    start = state.index(winner)
+    for step in range(1, len(state.order)):
+        payer = state.order[(start + step) % len(state.order)]
+        owed = state.sizes[state.index(payer)] * state.chip
+        state, paid = _pay(state, payer, winner, owed, "cards_left")
+        moves += paid
+    return replace(state, phase=OVER, winner=winner, stage=LEAD, leader=None, next_card=None), moves
+
+
+_HANDLERS = {
+    "deal": _deal,
+    "exchange": _exchange,
+    "keep": _keep,
+    "bid": _bid,
+    "close_auction": _close_auction,
+    "play": _play,
+    "pass": _pass,
+}
+
+
+# --- the engine ----------------------------------------------------------------------------
+
+
+class NewmarketEngine:
+    """GAMES.md "Newmarket"; see the module docstring for the decisions it makes."""
+
+    game = "newmarket"
+
+    def default_rules(self) -> dict[str, Any]:
+        return dict(DEFAULT_RULES)
+
+    def validate_rules(self, rules: Mapping[str, Any]) -> dict[str, Any]:
+        """Fill defaults; refuse unknown keys so a typo never silently plays house defaults."""
+        if not isinstance(rules, Mapping):
+            raise _refuse("The rules must be an object.", "bad_rules")
+        unknown = sorted(repr(key) for key in rules if key not in DEFAULT_RULES)
+        if unknown:
+            raise _refuse(f"Unknown Newmarket rule(s): {', '.join(unknown)}.", "bad_rules")
+        return {
+            "chip": _check_rule_int(rules, "chip", 1),
+            "reserve_chips": _check_rule_int(rules, "reserve_chips", 0),
+            "rake": _check_rake(rules.get("rake")),
+        }
+
+    def reserve(self, ctx: TableContext) -> dict[int, int]:
+        """Four antes (one per pay-card pot) plus ``reserve_chips`` chips (GAMES.md)."""
+        rules = self.validate_rules(ctx.rules)
+        seats = _check_seats(ctx.seats)
+        ante = _check_ante(ctx, rules["chip"])
+        hold = len(PAY_CARDS) * ante + rules["reserve_chips"] * rules["chip"]
+        return {player: hold for player in seats.values()}
+
+    def start(self, ctx: TableContext) -> tuple[NewmarketState, tuple[Settlement, ...]]:
+        rules = self.validate_rules(ctx.rules)
+        seats = _check_seats(ctx.seats)
+        ante = _check_ante(ctx, rules["chip"])
+        carry = _check_carry(ctx.carry)
+        dealer_seat = _next_dealer_seat(sorted(seats), carry)
+        order = tuple(seats_from_left_of(dealer_seat, seats))
+        hold = self.reserve(ctx)
+        rake = rules["rake"] if rules["rake"] and rules["rake"]["kind"] == "percent" else None
+        pots = _carried_pots(carry)
+        state = NewmarketState(
+            chip=rules["chip"],
+            ante=ante,
+            rake_percent=rake["percent"] if rake else None,
+            rake_cap=rake["cap"] if rake else None,
+            seats=tuple(sorted(seats.items())),
+            dealer_seat=dealer_seat,
+            order=order,
+            deck=_check_deck(ctx.deck),
+            pots=tuple(amount + ante * len(order) for amount in pots),
+            reserve_left=tuple(hold[player] - ante * len(PAY_CARDS) for player in order),
+        )
+        antes = tuple(
+            Settlement("ante", wallet(player), pot(card), ante, player)
+            for player in order
+            for card in PAY_CARDS
+        )
+        return state, antes
+
+    def apply(self, state: Any, action: Mapping[str, Any]) -> tuple[NewmarketState, tuple[Settlement, ...]]:
+        if not isinstance(state, NewmarketState):
+            raise _refuse("This is not a Newmarket round.")
+        if not isinstance(action, Mapping):
+            raise _refuse("An action must be an object with a 'type'.")
+        kind = action.get("type")
+        if not isinstance(kind, str) or kind not in _HANDLERS:
+            raise _refuse(f"Newmarket has no action {kind!r}; use one of {', '.join(_HANDLERS)}.")
+        if state.phase == OVER:
+            raise _refuse("The round is settled; it takes no more actions.")
+        new_state, moves = _HANDLERS[kind](state, action)
+        return new_state, tuple(moves)
+
+    def public_state(self, state: NewmarketState) -> dict[str, Any]:
+        """What the console and auditors may see: counts, never a hidden card."""
+        return {
+            "game": self.game,
+            "phase": state.phase,
+            "tracking": state.tracking,
+            "dealer": state.dealer,
+            "dealer_seat": state.dealer_seat,
+            "chip": state.chip,
+            "ante": state.ante,
+            "pots": dict(zip(PAY_CARDS, state.pots, strict=True)),
+            "players": [
+                {
+                    "player": player,
+                    "seat": state.seat_of(player),
+                    "cards": state.sizes[i] if state.sizes else 0,
+                    "reserve_left": state.reserve_left[i],
+                }
+                for i, player in enumerate(state.order)
+            ],
+            "widow": {"cards": state.widow_size, "status": state.widow_status, "buyer": state.buyer},
+            "auction": {"bid": state.bid if state.bidder is not None else None, "bidder": state.bidder},
+            "dead_cards": state.dead_count,
+            "played": [{"player": player, "card": card} for player, card in state.plays],
+            "stage": state.stage if state.phase == PLAY else None,
+            "next_card": state.next_card,
+            "last_player": state.last_player,
+            "turn": _turn(state),
+            "lead_colour": state.lead_colour if state.phase == PLAY and state.stage == LEAD else None,
+            "winner": state.winner,
+        }
+
+    def is_over(self, state: NewmarketState) -> bool:
+        return state.phase == OVER
+
+    def carry_out(self, state: NewmarketState) -> dict[str, Any]:
+        return {
+            "pots": dict(zip(PAY_CARDS, state.pots, strict=True)),
+            "dealer_seat": state.dealer_seat,
+            "anted": list(state.order),
+        }
+
+
+def _turn(state: NewmarketState) -> int | None:
+    """Who must act: the dealer position at the widow, the leader, or a run card's holder."""
+    if state.phase == WIDOW:
+        return state.dealer
+    if state.phase != PLAY:
+        return None
+    if state.stage == LEAD:
+        return state.leader
+    if state.tracking == FULL and state.next_card is not None:
+        return _holder(state, state.next_card)
+    return None
+
+
+def hand_of(state: NewmarketState, player: int) -> list[str] | None:
+    """A player's live hand for their own screen (full tracking); None when unknown."""
+    if state.tracking != FULL or player not in state.order:
+        return None
+    return list(state.hands[state.index(player)])
+
+
+def closing_split(carry: Mapping[str, Any]) -> tuple[Settlement, ...]:
+    """Closing the table: each unwon pot splits evenly among the players who anted into its
+    last round, the odd cents one at a time from the dealer's left (GAMES.md)."""
+    pots = _carried_pots(_check_carry(carry))
+    anted = carry.get("anted")
+    if (
+        not isinstance(anted, list)
+        or not anted
+        or not all(_is_int(p) for p in anted)
+        or len(set(anted)) != len(anted)
+    ):
+        raise _refuse("The carry does not say who anted into the last round.")
+    moves: list[Settlement] = []
+    for card, amount in zip(PAY_CARDS, pots, strict=True):
+        for player, share in split_evenly(amount, anted).items():
+            if share > 0:
+                moves.append(Settlement("pot_split", pot(card), wallet(player), share, player))
+    return tuple(moves)
+
+
+ENGINE = NewmarketEngine()
