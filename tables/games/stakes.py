@@ -1,0 +1,295 @@
+"""The card room's result-keyed games (GAMES.md "Other games of the card room").
+
+Old Maid, Gops, Fifty-One and the rest are played with no rules engine: the dealer keys
+one ``result`` and the round settles stakes at once, wallet to wallet out of each
+player's reserve. ``rules.variant`` names the game and picks how the result settles.
+
+Decisions where GAMES.md is silent:
+
+* ``rules.point_value`` is cents per point, as GAMES.md writes it: a player owes
+  ``(top - own) * point_value`` cents. Left unset (null), the default "1 chip per 100
+  points, rounded down to the cent" applies: ``(top - own) * chip // 100``. The state
+  keeps one exact integer rate, cents per 100 points, for both cases.
+* When several players share the winning score, each payer's stake (or points debt) is
+  collected first, and the *total* is split evenly among the winners, the odd cent one at a
+  time from the dealer's left (``table_stakes.share_among``). Shares differ by at most
+  one cent and every cent collected is paid out.
+* ``loser_pays``: the loser pays the others one at a time from the dealer's left; if the
+  reserve runs dry the later players get part or nothing ("paid in part").
+* A percent rake is refused: there is no pot to take it from (a time rake is allowed and
+  charged by the Django side).
+* ``stop`` is only accepted for Fifty-One settled by high score. If the Stop caller is
+  among the tied top scores they drop out of the tie (they then pay, like any loser).
+* At least two players; no upper bound (GAMES.md gives none).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tables.games.base import Settlement, TableContext
+from tables.games.errors import IllegalAction
+from tables.games.table_stakes import (
+    DEFAULT_CHIP,
+    Purse,
+    check_rake,
+    check_rule_keys,
+    check_seats,
+    check_stake,
+    dealer_seat_for,
+    int_map_for_all,
+    order_from_left,
+    player_field,
+    rules_int,
+    share_among,
+)
+
+FIRST_OUT = "first_out"
+LOSER_PAYS = "loser_pays"
+HIGH_SCORE = "high_score"
+POINTS = "points"
+SETTLE_MODES = (FIRST_OUT, LOSER_PAYS, HIGH_SCORE, POINTS)
+
+# variant key -> (display name, default settle mode)
+VARIANTS: dict[str, tuple[str, str]] = {
+    "old_maid": ("Old Maid", LOSER_PAYS),
+    "gops": ("Gops", HIGH_SCORE),
+    "concentration": ("Concentration", HIGH_SCORE),
+    "page_one": ("Page One", FIRST_OUT),
+    "fifty_one": ("Fifty-One", HIGH_SCORE),
+    "piquet": ("Piquet", POINTS),
+    "jack_change_it": ("Jack Change It", FIRST_OUT),
+    "500_rummy": ("500 Rummy", POINTS),
+    "trex": ("Trex", POINTS),
+    "crazy_eights": ("Crazy Eights", FIRST_OUT),
+    "egyptian_ratscrew": ("Egyptian Ratscrew", FIRST_OUT),
+}
+DEFAULT_VARIANT = "page_one"
+RULE_KEYS = ("variant", "settle", "point_value", "reserve_chips", "chip", "rake")
+# The field each mode's result needs; the others are refused.
+RESULT_FIELD = {FIRST_OUT: "winner", LOSER_PAYS: "loser", HIGH_SCORE: "scores", POINTS: "scores"}
+
+
+@dataclass(frozen=True, slots=True)
+class StakesState:
+    variant: str
+    settle: str
+    stake: int
+    cents_per_100_points: int
+    dealer_seat: int
+    players: tuple[int, ...]  # from the dealer's left; the dealer last
+    reserve_left: tuple[int, ...]  # aligned with players
+    result: tuple[tuple[str, Any], ...] | None = None  # the keyed result, canonical
+    winners: tuple[int, ...] = ()
+
+
+def variant_key(value: object) -> str:
+    """Accept the key or the display name ("Fifty-One", "500 Rummy")."""
+    if not isinstance(value, str):
+        raise IllegalAction("bad_rules", "rules.variant must be a string naming the game.")
+    key = value.strip().lower().replace("-", "_").replace(" ", "_")
+    if key not in VARIANTS:
+        names = ", ".join(name for name, _ in VARIANTS.values())
+        raise IllegalAction("bad_rules", f"Unknown game '{value}'. Known: {names}.")
+    return key
+
+
+Step = tuple[StakesState, tuple[Settlement, ...]]
+
+
+class StakesEngine:
+    """One keyed result per round; settles at once."""
+
+    game = "stakes"
+
+    def default_rules(self) -> dict[str, Any]:
+        return {
+            "variant": DEFAULT_VARIANT,
+            "settle": None,  # None: the variant's own mode
+            "point_value": None,  # None: one chip per 100 points
+            "reserve_chips": 30,
+            "chip": DEFAULT_CHIP,
+            "rake": None,
+        }
+
+    def validate_rules(self, rules: Mapping[str, Any]) -> dict[str, Any]:
+        merged = self.default_rules() | check_rule_keys(rules, RULE_KEYS)
+        merged["variant"] = variant_key(merged["variant"])
+        if merged["settle"] is not None and merged["settle"] not in SETTLE_MODES:
+            raise IllegalAction("bad_rules", f"rules.settle must be one of {', '.join(SETTLE_MODES)}.")
+        merged["chip"] = rules_int(merged, "chip", low=1)
+        merged["reserve_chips"] = rules_int(merged, "reserve_chips", low=1, high=100_000)
+        if merged["point_value"] is not None:
+            merged["point_value"] = rules_int(merged, "point_value", low=1, high=10**7)
+        merged["rake"] = check_rake(merged["rake"])
+        return merged
+
+    def reserve(self, ctx: TableContext) -> dict[int, int]:
+        rules = self.validate_rules(ctx.rules)
+        check_stake(ctx, rules["chip"])
+        hold = rules["reserve_chips"] * rules["chip"]
+        return {player: hold for player in ctx.seats.values()}
+
+    def start(self, ctx: TableContext) -> Step:
+        rules = self.validate_rules(ctx.rules)
+        stake = check_stake(ctx, rules["chip"])
+        check_seats(ctx, low=2, high=None)
+        dealer_seat = dealer_seat_for(ctx.seats, ctx.carry)
+        players = order_from_left(ctx.seats, dealer_seat)
+        hold = rules["reserve_chips"] * rules["chip"]
+        state = StakesState(
+            variant=rules["variant"],
+            settle=rules["settle"] or VARIANTS[rules["variant"]][1],
+            stake=stake,
+            cents_per_100_points=rules["chip"]
+            if rules["point_value"] is None
+            else rules["point_value"] * 100,
+            dealer_seat=dealer_seat,
+            players=players,
+            reserve_left=tuple(hold for _ in players),
+        )
+        return state, ()
+
+    def apply(self, state: StakesState, action: Mapping[str, Any]) -> Step:
+        if not isinstance(action, Mapping):
+            raise IllegalAction("illegal_action", "An action must be an object with a 'type'.")
+        if action.get("type") != "result":
+            kind = action.get("type")
+            raise IllegalAction("illegal_action", f"A stakes round takes only 'result', not {kind!r}.")
+        if state.result is not None:
+            raise IllegalAction("illegal_action", "This round already has its result; it is settled.")
+        self._refuse_other_fields(state, action)
+        handler = {
+            FIRST_OUT: self._first_out,
+            LOSER_PAYS: self._loser_pays,
+            HIGH_SCORE: self._high_score,
+            POINTS: self._points,
+        }[state.settle]
+        return handler(state, action)
+
+    def _refuse_other_fields(self, state: StakesState, action: Mapping[str, Any]) -> None:
+        """A result field meant for another mode means the dealer picked the wrong game."""
+        wanted = RESULT_FIELD[state.settle]
+        for field in ("winner", "loser", "scores"):
+            if field != wanted and _present(action, field):
+                raise IllegalAction(
+                    "illegal_action",
+                    f"{VARIANTS[state.variant][0]} settles by {state.settle}: key '{wanted}', not '{field}'.",
+                )
+        if not _present(action, wanted):
+            raise IllegalAction("illegal_action", f"The result needs '{wanted}'.")
+        if _present(action, "stop") and (state.variant != "fifty_one" or state.settle != HIGH_SCORE):
+            raise IllegalAction("illegal_action", "'stop' applies only to Fifty-One settled by high score.")
+
+    def _finish(
+        self, state: StakesState, purse: Purse, result: dict[str, Any], winners: tuple[int, ...]
+    ) -> Step:
+        new_state = replace(
+            state,
+            reserve_left=purse.remaining(),
+            result=tuple(sorted(result.items())),
+            winners=winners,
+        )
+        return new_state, tuple(purse.settlements)
+
+    def _purse(self, state: StakesState) -> Purse:
+        return Purse(state.players, state.reserve_left)
+
+    def _first_out(self, state: StakesState, action: Mapping[str, Any]) -> Step:
+        winner = player_field(action, "winner", state.players)
+        purse = self._purse(state)
+        for payer in state.players:
+            if payer != winner:
+                purse.pay(payer, winner, state.stake, "win")
+        return self._finish(state, purse, {"winner": winner}, (winner,))
+
+    def _loser_pays(self, state: StakesState, action: Mapping[str, Any]) -> Step:
+        loser = player_field(action, "loser", state.players)
+        purse = self._purse(state)
+        others = tuple(p for p in state.players if p != loser)
+        for payee in others:
+            purse.pay(loser, payee, state.stake, "win")
+        return self._finish(state, purse, {"loser": loser}, others)
+
+    def _scores(self, state: StakesState, action: Mapping[str, Any]) -> tuple[dict[int, int], int | None]:
+        scores = int_map_for_all(action["scores"], state.players, "scores")
+        stop = player_field(action, "stop", state.players) if _present(action, "stop") else None
+        return scores, stop
+
+    def _top_scorers(self, state: StakesState, scores: dict[int, int], stop: int | None) -> tuple[int, ...]:
+        """Highest score; Fifty-One: a tie with the Stop caller goes to the other player(s)."""
+        top = max(scores.values())
+        tied = tuple(p for p in state.players if scores[p] == top)
+        if stop is not None and stop in tied and len(tied) > 1:
+            tied = tuple(p for p in tied if p != stop)
+        return tied
+
+    def _high_score(self, state: StakesState, action: Mapping[str, Any]) -> Step:
+        scores, stop = self._scores(state, action)
+        winners = self._top_scorers(state, scores, stop)
+        purse = self._purse(state)
+        dues = [(p, state.stake) for p in state.players if p not in winners]
+        share_among(purse, dues, winners, "win")
+        return self._finish(state, purse, self._score_result(scores, stop), winners)
+
+    def _points(self, state: StakesState, action: Mapping[str, Any]) -> Step:
+        scores, _ = self._scores(state, action)
+        winners = self._top_scorers(state, scores, None)
+        top = scores[winners[0]]
+        purse = self._purse(state)
+        dues = [
+            (p, (top - scores[p]) * state.cents_per_100_points // 100)
+            for p in state.players
+            if p not in winners
+        ]
+        share_among(purse, dues, winners, "win")
+        return self._finish(state, purse, self._score_result(scores, None), winners)
+
+    def _score_result(self, scores: dict[int, int], stop: int | None) -> dict[str, Any]:
+        result: dict[str, Any] = {"scores": tuple(sorted(scores.items()))}
+        if stop is not None:
+            result["stop"] = stop
+        return result
+
+    def public_state(self, state: StakesState) -> dict[str, Any]:
+        name = VARIANTS[state.variant][0]
+        return {
+            "game": self.game,
+            "variant": state.variant,
+            "variant_name": name,
+            "settle": state.settle,
+            "stake": state.stake,
+            "cents_per_100_points": state.cents_per_100_points,
+            "dealer_seat": state.dealer_seat,
+            "dealer": state.players[-1],
+            "players": list(state.players),
+            "reserve_left": {str(p): left for p, left in zip(state.players, state.reserve_left, strict=True)},
+            "result": _result_json(state.result),
+            "winners": list(state.winners),
+            "over": self.is_over(state),
+        }
+
+    def is_over(self, state: StakesState) -> bool:
+        return state.result is not None
+
+    def carry_out(self, state: StakesState) -> dict[str, Any]:
+        return {"dealer_seat": state.dealer_seat}
+
+
+def _present(action: Mapping[str, Any], key: str) -> bool:
+    """A JSON null counts as absent: consoles often send every field."""
+    return action.get(key) is not None
+
+
+def _result_json(result: tuple[tuple[str, Any], ...] | None) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    out: dict[str, Any] = {}
+    for key, value in result:
+        out[key] = {str(p): n for p, n in value} if key == "scores" else value
+    return out
+
+
+ENGINE = StakesEngine()

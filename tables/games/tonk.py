@@ -1,0 +1,707 @@
+"""Tonk (GAMES.md "Tonk"): 2-4 players, five cards each, stakes paid wallet to wallet.
+
+Actions (API.md "tonk"): ``deal``, ``draw``, ``spread``, ``hit``, ``discard``, ``drop``,
+``slap``. Three ways of tracking the cards:
+
+* ``electronic`` - the engine deals from ``ctx.deck`` at ``deal {}`` and knows every hand;
+* ``full`` - manual shoe, ``deal {hands, upcard}`` keys every hand; stock draws key the card;
+* ``count_only`` - manual shoe, ``deal {upcard}``: the engine knows hand sizes, the face-up
+  cards (pile, spreads) and which pile cards each player picked up, but not the rest.
+
+Decisions where GAMES.md is silent (each has a test named after it):
+
+* Count-only needs the dealer's word where hands are shown. Optional fields added to the
+  API.md actions: ``deal {upcard, tonks: {player: [5 cards]}}`` keys the hands shown as a
+  tonk on the deal (checked: unseen cards that really make a tonk); ``drop {player,
+  totals: {player: n}}`` and, on the discard that empties the stock, ``discard {player,
+  card, totals}`` key every hand's total (checked against what is possible for the hand's
+  size and known cards). With full tracking ``totals`` is optional and must match.
+* Stock draws: with an electronic shoe the card is refused (the engine deals it); with full
+  tracking it is required; in count-only it is refused (the card is secret).
+  Discard-pile draws may name the card, which must then be the top of the pile.
+* A card taken from the discard pile (or slapped) may not be discarded in the same turn
+  (the classic rummy rule), so no turn can pass without changing a hand.
+* The stock runs out when a turn ends (a discard) with no stock left: the hands are shown
+  at once; no slap follows that discard. Running out (hand empty) takes precedence.
+* A caught drop: the dropper pays ``caught_drop_pays`` stakes to each player whose total is
+  equal or lower; then every player who is not among the lowest totals (the dropper
+  included) pays one stake to each of the lowest players. The dropper is never paid on a
+  caught drop, even when tied for lowest. This is what the reserve
+  ``(caught_drop_pays + 1) x stake x (players - 1)`` covers exactly.
+* Slap: the slapped card must fit a spread already on the table (that is what the dealer
+  can see); the slapper must not be barred from hitting, must not be the discarder, and
+  must play the card (hit or spread) before they discard. Skipped players lose that turn.
+* "Their next turn" for a player whose spread was hit is the next turn they actually play
+  (a skipped turn does not count). Hitting your own spread bars nobody.
+* Two or more tonks on the deal: nothing is paid, ``redeal`` is true, and ``carry_out``
+  keeps the same dealer (``same_dealer``) for the new deal.
+* No percent rake (there is no pot); payments are made in order from the dealer's left.
+* Play can cycle (every player drawing from the discard pile), as at a real table; a
+  stock draw always shortens the stock, so the round can always be brought to an end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tables.games.base import Settlement, TableContext
+from tables.games.cards import FULL_DECK, hand_points, parse_card, parse_cards, rank_index, rank_of, suit_of
+from tables.games.errors import IllegalAction
+from tables.games.shoe import check_keyed_card
+from tables.games.table_stakes import (
+    DEFAULT_CHIP,
+    Purse,
+    check_rake,
+    check_rule_keys,
+    check_seats,
+    check_stake,
+    dealer_seat_for,
+    int_map_for_all,
+    order_from_left,
+    player_field,
+    player_map,
+    rules_int,
+)
+
+HAND_SIZE = 5
+DEAL, DRAW, PLAY, OVER = "deal", "draw", "play", "over"
+ELECTRONIC, FULL, COUNT_ONLY = "electronic", "full", "count_only"
+DEAL_TONK_RULES = ("50_or_11", "49_or_50")
+RULE_KEYS = ("deal_tonk", "slap", "caught_drop_pays", "chip", "rake")
+
+
+@dataclass(frozen=True, slots=True)
+class Spread:
+    owner: int
+    kind: str  # "set" | "run"
+    cards: tuple[str, ...]  # sets by suit, runs low to high
+
+
+@dataclass(frozen=True, slots=True)
+class TonkState:
+    stake: int
+    deal_tonk: str
+    slap: bool
+    caught_drop_pays: int
+    dealer_seat: int
+    players: tuple[int, ...]  # from the dealer's left; the dealer last
+    reserve_left: tuple[int, ...]  # aligned with players
+    deck: tuple[str, ...] | None  # electronic shoe order; None for a manual shoe
+    phase: str = DEAL
+    tracking: str | None = None
+    hands: tuple[tuple[str, ...], ...] = ()  # exact hands; count-only: the cards known held
+    unseen: tuple[int, ...] = ()  # count-only: cards held that nobody has seen
+    next_card: int = 0  # electronic: index in ``deck`` of the top of the stock
+    stock_count: int = 0
+    pile: tuple[str, ...] = ()  # the discard pile, bottom to top
+    spreads: tuple[Spread, ...] = ()
+    turn: int = 0  # index into players
+    taken: str | None = None  # card taken from the pile this turn: it may not go straight back
+    must_play: str | None = None  # slapped card still to be played
+    barred: tuple[int, ...] = ()  # players whose spread was hit, until their next turn
+    barred_now: bool = False  # the player on turn may not spread or hit
+    slap_open: bool = False
+    last_discarder: int | None = None
+    outcome: str | None = None
+    winners: tuple[int, ...] = ()
+    shown: tuple[tuple[int, int], ...] = ()  # (player, total) of the hands shown
+
+
+Step = tuple[TonkState, tuple[Settlement, ...]]
+
+
+# --- spreads -------------------------------------------------------------------------
+
+
+def _consecutive(values: Sequence[int]) -> bool:
+    ordered = sorted(values)
+    return len(set(ordered)) == len(ordered) and ordered[-1] - ordered[0] == len(ordered) - 1
+
+
+def _run_ranks(cards: Sequence[str]) -> list[int] | None:
+    """Rank numbers of a run with the ace low (1) or high (14), never both: K-A-2 fails."""
+    low = [rank_index(rank_of(card)) for card in cards]
+    if _consecutive(low):
+        return low
+    high = [14 if value == 1 else value for value in low]
+    return high if _consecutive(high) else None
+
+
+def spread_kind(cards: Sequence[str]) -> str | None:
+    """Classify a spread: a set is three or four of a rank, a run three or more suited in a row."""
+    if len(cards) < 3 or len(set(cards)) != len(cards):
+        return None
+    if len({rank_of(card) for card in cards}) == 1:
+        return "set"
+    if len({suit_of(card) for card in cards}) == 1 and _run_ranks(cards) is not None:
+        return "run"
+    return None
+
+
+def arrange(cards: Sequence[str], kind: str) -> tuple[str, ...]:
+    if kind == "set":
+        return tuple(sorted(cards, key=lambda card: "SHDC".index(suit_of(card))))
+    ranks = _run_ranks(cards) or []
+    return tuple(card for _, card in sorted(zip(ranks, cards, strict=True)))
+
+
+def is_deal_tonk(hand: Sequence[str], rule: str) -> bool:
+    total = hand_points(hand)
+    if rule == "49_or_50":
+        return total in (49, 50)
+    return total == 50 or total <= 11
+
+
+# --- small state helpers ---------------------------------------------------------------
+
+
+def _present(action: Mapping[str, Any], key: str) -> bool:
+    """A JSON null counts as absent: consoles often send every field."""
+    return action.get(key) is not None
+
+
+def _knows_hands(state: TonkState) -> bool:
+    return state.tracking in (ELECTRONIC, FULL)
+
+
+def _hand_size(state: TonkState, index: int) -> int:
+    return len(state.hands[index]) + state.unseen[index]
+
+
+def _seen(state: TonkState, *, besides: Iterable[str] = ()) -> frozenset[str]:
+    """Every card whose place is known: hands (or known cards), the pile, the spreads."""
+    cards = set(besides).union(state.pile)
+    for hand in state.hands:
+        cards.update(hand)
+    for spread in state.spreads:
+        cards.update(spread.cards)
+    return frozenset(cards)
+
+
+def _set_at(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def _who(state: TonkState) -> int:
+    return state.players[state.turn]
+
+
+def _refuse(message: str, code: str = "illegal_action") -> IllegalAction:
+    return IllegalAction(code, message)
+
+
+def _on_turn(state: TonkState, action: Mapping[str, Any], phase: str) -> int:
+    """The acting player's index, once it is their turn and the right moment in it."""
+    player = player_field(action, "player", state.players)
+    if state.phase == DEAL:
+        raise _refuse("Deal the cards first.")
+    if player != _who(state):
+        raise _refuse(f"It is player {_who(state)}'s turn, not player {player}'s.", "not_your_turn")
+    if phase == DRAW and state.phase != DRAW:
+        raise _refuse(f"Player {player} has already drawn this turn.")
+    if phase == PLAY and state.phase != PLAY:
+        raise _refuse(f"Player {player} must draw (or drop) first.")
+    return state.turn
+
+
+def _finish(state: TonkState, purse: Purse | None, outcome: str, winners: Sequence[int]) -> Step:
+    if purse is None:
+        return replace(state, phase=OVER, outcome=outcome, winners=tuple(winners), slap_open=False), ()
+    new = replace(
+        state,
+        phase=OVER,
+        outcome=outcome,
+        winners=tuple(winners),
+        reserve_left=purse.remaining(),
+        slap_open=False,
+    )
+    return new, tuple(purse.settlements)
+
+
+def _everyone_pays(state: TonkState, winner: int, stakes: int, outcome: str) -> Step:
+    purse = Purse(state.players, state.reserve_left)
+    for payer in state.players:
+        if payer != winner:
+            purse.pay(payer, winner, stakes * state.stake, "win")
+    return _finish(state, purse, outcome, (winner,))
+
+
+# --- hands -------------------------------------------------------------------------
+
+
+def _take_from_hand(state: TonkState, index: int, cards: Sequence[str]) -> TonkState:
+    """Remove played cards from a hand; count-only draws on the player's unseen cards."""
+    player, hand = state.players[index], state.hands[index]
+    if _knows_hands(state):
+        for card in cards:
+            if card not in hand:
+                raise _refuse(f"Player {player} does not hold {card}.")
+        return replace(state, hands=_set_at(state.hands, index, tuple(c for c in hand if c not in cards)))
+    unseen = [card for card in cards if card not in hand]
+    seen = _seen(state)
+    for card in unseen:
+        check_keyed_card(card, deck=FULL_DECK, out=seen)
+    if len(unseen) > state.unseen[index]:
+        raise _refuse(f"Player {player} holds only {state.unseen[index]} card(s) not seen yet.")
+    return replace(
+        state,
+        hands=_set_at(state.hands, index, tuple(c for c in hand if c not in cards)),
+        unseen=_set_at(state.unseen, index, state.unseen[index] - len(unseen)),
+    )
+
+
+def _give(state: TonkState, index: int, card: str) -> TonkState:
+    return replace(state, hands=_set_at(state.hands, index, (*state.hands[index], card)))
+
+
+def _totals(state: TonkState, action: Mapping[str, Any]) -> tuple[int, ...]:
+    """Every hand's total as shown: computed when the engine knows the hands, else keyed."""
+    if _knows_hands(state):
+        computed = tuple(hand_points(hand) for hand in state.hands)
+        if _present(action, "totals"):
+            keyed = int_map_for_all(action["totals"], state.players, "totals")
+            if tuple(keyed[p] for p in state.players) != computed:
+                shown = ", ".join(f"{p}: {t}" for p, t in zip(state.players, computed, strict=True))
+                raise _refuse(f"The keyed totals do not match the hands ({shown}).")
+        return computed
+    if not _present(action, "totals"):
+        raise _refuse("The hands are shown now: key every player's total in 'totals'.")
+    keyed = int_map_for_all(action["totals"], state.players, "totals")
+    for index, player in enumerate(state.players):
+        _check_total(state, index, player, keyed[player])
+    return tuple(keyed[p] for p in state.players)
+
+
+def _check_total(state: TonkState, index: int, player: int, total: int) -> None:
+    known = hand_points(state.hands[index])
+    unseen = state.unseen[index]
+    if not known + unseen <= total <= known + 10 * unseen:
+        size = _hand_size(state, index)
+        raise _refuse(f"Player {player} holds {size} card(s); a total of {total} is not possible.")
+
+
+# --- the deal ----------------------------------------------------------------------
+
+
+def _deal(state: TonkState, action: Mapping[str, Any]) -> Step:
+    if state.phase != DEAL:
+        raise _refuse("The cards are already dealt.")
+    if state.deck is not None:
+        new = _deal_electronic(state, action)
+    elif _present(action, "hands"):
+        new = _deal_full(state, action)
+    else:
+        new = _deal_count_only(state, action)
+    n = len(state.players)
+    new = replace(new, phase=DRAW, turn=0, stock_count=len(FULL_DECK) - HAND_SIZE * n - 1)
+    return _settle_deal_tonks(new)
+
+
+def _deal_electronic(state: TonkState, action: Mapping[str, Any]) -> TonkState:
+    for field in ("hands", "upcard", "tonks"):
+        if _present(action, field):
+            raise _refuse(f"'{field}' is not keyed with an electronic shoe: the engine deals.")
+    deck, n = state.deck or (), len(state.players)
+    hands = tuple(tuple(deck[i + n * k] for k in range(HAND_SIZE)) for i in range(n))
+    upcard = deck[HAND_SIZE * n]
+    return replace(
+        state, tracking=ELECTRONIC, hands=hands, unseen=(0,) * n, pile=(upcard,), next_card=HAND_SIZE * n + 1
+    )
+
+
+def _upcard(action: Mapping[str, Any]) -> str:
+    if not _present(action, "upcard"):
+        raise _refuse("Key the upcard that starts the discard pile ('upcard').")
+    return parse_card(action["upcard"])
+
+
+def _keyed_hand(cards: object, player: int, out: set[str]) -> tuple[str, ...]:
+    hand = parse_cards(cards, field=f"hands[{player}]")
+    if len(hand) != HAND_SIZE:
+        raise _refuse(f"Player {player} must be dealt {HAND_SIZE} cards, not {len(hand)}.")
+    for card in hand:
+        check_keyed_card(card, deck=FULL_DECK, out=frozenset(out))
+        out.add(card)
+    return hand
+
+
+def _deal_full(state: TonkState, action: Mapping[str, Any]) -> TonkState:
+    if _present(action, "tonks"):
+        raise _refuse("With every hand keyed the engine finds tonks itself; leave out 'tonks'.")
+    upcard = _upcard(action)
+    keyed = player_map(action["hands"], state.players, "hands")
+    missing = [p for p in state.players if p not in keyed]
+    if missing:
+        raise _refuse(f"'hands' is missing player(s) {missing}.")
+    out = {upcard}
+    hands = tuple(_keyed_hand(keyed[p], p, out) for p in state.players)
+    return replace(state, tracking=FULL, hands=hands, unseen=(0,) * len(hands), pile=(upcard,))
+
+
+def _deal_count_only(state: TonkState, action: Mapping[str, Any]) -> TonkState:
+    upcard = _upcard(action)
+    keyed = player_map(action["tonks"], state.players, "tonks") if _present(action, "tonks") else {}
+    out = {upcard}
+    shown = {p: _keyed_hand(keyed[p], p, out) for p in state.players if p in keyed}
+    for player, hand in shown.items():
+        if not is_deal_tonk(hand, state.deal_tonk):
+            total = hand_points(hand)
+            raise _refuse(
+                f"Player {player}'s hand totals {total}: not a tonk on the deal ({state.deal_tonk})."
+            )
+    hands = tuple(shown.get(p, ()) for p in state.players)
+    unseen = tuple(0 if p in shown else HAND_SIZE for p in state.players)
+    return replace(state, tracking=COUNT_ONLY, hands=hands, unseen=unseen, pile=(upcard,))
+
+
+def _settle_deal_tonks(state: TonkState) -> Step:
+    """One tonk: the others pay it two stakes. Two or more: a draw and a new deal."""
+    tonks = [
+        (p, hand)
+        for p, hand, unseen in zip(state.players, state.hands, state.unseen, strict=True)
+        if unseen == 0 and is_deal_tonk(hand, state.deal_tonk)
+    ]
+    if not tonks:
+        return state, ()
+    state = replace(state, shown=tuple((p, hand_points(hand)) for p, hand in tonks))
+    if len(tonks) > 1:
+        return _finish(state, None, "drawn_deal", ())
+    return _everyone_pays(state, tonks[0][0], 2, "deal_tonk")
+
+
+# --- a turn ------------------------------------------------------------------------
+
+
+def _begin_turn(state: TonkState, index: int, taken: str | None, must_play: str | None) -> TonkState:
+    player = state.players[index]
+    return replace(
+        state,
+        phase=PLAY,
+        turn=index,
+        taken=taken,
+        must_play=must_play,
+        barred_now=player in state.barred,
+        barred=tuple(p for p in state.barred if p != player),
+        slap_open=False,
+        last_discarder=None,
+    )
+
+
+def _draw(state: TonkState, action: Mapping[str, Any]) -> Step:
+    index = _on_turn(state, action, DRAW)
+    source = action.get("from")
+    if source == "stock":
+        return _begin_turn(_draw_stock(state, index, action), index, None, None), ()
+    if source == "discard":
+        card = _top_of_pile(state, action)
+        new = replace(_give(state, index, card), pile=state.pile[:-1])
+        return _begin_turn(new, index, card, None), ()
+    raise _refuse('\'from\' must be "stock" or "discard".')
+
+
+def _draw_stock(state: TonkState, index: int, action: Mapping[str, Any]) -> TonkState:
+    if state.stock_count <= 0:
+        raise _refuse("The stock is empty.")
+    state = replace(state, stock_count=state.stock_count - 1)
+    if state.tracking == FULL:
+        if not _present(action, "card"):
+            raise _refuse("Key the card drawn from the stock ('card').")
+        card = parse_card(action["card"])
+        check_keyed_card(card, deck=FULL_DECK, out=_seen(state))
+        return _give(state, index, card)
+    if _present(action, "card"):
+        why = "the engine deals it" if state.tracking == ELECTRONIC else "it is secret in count-only tracking"
+        raise _refuse(f"Do not key a card drawn from the stock: {why}.")
+    if state.tracking == ELECTRONIC:
+        deck = state.deck or ()
+        return replace(_give(state, index, deck[state.next_card]), next_card=state.next_card + 1)
+    return replace(state, unseen=_set_at(state.unseen, index, state.unseen[index] + 1))
+
+
+def _top_of_pile(state: TonkState, action: Mapping[str, Any]) -> str:
+    if not state.pile:
+        raise _refuse("The discard pile is empty.")
+    top = state.pile[-1]
+    if _present(action, "card") and parse_card(action["card"]) != top:
+        raise _refuse(f"The top of the discard pile is {top}, not {parse_card(action['card'])}.")
+    return top
+
+
+def _check_not_barred(state: TonkState) -> None:
+    if state.barred_now:
+        raise _refuse(f"Player {_who(state)}'s spread was hit: they may not spread or hit this turn.")
+
+
+def _after_play(state: TonkState, index: int, played: Sequence[str]) -> Step:
+    """A card left the hand onto the table: an empty hand is a tonk out (two stakes each)."""
+    if state.must_play in played:
+        state = replace(state, must_play=None)
+    if _hand_size(state, index) == 0:
+        return _everyone_pays(state, state.players[index], 2, "tonk_out")
+    return state, ()
+
+
+def _spread(state: TonkState, action: Mapping[str, Any]) -> Step:
+    index = _on_turn(state, action, PLAY)
+    _check_not_barred(state)
+    cards = parse_cards(action.get("cards"))
+    kind = spread_kind(cards)
+    if kind is None:
+        raise _refuse(
+            f"{' '.join(cards)} is not a spread: three or four of a rank, or a suited run of three "
+            "or more (ace low or high, never K-A-2)."
+        )
+    new = _take_from_hand(state, index, cards)
+    new = replace(new, spreads=(*new.spreads, Spread(_who(state), kind, arrange(cards, kind))))
+    return _after_play(new, index, cards)
+
+
+def _spread_index(state: TonkState, action: Mapping[str, Any]) -> int:
+    value = action.get("spread")
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < len(state.spreads):
+        raise _refuse(f"'spread' must be the id of a spread on the table (0 to {len(state.spreads) - 1}).")
+    return int(value)
+
+
+def _hit(state: TonkState, action: Mapping[str, Any]) -> Step:
+    index = _on_turn(state, action, PLAY)
+    _check_not_barred(state)
+    card = parse_card(action.get("card"))
+    target_id = _spread_index(state, action)
+    new = _take_from_hand(state, index, (card,))
+    target = state.spreads[target_id]
+    kind = spread_kind((*target.cards, card))
+    if kind is None:
+        raise _refuse(f"{card} does not fit spread {target_id} ({' '.join(target.cards)}).")
+    grown = Spread(target.owner, kind, arrange((*target.cards, card), kind))
+    barred = new.barred
+    if target.owner != _who(state) and target.owner not in barred:
+        barred = (*barred, target.owner)
+    new = replace(new, spreads=_set_at(new.spreads, target_id, grown), barred=barred)
+    return _after_play(new, index, (card,))
+
+
+def _discard(state: TonkState, action: Mapping[str, Any]) -> Step:
+    index = _on_turn(state, action, PLAY)
+    card = parse_card(action.get("card"))
+    if state.must_play is not None:
+        raise _refuse(f"Player {_who(state)} slapped {state.must_play} and must play it before discarding.")
+    if card == state.taken:
+        raise _refuse(f"{card} was just taken from the discard pile and cannot go straight back.")
+    new = _take_from_hand(state, index, (card,))
+    new = replace(new, pile=(*new.pile, card))
+    if _hand_size(new, index) == 0:
+        _refuse_totals(action)
+        return _everyone_pays(new, _who(state), 1, "run_out")
+    if new.stock_count == 0:
+        return _stock_out(new, action)
+    _refuse_totals(action)
+    return _pass_left(new, index), ()
+
+
+def _refuse_totals(action: Mapping[str, Any]) -> None:
+    if _present(action, "totals"):
+        raise _refuse("No hands are shown on this discard; leave out 'totals'.")
+
+
+def _pass_left(state: TonkState, index: int) -> TonkState:
+    return replace(
+        state,
+        phase=DRAW,
+        turn=(index + 1) % len(state.players),
+        taken=None,
+        must_play=None,
+        barred_now=False,
+        slap_open=state.slap,
+        last_discarder=state.players[index],
+    )
+
+
+def _stock_out(state: TonkState, action: Mapping[str, Any]) -> Step:
+    """The stock is gone: the lowest total wins one stake from each; a tie is a draw."""
+    totals = _totals(state, action)
+    state = replace(state, shown=tuple(zip(state.players, totals, strict=True)))
+    low = min(totals)
+    lowest = [p for p, total in zip(state.players, totals, strict=True) if total == low]
+    if len(lowest) > 1:
+        return _finish(state, None, "stock_out_draw", ())
+    return _everyone_pays(state, lowest[0], 1, "stock_out")
+
+
+def _drop(state: TonkState, action: Mapping[str, Any]) -> Step:
+    index = _on_turn(state, action, DRAW)
+    totals = _totals(state, action)
+    state = replace(state, shown=tuple(zip(state.players, totals, strict=True)), slap_open=False)
+    dropper, mine = state.players[index], totals[index]
+    others = [(p, t) for p, t in zip(state.players, totals, strict=True) if p != dropper]
+    if all(total > mine for _, total in others):
+        return _everyone_pays(state, dropper, 1, "drop")
+    return _caught(state, dropper, mine, others)
+
+
+def _caught(state: TonkState, dropper: int, mine: int, others: list[tuple[int, int]]) -> Step:
+    """Dropper pays the penalty to everyone at or below them; all but the lowest pay the lowest."""
+    purse = Purse(state.players, state.reserve_left)
+    for player, total in others:
+        if total <= mine:
+            purse.pay(dropper, player, state.caught_drop_pays * state.stake, "penalty")
+    low = min(total for _, total in others)
+    lowest = [p for p, total in others if total == low]
+    for payer in state.players:
+        if payer not in lowest:
+            for winner in lowest:
+                purse.pay(payer, winner, state.stake, "win")
+    return _finish(state, purse, "caught_drop", lowest)
+
+
+def _slap(state: TonkState, action: Mapping[str, Any]) -> Step:
+    player = player_field(action, "player", state.players)
+    if not state.slap:
+        raise _refuse("This table plays without slaps (rules.slap is false).")
+    if state.phase != DRAW or not state.slap_open:
+        raise _refuse("A slap comes right after a discard, before the next player draws or drops.")
+    if player == state.last_discarder:
+        raise _refuse(f"Player {player} cannot slap their own discard.")
+    if player in state.barred:
+        raise _refuse(f"Player {player}'s spread was hit: they may not hit on this turn.")
+    card = state.pile[-1]
+    if not any(spread_kind((*spread.cards, card)) for spread in state.spreads):
+        raise _refuse(f"{card} does not fit any spread on the table, so it cannot be slapped.")
+    index = state.players.index(player)
+    new = replace(_give(state, index, card), pile=state.pile[:-1])
+    return _begin_turn(new, index, card, card), ()
+
+
+HANDLERS = {
+    "deal": _deal,
+    "draw": _draw,
+    "spread": _spread,
+    "hit": _hit,
+    "discard": _discard,
+    "drop": _drop,
+    "slap": _slap,
+}
+
+
+# --- the engine --------------------------------------------------------------------
+
+
+class TonkEngine:
+    """Tonk for 2-4 players; stakes move between players' reserves and wallets."""
+
+    game = "tonk"
+
+    def default_rules(self) -> dict[str, Any]:
+        return {
+            "deal_tonk": "50_or_11",
+            "slap": True,
+            "caught_drop_pays": 1,
+            "chip": DEFAULT_CHIP,
+            "rake": None,
+        }
+
+    def validate_rules(self, rules: Mapping[str, Any]) -> dict[str, Any]:
+        merged = self.default_rules() | check_rule_keys(rules, RULE_KEYS)
+        if merged["deal_tonk"] not in DEAL_TONK_RULES:
+            raise IllegalAction("bad_rules", 'rules.deal_tonk must be "50_or_11" or "49_or_50".')
+        if not isinstance(merged["slap"], bool):
+            raise IllegalAction("bad_rules", "rules.slap must be true or false.")
+        merged["caught_drop_pays"] = rules_int(merged, "caught_drop_pays", low=1, high=10)
+        merged["chip"] = rules_int(merged, "chip", low=1)
+        merged["rake"] = check_rake(merged["rake"])
+        return merged
+
+    def reserve(self, ctx: TableContext) -> dict[int, int]:
+        rules = self.validate_rules(ctx.rules)
+        stake = check_stake(ctx, rules["chip"])
+        check_seats(ctx, low=2, high=4)
+        hold = (rules["caught_drop_pays"] + 1) * stake * (len(ctx.seats) - 1)
+        return {player: hold for player in ctx.seats.values()}
+
+    def start(self, ctx: TableContext) -> Step:
+        rules = self.validate_rules(ctx.rules)
+        hold = self.reserve(ctx)
+        if ctx.deck is not None and (len(ctx.deck) != len(FULL_DECK) or set(ctx.deck) != set(FULL_DECK)):
+            raise IllegalAction("illegal_action", "The electronic deck must be the 52 cards, each once.")
+        dealer_seat = dealer_seat_for(ctx.seats, ctx.carry)
+        players = order_from_left(ctx.seats, dealer_seat)
+        state = TonkState(
+            stake=ctx.ante,
+            deal_tonk=rules["deal_tonk"],
+            slap=rules["slap"],
+            caught_drop_pays=rules["caught_drop_pays"],
+            dealer_seat=dealer_seat,
+            players=players,
+            reserve_left=tuple(hold[p] for p in players),
+            deck=tuple(ctx.deck) if ctx.deck is not None else None,
+        )
+        return state, ()
+
+    def apply(self, state: TonkState, action: Mapping[str, Any]) -> Step:
+        if not isinstance(action, Mapping):
+            raise IllegalAction("illegal_action", "An action must be an object with a 'type'.")
+        kind = action.get("type")
+        handler = HANDLERS.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            raise IllegalAction("illegal_action", f"Tonk has no action {kind!r}.")
+        if state.phase == OVER:
+            raise IllegalAction("illegal_action", "This round is over.")
+        return handler(state, action)
+
+    def public_state(self, state: TonkState) -> dict[str, Any]:
+        by_player = dict(zip(state.players, range(len(state.players)), strict=True))
+        over = state.phase == OVER
+        return {
+            "game": self.game,
+            "phase": state.phase,
+            "tracking": state.tracking,
+            "rules": {
+                "deal_tonk": state.deal_tonk,
+                "slap": state.slap,
+                "caught_drop_pays": state.caught_drop_pays,
+            },
+            "stake": state.stake,
+            "dealer_seat": state.dealer_seat,
+            "dealer": state.players[-1],
+            "players": list(state.players),
+            "turn": None if state.phase in (DEAL, OVER) else _who(state),
+            "hand_counts": {str(p): _hand_size(state, i) for p, i in by_player.items()}
+            if state.hands
+            else {},
+            "stock_count": state.stock_count,
+            "discard_pile": list(state.pile),
+            "discard_top": state.pile[-1] if state.pile else None,
+            "spreads": [
+                {"id": i, "owner": s.owner, "kind": s.kind, "cards": list(s.cards)}
+                for i, s in enumerate(state.spreads)
+            ],
+            "barred": sorted({*state.barred, *([_who(state)] if state.barred_now else [])}),
+            "slap_open": state.slap_open,
+            "must_play": state.must_play,
+            "taken_from_discard": state.taken,
+            "reserve_left": {str(p): state.reserve_left[i] for p, i in by_player.items()},
+            "outcome": state.outcome,
+            "winners": list(state.winners),
+            "totals": {str(p): total for p, total in state.shown} if state.shown else None,
+            "hands": (
+                {str(p): list(h) for p, h in zip(state.players, state.hands, strict=True)}
+                if over and _knows_hands(state)
+                else None
+            ),
+            "redeal": state.outcome == "drawn_deal",
+            "over": over,
+        }
+
+    def is_over(self, state: TonkState) -> bool:
+        return state.phase == OVER
+
+    def carry_out(self, state: TonkState) -> dict[str, Any]:
+        carry: dict[str, Any] = {"dealer_seat": state.dealer_seat}
+        if state.outcome == "drawn_deal":
+            carry["same_dealer"] = True
+        return carry
+
+
+ENGINE = TonkEngine()
