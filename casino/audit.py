@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-import contextvars
-from dataclasses import dataclass
 from typing import Any
 
 from casino.models import AuditLog
-
-
-@dataclass(frozen=True, slots=True)
-class RequestInfo:
-    request_id: str = ""
-    remote_addr: str | None = None
-
-
-current_request: contextvars.ContextVar[RequestInfo] = contextvars.ContextVar(
-    "current_request", default=RequestInfo()
-)
+from casino.observability.context import current_request
 
 
 def record_audit(*, actor: Any, action: str, obj: Any, data: dict[str, Any] | None = None) -> AuditLog:

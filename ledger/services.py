@@ -25,6 +25,7 @@ from ledger.errors import (
 )
 from ledger.gaming_day import gaming_day_for
 from ledger.locks import lock_accounts, lock_holds
+from ledger.metrics import TRANSFER_LEGS, TRANSFERS
 from ledger.models import (
     Account,
     AccountKind,
@@ -235,9 +236,15 @@ def post_transfer(
         )
     Entry.objects.bulk_create(entries)
     _apply_balances(deltas=deltas, debits=debits, captured=captured)
+    transaction.on_commit(lambda: _count(kind, len(legs)))
     for hold_pk, used in hold_use.items():
         Hold.objects.filter(pk=hold_pk).update(captured=holds[hold_pk].captured + used)
     return transfer
+
+
+def _count(kind: str, legs: int) -> None:
+    TRANSFERS.labels(kind).inc()
+    TRANSFER_LEGS.inc(legs)
 
 
 def _apply_balances(*, deltas: dict[int, int], debits: dict[int, int], captured: dict[int, int]) -> None:

@@ -20,6 +20,7 @@ from django.utils import timezone
 from casino.audit import record_audit
 from casino.errors import Conflict, Forbidden, ValidationFailed
 from casino.models import Player, Role, User
+from casino.observability.metrics import REFUSED_ACTIONS
 from casino.permissions import role_of
 from casino.selectors import holder_of
 from ledger.services import Leg, hold, post_transfer, void_hold
@@ -410,6 +411,7 @@ def log_refused_action(*, actor: User, round_id: int, action: Any, code: str) ->
         return
     player = action.get("player") if isinstance(action, dict) else None
     valid_player = isinstance(player, int) and not isinstance(player, bool) and Player.objects.filter(pk=player).exists()
+    REFUSED_ACTIONS.labels(code).inc()
     RefusedAction.objects.create(
         table_id=round_.table_id,
         round=round_,

@@ -6,9 +6,12 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views.defaults import page_not_found
 from rest_framework import exceptions, status
 from rest_framework.response import Response
+
+from casino.observability.metrics import API_ERRORS
 
 _DRF_CODES: dict[type[exceptions.APIException], str] = {
     exceptions.ParseError: "malformed_request",
@@ -45,6 +48,13 @@ def _validation_message(fields: dict[str, Any]) -> str:
 
 def render_error(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Render domain errors (anything with ``code`` and ``status``) and DRF's own."""
+    response = _render(exc)
+    if response is not None:
+        API_ERRORS.labels(response.data["error"]["code"], str(response.status_code)).inc()
+    return response
+
+
+def _render(exc: Exception) -> Response | None:
     status_code = getattr(exc, "status", None)
     code = getattr(exc, "code", None)
     if isinstance(status_code, int) and isinstance(code, str):
@@ -72,3 +82,10 @@ def render_error(exc: Exception, context: dict[str, Any]) -> Response | None:
             response["Retry-After"] = str(int(exc.wait))
         return response
     return None
+
+
+def api_page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """A URL no route matches (``/api/v1/tables/abc``) answers in the API's error shape too."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body("not_found", "No such endpoint or id."), status=404)
+    return page_not_found(request, exception or Http404())

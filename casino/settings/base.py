@@ -39,6 +39,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "casino.observability.request_id.RequestIdMiddleware",
+    "casino.observability.metrics.MetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -125,6 +127,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "casino.api.pagination.NewestFirstCursorPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_THROTTLE_RATES": {"token": env("TOKEN_THROTTLE_RATE", default="20/min")},
+    # Throttles key on the client's address. Trust X-Forwarded-For only as far as our own
+    # proxies go; otherwise a client evades the token rate limit with a made-up header.
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
     "UNAUTHENTICATED_USER": None,
 }
 
@@ -140,10 +145,20 @@ SPECTACULAR_SETTINGS = {
 TOKEN_TTL = timedelta(hours=env.float("TOKEN_TTL_HOURS", default=12))
 IDEMPOTENCY_TTL = timedelta(hours=env.float("IDEMPOTENCY_TTL_HOURS", default=48))
 
+# Structured logs: one JSON object per line with the request id (LOG_FORMAT=text for humans).
+LOG_FORMAT = env("LOG_FORMAT", default="json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "casino.observability.request_id.RequestIdLogFilter"}},
+    "formatters": {
+        "json": {"()": "casino.observability.json_logs.JsonFormatter"},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["request_id"], "formatter": LOG_FORMAT},
+    },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
+    "loggers": {"django.request": {"level": env("DJANGO_REQUEST_LOG_LEVEL", default="ERROR")}},
 }
 AUTH_USER_MODEL = "casino.User"
