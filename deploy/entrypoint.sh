@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# web: migrate then serve; worker / beat: Celery. Settings come only from the environment.
+set -euo pipefail
+role=${1:-web}
+case "$role" in
+  web)
+    python manage.py migrate --noinput
+    rm -rf "${PROMETHEUS_MULTIPROC_DIR:?}"/* 2>/dev/null || true
+    exec gunicorn casino.wsgi:application -c deploy/gunicorn.conf.py
+    ;;
+  worker)
+    exec celery -A casino worker --loglevel=INFO --concurrency="${CELERY_CONCURRENCY:-2}"
+    ;;
+  beat)
+    exec celery -A casino beat --loglevel=INFO --schedule=/tmp/celerybeat-schedule
+    ;;
+  *)
+    exec "$@"
+    ;;
+esac

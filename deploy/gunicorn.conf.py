@@ -1,0 +1,21 @@
+"""gunicorn settings: stateless workers (sessions, tokens and idempotency live in PostgreSQL)."""
+
+import os
+
+from prometheus_client import multiprocess
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("GUNICORN_WORKERS", "4"))
+threads = int(os.environ.get("GUNICORN_THREADS", "1"))
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+graceful_timeout = 20
+max_requests = 5000
+max_requests_jitter = 500
+accesslog = "-"
+access_log_format = '{"request_id":"%({x-request-id}o)s","method":"%(m)s","path":"%(U)s","status":%(s)s,"ms":%(M)s}'
+
+
+def child_exit(server, worker):  # noqa: ANN001, ANN201 - gunicorn's hook signature
+    """Drop a dead worker's metric files so /metrics does not count it forever."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        multiprocess.mark_process_dead(worker.pid)
