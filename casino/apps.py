@@ -5,3 +5,6 @@ class CasinoConfig(AppConfig):
     name = "casino"
     verbose_name = "Casino floor"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from casino.api import openapi  # noqa: F401 - registers the OpenAPI auth extension

@@ -122,7 +122,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "casino.api.openapi.CasekeeperAutoSchema",
     "EXCEPTION_HANDLER": "casino.api.exceptions.render_error",
     "DEFAULT_PAGINATION_CLASS": "casino.api.pagination.NewestFirstCursorPagination",
     "PAGE_SIZE": 50,
