@@ -77,11 +77,20 @@ def open_account(
 
 
 def ensure_system_accounts() -> None:
-    """The house's own accounts: the cage issues chips, so it alone may go negative."""
+    """The house's own accounts (also made by a data migration; tests that flush need them again).
+
+    The cage issues chips, so it alone may go negative.
+    """
     open_account(
-        code="cage", kind=AccountKind.ASSET, purpose=AccountPurpose.CAGE, name="Cage", must_not_go_negative=False
+        code="cage",
+        kind=AccountKind.ASSET,
+        purpose=AccountPurpose.CAGE,
+        name="Cage",
+        must_not_go_negative=False,
     )
-    open_account(code="rake", kind=AccountKind.REVENUE, purpose=AccountPurpose.RAKE_REVENUE, name="Rake revenue")
+    open_account(
+        code="rake", kind=AccountKind.REVENUE, purpose=AccountPurpose.RAKE_REVENUE, name="Rake revenue"
+    )
 
 
 def _fingerprint(kind: str, legs: Sequence[Leg], meta: Mapping[str, Any], reverses: int | None) -> str:
@@ -101,7 +110,9 @@ def _check_legs(legs: Sequence[Leg]) -> None:
         if isinstance(leg.amount, bool) or not isinstance(leg.amount, int):
             raise InvalidTransfer("Amounts are whole cents.", fields={"amount": "must be an integer"})
         if leg.amount <= 0 or leg.amount > MAX_AMOUNT:
-            raise InvalidTransfer(f"Each leg moves between 1 and {MAX_AMOUNT} cents.", fields={"amount": leg.amount})
+            raise InvalidTransfer(
+                f"Each leg moves between 1 and {MAX_AMOUNT} cents.", fields={"amount": leg.amount}
+            )
         if leg.debit == leg.credit:
             raise InvalidTransfer(f"A leg cannot move chips from {leg.debit} to itself.")
 
@@ -172,16 +183,21 @@ def post_transfer(
 
     for pk, delta in deltas.items():
         account = accounts[pk]
-        # What the transfer takes outside its holds must come from unreserved funds.
-        free_needed = debits[pk] - captured[pk]
-        if account.must_not_go_negative and free_needed > 0 and account.available - free_needed < 0:
+        # A transfer's legs are simultaneous: an account may pay on what it receives in the
+        # same transfer (a pot filled and won by one action). What must hold is the result:
+        # the new balance still covers what stays reserved by holds.
+        still_held = account.held - captured[pk]
+        if account.must_not_go_negative and account.balance + delta < still_held:
+            short = still_held - (account.balance + delta)
             raise InsufficientFunds(
-                f"{account.name or account.code} has {account.available} cents available, "
-                f"{free_needed} needed.",
-                fields={"account": account.code, "available": account.available, "needed": free_needed},
+                f"{account.name or account.code} has {account.available} cents available; "
+                f"this transfer needs {short} cents more.",
+                fields={
+                    "account": account.code,
+                    "available": account.available,
+                    "needed": account.available + short,
+                },
             )
-        if account.must_not_go_negative and account.balance + delta < account.held - captured[pk]:
-            raise InsufficientFunds(f"{account.code} cannot cover this transfer.")
 
     now = at or timezone.now()
     day = gaming_day_for(now)
@@ -354,7 +370,13 @@ def void_hold(*, hold_id: int) -> Hold:
 
 @transaction.atomic
 def post_hold(
-    *, hold_id: int, key: str, kind: str, credit: str, amount: int | None = None, memo: str = "",
+    *,
+    hold_id: int,
+    key: str,
+    kind: str,
+    credit: str,
+    amount: int | None = None,
+    memo: str = "",
     meta: Mapping[str, Any] | None = None,
 ) -> Transfer | None:
     """Capture ``amount`` (default: all that is left) to ``credit`` and close the hold, releasing the rest."""
@@ -379,9 +401,9 @@ def expire_holds(*, now: dt.datetime | None = None) -> int:
     """Release every pending hold past its expiry; returns how many were released."""
     moment = now or timezone.now()
     due = list(
-        Hold.objects.filter(status=HoldStatus.PENDING, expires_at__lte=moment).order_by("pk").values_list(
-            "pk", flat=True
-        )
+        Hold.objects.filter(status=HoldStatus.PENDING, expires_at__lte=moment)
+        .order_by("pk")
+        .values_list("pk", flat=True)
     )
     for hold_id in due:
         _release(hold_id=hold_id, status=HoldStatus.EXPIRED)

@@ -1,0 +1,524 @@
+"""Fan Tan (sevens): build the suits out from the sevens; first out of cards wins the pot.
+
+GAMES.md "Fan Tan". ``start`` takes the antes into ``pot:main``; ``deal`` deals (or records)
+the whole deck; then ``play``/``pass`` in turn from the dealer's left until a hand is
+empty, when the round settles. ``penalty`` keys an illegal pass caught with count-only
+tracking.
+
+Decisions where GAMES.md is silent (the classic rules, tested in tests/games/test_fan_tan.py):
+
+* The dealer position is the lowest occupied seat at a table's first round, then the next
+  occupied seat to the left of the last round's dealer (carried as ``dealer_seat``).
+* The electronic deal happens at the ``deal`` action (sent with no fields).
+* The ante must be whole chips within the table limits; the extra chip of a short hand
+  is not checked against the limits.
+* Passing is never refused: a pass by a player who could play is an *illegal pass*. With
+  known hands it is charged at once, in this order: the pass chip, three chips, then for
+  each 7 the passer holds (suits S H D C) five chips to the holder of its 6, then five to
+  the holder of its 8. Each payment is capped at what is left of the reserve.
+* Count-only tracking (a manual deal without ``hands``): ``pass`` charges the pass chip;
+  the dealer keys one ``penalty {player, seven?, six_holder?, eight_holder?}`` per illegal
+  pass caught: three chips to the pot and, with ``seven`` (a 7 the passer held), five chips
+  to each named holder of its 6 and 8. The engine cannot see the hands, so it takes the
+  dealer's holders; a holder is left out when nothing is due (the card is on the layout,
+  or the passer holds it), and the engine refuses a holder for a card already on the
+  layout and the passer as holder. Each penalty needs an unpenalised pass by that player.
+  A passer who held more sevens at that pass: key one more ``penalty`` per further seven
+  with ``same_pass: true``, which pays only the holders (no three chips). A seven is
+  penalised at most once per penalised pass.
+* A carried ``main`` pot (say, from a voided round) is added to this round's pot. The pot
+  is won every round, so nothing carries unless the round never finished.
+* Cards left are paid (one chip each) by the losers in order from the dealer's left; then
+  the winner takes the pot less any percent rake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tables.games import pot_helpers as ph
+from tables.games.base import RAKE, Engine, Settlement, TableContext, pot, wallet
+from tables.games.cards import FULL_DECK, RANKS, SUITS, parse_card, parse_cards, rank_index, rank_of, suit_of
+from tables.games.errors import IllegalAction
+from tables.games.shoe import check_keyed_card
+
+GAME = "fan_tan"
+MAIN = "main"
+FEWEST, MOST = 3, 8
+SEVEN = 7
+ILLEGAL_PASS_CHIPS = 3
+SEVEN_PENALTY_CHIPS = 5
+
+Span = tuple[int, int] | None  # the lowest and highest rank index down in a suit
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    player: int
+    seat: int
+    dealt: int  # cards the deal gives this player
+    reserve_left: int
+    count: int = 0  # cards in hand now
+    hand: tuple[str, ...] | None = None  # known with full tracking only
+    passes: int = 0
+    penalties: int = 0  # count-only: three-chip penalties keyed
+    sevens: tuple[str, ...] = ()  # count-only: sevens penalised, once per penalised pass at most
+
+
+@dataclass(frozen=True, slots=True)
+class FanTanState:
+    ante: int
+    chip: int
+    rake: ph.PercentRake | None
+    deck: tuple[str, ...] | None  # electronic shoe order; None for a manual shoe
+    dealer_seat: int
+    players: tuple[Player, ...]  # in order from the dealer's left
+    pot: int
+    phase: str  # "deal", "play", "settled"
+    tracking: str | None = None  # "full" (hands known) or "count" (hand sizes only)
+    layout: tuple[Span, ...] = (None, None, None, None)  # per suit, in SUITS order
+    played: tuple[str, ...] = ()
+    turn: int = 0  # index into ``players``
+    winner: int | None = None
+
+    @property
+    def ids(self) -> tuple[int, ...]:
+        return tuple(p.player for p in self.players)
+
+    def get(self, player: int) -> Player:
+        return next(p for p in self.players if p.player == player)
+
+    def with_player(self, new: Player) -> FanTanState:
+        return replace(self, players=tuple(new if p.player == new.player else p for p in self.players))
+
+    def holder(self, card: str) -> int | None:
+        """Who holds ``card`` (full tracking); None when played or unknown."""
+        return next((p.player for p in self.players if p.hand and card in p.hand), None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What ``reserve`` and ``start`` both derive from the table context."""
+
+    rules: dict[str, Any]
+    ante: int
+    dealer_seat: int
+    seats: tuple[tuple[int, int], ...]  # (seat, player) from the dealer's left
+    dealt: tuple[int, ...]
+    antes: tuple[int, ...]
+    reserves: tuple[int, ...]
+
+
+class FanTanEngine:
+    game = GAME
+
+    def default_rules(self) -> dict[str, Any]:
+        return {"chip": ph.DEFAULT_CHIP, "rake": None, "reserve_chips": 30}
+
+    def validate_rules(self, rules: Mapping[str, Any]) -> dict[str, Any]:
+        filled = ph.check_rules(rules, self.default_rules())
+        filled["reserve_chips"] = ph.check_int(
+            filled["reserve_chips"], what="reserve_chips", code="bad_rules"
+        )
+        return filled
+
+    def reserve(self, ctx: TableContext) -> dict[int, int]:
+        """Each player's antes plus ``reserve_chips`` chips (GAMES.md "Reserve")."""
+        plan = _plan(self, ctx)
+        return {player: held for (_, player), held in zip(plan.seats, plan.reserves, strict=True)}
+
+    def start(self, ctx: TableContext) -> tuple[FanTanState, tuple[Settlement, ...]]:
+        plan = _plan(self, ctx)
+        carried = ph.carried_pot(ph.check_carry(ctx.carry), MAIN)
+        deck = None if ctx.deck is None else ph.check_deck(ctx.deck, FULL_DECK)
+        players = tuple(
+            Player(player=p, seat=s, dealt=dealt, reserve_left=held - ante)
+            for (s, p), dealt, ante, held in zip(
+                plan.seats, plan.dealt, plan.antes, plan.reserves, strict=True
+            )
+        )
+        antes = tuple(
+            Settlement("ante", wallet(p), pot(MAIN), ante, p)
+            for (_, p), ante in zip(plan.seats, plan.antes, strict=True)
+        )
+        state = FanTanState(
+            ante=plan.ante,
+            chip=plan.rules["chip"],
+            rake=ph.percent_rake(plan.rules),
+            deck=deck,
+            dealer_seat=plan.dealer_seat,
+            players=players,
+            pot=carried + sum(plan.antes),
+            phase="deal",
+        )
+        return state, antes
+
+    def apply(
+        self, state: FanTanState, action: Mapping[str, Any]
+    ) -> tuple[FanTanState, tuple[Settlement, ...]]:
+        kind, action = ph.check_action(action)
+        handler = _HANDLERS.get(kind)
+        if handler is None:
+            raise IllegalAction(
+                "illegal_action", f"Fan Tan has no action '{kind}' (deal, play, pass, penalty)."
+            )
+        return handler(state, action)
+
+    def public_state(self, state: FanTanState) -> dict[str, Any]:
+        shown = state.phase == "settled"
+        return {
+            "game": GAME,
+            "phase": state.phase,
+            "shoe": "manual" if state.deck is None else "electronic",
+            "tracking": state.tracking,
+            "dealer_seat": state.dealer_seat,
+            "dealer": next(p.player for p in state.players if p.seat == state.dealer_seat),
+            "pot": state.pot,
+            "ante": state.ante,
+            "chip": state.chip,
+            "order": list(state.ids),
+            "turn": state.players[state.turn].player if state.phase == "play" else None,
+            "layout": {suit: _public_span(span) for suit, span in zip(SUITS, state.layout, strict=True)},
+            "played": list(state.played),
+            "players": [_public_player(p, shown) for p in state.players],
+            "winner": state.winner,
+        }
+
+    def is_over(self, state: FanTanState) -> bool:
+        return state.phase == "settled"
+
+    def legal_actions(self, state: FanTanState) -> list[dict[str, Any]]:
+        """Plays the layout takes (from the player's hand when known), the pass, and penalties.
+
+        A pass is always accepted (an illegal one is charged), so it is always listed. With
+        count-only tracking any card the layout takes may be keyed, and a ``penalty`` is
+        listed for each player with an unpenalised pass (its seven and holders left open).
+        """
+        if state.phase == "deal":
+            return [{"type": "deal"}]
+        if state.phase != "play":
+            return []
+        turn = state.players[state.turn]
+        cards = turn.hand if turn.hand is not None else _open_cards(state.layout)
+        actions = [play_action(turn.player, c) for c in cards if _playable(state.layout, c)]
+        actions.append({"type": "pass", "player": turn.player})
+        if state.tracking == "count":
+            actions += [
+                {"type": "penalty", "player": p.player} for p in state.players if p.penalties < p.passes
+            ]
+        return actions
+
+    def carry_out(self, state: FanTanState) -> dict[str, Any]:
+        """The dealer seat (the next round deals from its left) and any pot left unwon."""
+        return {
+            "pots": {MAIN: state.pot} if state.pot else {},
+            "dealer_seat": state.dealer_seat,
+            "players": list(state.ids),
+        }
+
+
+# --- start ---------------------------------------------------------------------------------
+
+
+def _plan(engine: FanTanEngine, ctx: TableContext) -> _Plan:
+    rules = engine.validate_rules(ctx.rules)
+    chip = rules["chip"]
+    ante = ph.table_ante(ctx, chip)
+    seats = dict(ph.check_seats(ctx.seats, game="Fan Tan", fewest=FEWEST, most=MOST))
+    dealer_seat = _dealer_seat(ph.check_carry(ctx.carry), list(seats))
+    ordered = tuple((s, seats[s]) for s in ph.seats_after(dealer_seat, list(seats)))
+    share, extra = divmod(len(FULL_DECK), len(ordered))
+    dealt = tuple(share + (1 if i < extra else 0) for i in range(len(ordered)))
+    short = share if extra else -1  # with an even deal nobody is short
+    antes = tuple(ante + (chip if n == short else 0) for n in dealt)
+    reserves = tuple(a + rules["reserve_chips"] * chip for a in antes)
+    return _Plan(rules, ante, dealer_seat, ordered, dealt, antes, reserves)
+
+
+def _dealer_seat(carry: Mapping[str, Any], seat_numbers: list[int]) -> int:
+    previous = ph.carried_int(carry, "dealer_seat")
+    if previous is None:
+        return min(seat_numbers)
+    return ph.seats_after(previous, seat_numbers)[0]
+
+
+# --- actions -------------------------------------------------------------------------------
+
+
+def _require_play(state: FanTanState, doing: str) -> None:
+    if state.phase != "play":
+        raise IllegalAction("illegal_action", f"Cannot {doing} now: the round is at '{state.phase}'.")
+
+
+def _do_deal(state: FanTanState, action: Mapping[str, Any]) -> tuple[FanTanState, tuple[Settlement, ...]]:
+    if state.phase != "deal":
+        raise IllegalAction("illegal_action", "The cards have already been dealt.")
+    if state.deck is not None:
+        ph.forbid_cards(action, "hands")
+        count = len(state.players)
+        hands: dict[int, tuple[str, ...]] | None = {
+            p.player: state.deck[i::count] for i, p in enumerate(state.players)
+        }
+    else:
+        raw = action.get("hands")
+        hands = None if raw is None else _keyed_hands(state, raw)
+    players = tuple(
+        replace(p, count=p.dealt, hand=None if hands is None else hands[p.player]) for p in state.players
+    )
+    tracking = "count" if hands is None else "full"
+    return replace(state, players=players, phase="play", tracking=tracking, turn=0), ()
+
+
+def _keyed_hands(state: FanTanState, raw: object) -> dict[int, tuple[str, ...]]:
+    keyed = ph.by_player(raw, state.ids, field="hands")
+    hands: dict[int, tuple[str, ...]] = {}
+    out: set[str] = set()
+    for p in state.players:
+        cards = parse_cards(keyed[p.player], field=f"hands.{p.player}")
+        if len(cards) != p.dealt:
+            raise IllegalAction(
+                "illegal_action", f"Player {p.player} is dealt {p.dealt} cards, not {len(cards)}."
+            )
+        for card in cards:
+            check_keyed_card(card, deck=FULL_DECK, out=frozenset(out))
+            out.add(card)
+        hands[p.player] = cards
+    return hands
+
+
+def _turn_player(state: FanTanState, action: Mapping[str, Any], doing: str) -> Player:
+    _require_play(state, doing)
+    player = ph.action_player(action, state.ids)
+    due = state.players[state.turn].player
+    if player != due:
+        raise IllegalAction("not_your_turn", f"It is player {due}'s turn, not player {player}'s.")
+    return state.get(player)
+
+
+def _do_play(state: FanTanState, action: Mapping[str, Any]) -> tuple[FanTanState, tuple[Settlement, ...]]:
+    player = _turn_player(state, action, "play")
+    card = parse_card(action.get("card"))
+    check_keyed_card(card, deck=FULL_DECK, out=state.played)
+    if player.hand is not None and card not in player.hand:
+        raise IllegalAction("illegal_action", f"Player {player.player} does not hold {card}.")
+    if not _playable(state.layout, card):
+        raise IllegalAction("bad_placement", f"{card} cannot go on the layout now ({_needs(state, card)}).")
+    hand = None if player.hand is None else tuple(c for c in player.hand if c != card)
+    state = state.with_player(replace(player, hand=hand, count=player.count - 1))
+    state = replace(state, layout=_place(state.layout, card), played=(*state.played, card))
+    if player.count == 1:
+        return _settle(state, player.player)
+    return _next_turn(state), ()
+
+
+def _do_pass(state: FanTanState, action: Mapping[str, Any]) -> tuple[FanTanState, tuple[Settlement, ...]]:
+    player = _turn_player(state, action, "pass")
+    pay = _Payments(state)
+    pay.to_pot("pass", player.player, state.chip)
+    if player.hand is not None and any(_playable(state.layout, c) for c in player.hand):
+        _charge_illegal_pass(state, player, pay)
+    state = state.with_player(replace(player, passes=player.passes + 1))
+    return _next_turn(pay.apply(state)), pay.done()
+
+
+def _charge_illegal_pass(state: FanTanState, passer: Player, pay: _Payments) -> None:
+    """Known hands: the three chips, then five to each other holder of a held 7's 6 and 8."""
+    pay.to_pot("illegal_pass", passer.player, ILLEGAL_PASS_CHIPS * state.chip)
+    assert passer.hand is not None
+    for suit in SUITS:
+        if "7" + suit not in passer.hand:
+            continue
+        for rank in ("6", "8"):
+            holder = state.holder(rank + suit)
+            if holder is not None and holder != passer.player:
+                pay.to_player("seven_held", passer.player, holder, SEVEN_PENALTY_CHIPS * state.chip)
+
+
+def _do_penalty(state: FanTanState, action: Mapping[str, Any]) -> tuple[FanTanState, tuple[Settlement, ...]]:
+    """Count-only tracking: the dealer keys an illegal pass they caught (see the module notes)."""
+    _require_play(state, "key a penalty")
+    if state.tracking != "count":
+        raise IllegalAction(
+            "illegal_action",
+            "Penalties are keyed only with count-only tracking; known hands are charged at once.",
+        )
+    passer = state.get(ph.action_player(action, state.ids))
+    same_pass = _same_pass(action, passer)
+    penalties = passer.penalties + (0 if same_pass else 1)
+    seven = None if action.get("seven") is None else _penalised_seven(action, passer, penalties)
+    holders = [] if seven is None else [_holder_field(state, passer, action, r, seven) for r in ("6", "8")]
+    pay = _Payments(state)
+    if not same_pass:
+        pay.to_pot("illegal_pass", passer.player, ILLEGAL_PASS_CHIPS * state.chip)
+    for holder in holders:
+        if holder is not None:
+            pay.to_player("seven_held", passer.player, holder, SEVEN_PENALTY_CHIPS * state.chip)
+    sevens = passer.sevens if seven is None else (*passer.sevens, seven)
+    state = state.with_player(replace(passer, penalties=penalties, sevens=sevens))
+    return pay.apply(state), pay.done()
+
+
+def _same_pass(action: Mapping[str, Any], passer: Player) -> bool:
+    same_pass = action.get("same_pass", False)
+    if not isinstance(same_pass, bool):
+        raise IllegalAction("illegal_action", "'same_pass' must be true or false.")
+    if same_pass and (action.get("seven") is None or passer.penalties == 0):
+        raise IllegalAction(
+            "illegal_action", "'same_pass' adds a further seven to a pass already penalised: name the seven."
+        )
+    if not same_pass and passer.penalties >= passer.passes:
+        raise IllegalAction(
+            "illegal_action", f"Player {passer.player} has no unpenalised pass ({passer.passes} passes)."
+        )
+    return same_pass
+
+
+def _penalised_seven(action: Mapping[str, Any], passer: Player, penalties: int) -> str:
+    seven = parse_card(action.get("seven"))
+    if rank_of(seven) != "7":
+        raise IllegalAction("illegal_action", f"'seven' must be a seven, not {seven}.")
+    if passer.sevens.count(seven) >= penalties:
+        raise IllegalAction(
+            "illegal_action",
+            f"{seven} is already penalised for each of player {passer.player}'s penalised passes.",
+        )
+    return seven
+
+
+def _holder_field(
+    state: FanTanState, passer: Player, action: Mapping[str, Any], rank: str, seven: str
+) -> int | None:
+    field = "six_holder" if rank == "6" else "eight_holder"
+    if action.get(field) is None:
+        return None
+    holder = ph.action_player(action, state.ids, field=field)
+    card = rank + suit_of(seven)
+    if holder == passer.player:
+        raise IllegalAction(
+            "illegal_action", f"Nothing is due for a {card} the passer holds; leave out '{field}'."
+        )
+    if card in state.played:
+        raise IllegalAction("illegal_action", f"{card} is already on the layout; nothing is due for it.")
+    return holder
+
+
+def play_action(player: int, card: str) -> dict[str, Any]:
+    return {"type": "play", "player": player, "card": card}
+
+
+def _next_turn(state: FanTanState) -> FanTanState:
+    return replace(state, turn=(state.turn + 1) % len(state.players))
+
+
+_HANDLERS = {"deal": _do_deal, "play": _do_play, "pass": _do_pass, "penalty": _do_penalty}
+
+
+# --- the layout ----------------------------------------------------------------------------
+
+
+def _playable(layout: tuple[Span, ...], card: str) -> bool:
+    """A 7 always; a 6 or 8 once its 7 is down; then outwards one card at a time."""
+    rank = rank_index(rank_of(card))
+    span = layout[SUITS.index(suit_of(card))]
+    if span is None:
+        return rank == SEVEN
+    low, high = span
+    return rank in (low - 1, high + 1)
+
+
+def _place(layout: tuple[Span, ...], card: str) -> tuple[Span, ...]:
+    rank = rank_index(rank_of(card))
+    index = SUITS.index(suit_of(card))
+    span = layout[index]
+    new: Span = (rank, rank) if span is None else (min(span[0], rank), max(span[1], rank))
+    return (*layout[:index], new, *layout[index + 1 :])
+
+
+def _open_cards(layout: tuple[Span, ...]) -> list[str]:
+    """The cards the layout takes now, whoever holds them."""
+    return [card for card in FULL_DECK if _playable(layout, card)]
+
+
+def _needs(state: FanTanState, card: str) -> str:
+    span = state.layout[SUITS.index(suit_of(card))]
+    if span is None:
+        return f"the 7{suit_of(card)} must be played first"
+    ends = [RANKS[i - 1] + suit_of(card) for i in (span[0] - 1, span[1] + 1) if 1 <= i <= len(RANKS)]
+    return "the suit takes " + (" or ".join(ends) if ends else "no more cards")
+
+
+# --- money ---------------------------------------------------------------------------------
+
+
+class _Payments:
+    """One action's payments, each capped at what is left of the payer's reserve."""
+
+    def __init__(self, state: FanTanState) -> None:
+        self.left = {p.player: p.reserve_left for p in state.players}
+        self.pot = state.pot
+        self.out: list[Settlement] = []
+
+    def _take(self, player: int, amount: int) -> int:
+        paid = ph.capped(amount, self.left[player])
+        self.left[player] -= paid
+        return paid
+
+    def to_pot(self, kind: str, player: int, amount: int) -> None:
+        paid = self._take(player, amount)
+        self.pot += paid
+        if paid:
+            self.out.append(Settlement(kind, wallet(player), pot(MAIN), paid, player))
+
+    def to_player(self, kind: str, player: int, payee: int, amount: int) -> None:
+        paid = self._take(player, amount)
+        if paid:
+            self.out.append(Settlement(kind, wallet(player), wallet(payee), paid, player))
+
+    def from_pot(self, kind: str, payee: str, amount: int, player: int | None) -> None:
+        self.pot -= amount
+        if amount:
+            self.out.append(Settlement(kind, pot(MAIN), payee, amount, player))
+
+    def apply(self, state: FanTanState) -> FanTanState:
+        players = tuple(replace(p, reserve_left=self.left[p.player]) for p in state.players)
+        return replace(state, players=players, pot=self.pot)
+
+    def done(self) -> tuple[Settlement, ...]:
+        return tuple(self.out)
+
+
+def _settle(state: FanTanState, winner: int) -> tuple[FanTanState, tuple[Settlement, ...]]:
+    """Everyone else pays a chip per card left into the pot; the winner takes the pot."""
+    pay = _Payments(state)
+    for p in state.players:
+        if p.player != winner:
+            pay.to_pot("cards_left", p.player, p.count * state.chip)
+    cut = state.rake.take(pay.pot) if state.rake else 0
+    pay.from_pot("rake", RAKE, cut, None)
+    pay.from_pot("pot", wallet(winner), pay.pot, winner)
+    return replace(pay.apply(state), phase="settled", winner=winner), pay.done()
+
+
+# --- public views --------------------------------------------------------------------------
+
+
+def _public_span(span: Span) -> dict[str, str] | None:
+    if span is None:
+        return None
+    return {"low": RANKS[span[0] - 1], "high": RANKS[span[1] - 1]}
+
+
+def _public_player(p: Player, shown: bool) -> dict[str, Any]:
+    return {
+        "player": p.player,
+        "seat": p.seat,
+        "cards": p.count,
+        "reserve_left": p.reserve_left,
+        "passes": p.passes,
+        "hand": list(p.hand) if shown and p.hand is not None else None,
+    }
+
+
+ENGINE: Engine = FanTanEngine()
