@@ -11,9 +11,12 @@ from tables.games.base import split_evenly
 from tables.models import Round, RoundStatus, Table, TableSession
 
 
-def split_unwon_pots(*, table: Table, actor: Any, session: TableSession) -> list[int]:
+def split_unwon_pots(*, table: Table, actor: Any, session: TableSession) -> list[dict[str, Any]]:
     """Split every non-empty pot evenly among the last settled round's players, odd cents from
-    the dealer's left (the round's ``players`` are stored in that order). Returns transfer ids."""
+    the dealer's left (the round's ``players`` are stored in that order).
+
+    Returns what was split, for the close summary: ``{pot, amount, transfer_id, shares}``.
+    """
     pots = list(Account.objects.filter(code__startswith=f"pot:{table.pk}:", purpose=AccountPurpose.POT, balance__gt=0))
     if not pots:
         return []
@@ -23,7 +26,7 @@ def split_unwon_pots(*, table: Table, actor: Any, session: TableSession) -> list
     from casino.models import Player
 
     wallets = dict(Player.objects.filter(pk__in=last.players).values_list("pk", "wallet__code"))
-    transfers = []
+    transfers: list[dict[str, Any]] = []
     for account in pots:
         shares = split_evenly(account.balance, list(last.players))
         legs = [Leg(debit=account.code, credit=wallets[p], amount=cents) for p, cents in shares.items() if cents > 0]
@@ -34,6 +37,13 @@ def split_unwon_pots(*, table: Table, actor: Any, session: TableSession) -> list
             memo=f"Unwon pot split at closing of {table.name}",
             meta={"table": table.pk, "round": last.pk, "session": session.pk},
         )
-        transfers.append(transfer.pk)
+        transfers.append(
+            {
+                "pot": account.code.split(":", 2)[2],
+                "amount": account.balance,
+                "transfer_id": transfer.pk,
+                "shares": {str(player): cents for player, cents in shares.items()},
+            }
+        )
         record_audit(actor=actor, action="pot.split", obj=transfer, data={"pot": account.code, "shares": shares})
     return transfers

@@ -214,6 +214,14 @@ def session_drop(*, table: Table, since: Any) -> int:
     return -(total or 0)
 
 
+def session_rake(*, table: Table, since: Any) -> int:
+    """Rake the house took at the table (percent of pots won, time charges)."""
+    total = Entry.objects.filter(
+        account__code="rake", amount__gt=0, transfer__meta__table=table.pk, created_at__gte=since
+    ).aggregate(total=Sum("amount"))["total"]
+    return total or 0
+
+
 def _approved_total(table: Table, kind: str, since: Any) -> int:
     return (
         TrayRequest.objects.filter(
@@ -238,7 +246,7 @@ def close_table(*, actor: User, table_id: int, closing_inventory: Any) -> TableS
         raise Conflict(f"{table.name} is not open.", code="table_closed")
     if live_round_exists(table):
         raise Conflict("Finish or void the live round before closing the table.", code="round_live")
-    split_unwon_pots(table=table, actor=actor, session=session)
+    session.pot_splits = split_unwon_pots(table=table, actor=actor, session=session)
     table.tray.refresh_from_db()
     session.closing_ledger = table.tray.balance
     session.closing_inventory = count
@@ -248,6 +256,7 @@ def close_table(*, actor: User, table_id: int, closing_inventory: Any) -> TableS
     session.fills = _approved_total(table, TrayRequestKind.FILL, session.opened_at)
     session.credits = _approved_total(table, TrayRequestKind.CREDIT, session.opened_at)
     session.drop = session_drop(table=table, since=session.opened_at)
+    session.rake = session_rake(table=table, since=session.opened_at)
     session.win = count + session.credits - session.opening_inventory - session.fills
     session.closed_by = actor
     session.closed_at = timezone.now()

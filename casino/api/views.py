@@ -152,6 +152,8 @@ class PlayerBalanceApi(APIView):
 
 
 class PlayerTransactionsApi(APIView):
+    pagination_class = NewestFirstCursorPagination  # read by drf-spectacular for the response schema
+
     class OutputSerializer(serializers.Serializer):
         transfer_id = serializers.IntegerField()
         at = serializers.DateTimeField(source="created_at")
@@ -171,7 +173,7 @@ class PlayerTransactionsApi(APIView):
     @extend_schema(responses={200: OutputSerializer(many=True), **errors(401, 404)})
     def get(self, request: Request, player_id: str) -> Response:
         player = access_player(user=request.user, player_id=player_id)
-        paginator = NewestFirstCursorPagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(list_player_transactions(player=player), request, view=self)
         return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
 

@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from casino.api.fields import CentsField, IdField, StrictIntegerField
 from casino.api.idempotency import run_idempotent
+from casino.api.pagination import NewestFirstCursorPagination
 from casino.api.schema import IDEMPOTENCY_HEADER, errors
 from casino.errors import NotFound
 from casino.permissions import require_role
@@ -44,6 +45,10 @@ class SessionOutputSerializer(serializers.Serializer):
     credits = serializers.IntegerField(allow_null=True)
     win = serializers.IntegerField(allow_null=True)
     variance = serializers.IntegerField(source="closing_variance", allow_null=True)
+    rake = serializers.IntegerField(allow_null=True, help_text="rake collected in the session (pot games)")
+    pot_splits = serializers.ListField(
+        child=serializers.DictField(), help_text="unwon pots split among the last round's players at closing"
+    )
 
 
 class TableOutputSerializer(serializers.Serializer):
@@ -75,7 +80,13 @@ def _table_response(request: Request, table_id: int, code: int = 200) -> Respons
     return Response(TableOutputSerializer(access_table(user=request.user, table_id=table_id)).data, status=code)
 
 
+class TableCursorPagination(NewestFirstCursorPagination):
+    ordering = "name"
+
+
 class TableListCreateApi(APIView):
+    pagination_class = TableCursorPagination
+
     class InputSerializer(serializers.Serializer):
         name = serializers.CharField(max_length=100)
         game = serializers.ChoiceField(choices=Game.choices)
@@ -94,7 +105,10 @@ class TableListCreateApi(APIView):
 
     @extend_schema(responses={200: TableOutputSerializer(many=True), **errors(401, 403)})
     def get(self, request: Request) -> Response:
-        return Response(TableOutputSerializer(list_tables(user=request.user), many=True).data)
+        """Lists are cursor-paginated (API.md): ``{"results": [...], "next": url | null}``, by name."""
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(list_tables(user=request.user), request, view=self)
+        return paginator.get_paginated_response(TableOutputSerializer(page, many=True).data)
 
 
 class TableDetailApi(APIView):
