@@ -20,5 +20,7 @@ def gaming_day_bounds(day: dt.date) -> tuple[dt.datetime, dt.datetime]:
     """[start, end) of a gaming day as aware datetimes."""
     zone = ZoneInfo(settings.CASINO_TIME_ZONE)
     start = dt.datetime.combine(day, dt.time(settings.GAMING_DAY_ROLLOVER_HOUR), tzinfo=zone)
-    end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(settings.GAMING_DAY_ROLLOVER_HOUR), tzinfo=zone)
+    end = dt.datetime.combine(
+        day + dt.timedelta(days=1), dt.time(settings.GAMING_DAY_ROLLOVER_HOUR), tzinfo=zone
+    )
     return start, end

@@ -6,107 +6,245 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='ClosedGamingDay',
+            name="ClosedGamingDay",
             fields=[
-                ('day', models.DateField(primary_key=True, serialize=False)),
-                ('closed_at', models.DateTimeField(auto_now_add=True)),
-                ('closed_by', models.CharField(blank=True, max_length=150)),
+                ("day", models.DateField(primary_key=True, serialize=False)),
+                ("closed_at", models.DateTimeField(auto_now_add=True)),
+                ("closed_by", models.CharField(blank=True, max_length=150)),
             ],
         ),
         migrations.CreateModel(
-            name='Account',
+            name="Account",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.CharField(max_length=100, unique=True)),
-                ('name', models.CharField(blank=True, max_length=200)),
-                ('kind', models.CharField(choices=[('asset', 'Asset'), ('liability', 'Liability'), ('equity', 'Equity'), ('revenue', 'Revenue'), ('expense', 'Expense')], max_length=16)),
-                ('purpose', models.CharField(choices=[('wallet', 'Player wallet'), ('tray', 'Table tray'), ('layout', 'Chips on a layout'), ('pot', 'Player pot'), ('cage', 'Cage'), ('house_bank', 'House bank'), ('rake_revenue', 'Rake revenue'), ('house_win', 'House win'), ('suspense', 'Suspense')], max_length=20)),
-                ('holder', models.CharField(blank=True, db_index=True, max_length=100)),
-                ('must_not_go_negative', models.BooleanField(default=True)),
-                ('debits_posted', models.BigIntegerField(default=0)),
-                ('credits_posted', models.BigIntegerField(default=0)),
-                ('balance', models.BigIntegerField(default=0)),
-                ('held', models.BigIntegerField(default=0, help_text='Cents reserved by pending holds.')),
-                ('version', models.BigIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("code", models.CharField(max_length=100, unique=True)),
+                ("name", models.CharField(blank=True, max_length=200)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("asset", "Asset"),
+                            ("liability", "Liability"),
+                            ("equity", "Equity"),
+                            ("revenue", "Revenue"),
+                            ("expense", "Expense"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "purpose",
+                    models.CharField(
+                        choices=[
+                            ("wallet", "Player wallet"),
+                            ("tray", "Table tray"),
+                            ("layout", "Chips on a layout"),
+                            ("pot", "Player pot"),
+                            ("cage", "Cage"),
+                            ("house_bank", "House bank"),
+                            ("rake_revenue", "Rake revenue"),
+                            ("house_win", "House win"),
+                            ("suspense", "Suspense"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("holder", models.CharField(blank=True, db_index=True, max_length=100)),
+                ("must_not_go_negative", models.BooleanField(default=True)),
+                ("debits_posted", models.BigIntegerField(default=0)),
+                ("credits_posted", models.BigIntegerField(default=0)),
+                ("balance", models.BigIntegerField(default=0)),
+                ("held", models.BigIntegerField(default=0, help_text="Cents reserved by pending holds.")),
+                ("version", models.BigIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'constraints': [models.CheckConstraint(condition=models.Q(('must_not_go_negative', False), ('balance__gte', 0), _connector='OR'), name='ledger_account_balance_not_negative'), models.CheckConstraint(condition=models.Q(('must_not_go_negative', False), ('balance__gte', models.F('held')), _connector='OR'), name='ledger_account_holds_covered'), models.CheckConstraint(condition=models.Q(('held__gte', 0)), name='ledger_account_held_not_negative'), models.CheckConstraint(condition=models.Q(('debits_posted__gte', 0), ('credits_posted__gte', 0)), name='ledger_account_totals_not_negative'), models.CheckConstraint(condition=models.Q(('balance', django.db.models.expressions.CombinedExpression(models.F('credits_posted'), '-', models.F('debits_posted')))), name='ledger_account_balance_is_credits_minus_debits')],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("must_not_go_negative", False), ("balance__gte", 0), _connector="OR"
+                        ),
+                        name="ledger_account_balance_not_negative",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("must_not_go_negative", False),
+                            ("balance__gte", models.F("held")),
+                            _connector="OR",
+                        ),
+                        name="ledger_account_holds_covered",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("held__gte", 0)), name="ledger_account_held_not_negative"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("debits_posted__gte", 0), ("credits_posted__gte", 0)),
+                        name="ledger_account_totals_not_negative",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            (
+                                "balance",
+                                django.db.models.expressions.CombinedExpression(
+                                    models.F("credits_posted"), "-", models.F("debits_posted")
+                                ),
+                            )
+                        ),
+                        name="ledger_account_balance_is_credits_minus_debits",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Hold',
+            name="Hold",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=200, unique=True)),
-                ('amount', models.BigIntegerField()),
-                ('captured', models.BigIntegerField(default=0)),
-                ('status', models.CharField(choices=[('pending', 'Pending'), ('posted', 'Posted'), ('voided', 'Voided'), ('expired', 'Expired')], default='pending', max_length=10)),
-                ('memo', models.CharField(blank=True, max_length=300)),
-                ('meta', models.JSONField(blank=True, default=dict)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('expires_at', models.DateTimeField(blank=True, null=True)),
-                ('resolved_at', models.DateTimeField(blank=True, null=True)),
-                ('account', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='holds', to='ledger.account')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.CharField(max_length=200, unique=True)),
+                ("amount", models.BigIntegerField()),
+                ("captured", models.BigIntegerField(default=0)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Pending"),
+                            ("posted", "Posted"),
+                            ("voided", "Voided"),
+                            ("expired", "Expired"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("memo", models.CharField(blank=True, max_length=300)),
+                ("meta", models.JSONField(blank=True, default=dict)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("expires_at", models.DateTimeField(blank=True, null=True)),
+                ("resolved_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "account",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="holds", to="ledger.account"
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Transfer',
+            name="Transfer",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=200, unique=True)),
-                ('kind', models.CharField(db_index=True, max_length=40)),
-                ('memo', models.CharField(blank=True, max_length=300)),
-                ('created_at', models.DateTimeField(db_index=True)),
-                ('gaming_day', models.DateField(db_index=True)),
-                ('meta', models.JSONField(blank=True, default=dict)),
-                ('fingerprint', models.CharField(help_text='SHA-256 of the content, for replays.', max_length=64)),
-                ('reverses', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='reversed_by', to='ledger.transfer')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.CharField(max_length=200, unique=True)),
+                ("kind", models.CharField(db_index=True, max_length=40)),
+                ("memo", models.CharField(blank=True, max_length=300)),
+                ("created_at", models.DateTimeField(db_index=True)),
+                ("gaming_day", models.DateField(db_index=True)),
+                ("meta", models.JSONField(blank=True, default=dict)),
+                (
+                    "fingerprint",
+                    models.CharField(help_text="SHA-256 of the content, for replays.", max_length=64),
+                ),
+                (
+                    "reverses",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="reversed_by",
+                        to="ledger.transfer",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Entry',
+            name="Entry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('leg', models.PositiveSmallIntegerField()),
-                ('amount', models.BigIntegerField()),
-                ('balance_after', models.BigIntegerField()),
-                ('created_at', models.DateTimeField()),
-                ('account', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='ledger.account')),
-                ('hold', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='captures', to='ledger.hold')),
-                ('transfer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='ledger.transfer')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("leg", models.PositiveSmallIntegerField()),
+                ("amount", models.BigIntegerField()),
+                ("balance_after", models.BigIntegerField()),
+                ("created_at", models.DateTimeField()),
+                (
+                    "account",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="entries",
+                        to="ledger.account",
+                    ),
+                ),
+                (
+                    "hold",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="captures",
+                        to="ledger.hold",
+                    ),
+                ),
+                (
+                    "transfer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="entries",
+                        to="ledger.transfer",
+                    ),
+                ),
             ],
         ),
         migrations.AddIndex(
-            model_name='hold',
-            index=models.Index(fields=['status', 'expires_at'], name='ledger_hold_expiry'),
+            model_name="hold",
+            index=models.Index(fields=["status", "expires_at"], name="ledger_hold_expiry"),
         ),
         migrations.AddConstraint(
-            model_name='hold',
-            constraint=models.CheckConstraint(condition=models.Q(('amount__gt', 0)), name='ledger_hold_amount_positive'),
+            model_name="hold",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("amount__gt", 0)), name="ledger_hold_amount_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='hold',
-            constraint=models.CheckConstraint(condition=models.Q(('captured__gte', 0), ('captured__lte', models.F('amount'))), name='ledger_hold_captured_within_amount'),
+            model_name="hold",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("captured__gte", 0), ("captured__lte", models.F("amount"))),
+                name="ledger_hold_captured_within_amount",
+            ),
         ),
         migrations.AddIndex(
-            model_name='transfer',
-            index=models.Index(fields=['gaming_day', 'kind'], name='ledger_transfer_day_kind'),
+            model_name="transfer",
+            index=models.Index(fields=["gaming_day", "kind"], name="ledger_transfer_day_kind"),
         ),
         migrations.AddIndex(
-            model_name='entry',
-            index=models.Index(fields=['account', '-created_at', '-id'], name='ledger_entry_account_time'),
+            model_name="entry",
+            index=models.Index(fields=["account", "-created_at", "-id"], name="ledger_entry_account_time"),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.CheckConstraint(condition=models.Q(('amount', 0), _negated=True), name='ledger_entry_amount_not_zero'),
+            model_name="entry",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("amount", 0), _negated=True), name="ledger_entry_amount_not_zero"
+            ),
         ),
     ]
