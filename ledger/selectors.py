@@ -34,11 +34,7 @@ def get_balance(*, code: str, as_of: dt.datetime | None = None) -> int:
 
 def list_statement(*, code: str) -> QuerySet[Entry]:
     """An account's entries, newest first (callers paginate with a cursor on ``id``)."""
-    return (
-        Entry.objects.filter(account__code=code)
-        .select_related("transfer")
-        .order_by("-created_at", "-id")
-    )
+    return Entry.objects.filter(account__code=code).select_related("transfer").order_by("-created_at", "-id")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +69,12 @@ def get_trial_balance(*, as_of: dt.datetime | None = None) -> TrialBalance:
         sums = (
             Account.objects.order_by("code")
             .annotate(
-                d=Coalesce(Sum("entries__amount", filter=Q(entries__amount__lt=0, entries__created_at__lte=as_of)), 0),
-                c=Coalesce(Sum("entries__amount", filter=Q(entries__amount__gt=0, entries__created_at__lte=as_of)), 0),
+                d=Coalesce(
+                    Sum("entries__amount", filter=Q(entries__amount__lt=0, entries__created_at__lte=as_of)), 0
+                ),
+                c=Coalesce(
+                    Sum("entries__amount", filter=Q(entries__amount__gt=0, entries__created_at__lte=as_of)), 0
+                ),
             )
             .values_list("code", "kind", "purpose", "d", "c")
         )
