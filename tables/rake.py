@@ -36,7 +36,9 @@ def charge_time_rake(*, now: dt.datetime | None = None) -> int:
 
 @transaction.atomic
 def _charge_seat(*, seat_id: int, now: dt.datetime) -> int:
-    seat = Seat.objects.select_for_update(of=("self",)).select_related("table", "player__wallet").get(pk=seat_id)
+    seat = (
+        Seat.objects.select_for_update(of=("self",)).select_related("table", "player__wallet").get(pk=seat_id)
+    )
     if seat.left_at is not None:
         return 0
     rake = seat.table.rules.get("rake") or {}
@@ -57,5 +59,6 @@ def _charge_seat(*, seat_id: int, now: dt.datetime) -> int:
             collected += amount
     if due > seat.rake_periods_charged:
         seat.rake_periods_charged = due
-        seat.save(update_fields=["rake_periods_charged"])
+        seat.time_rake_paid += collected
+        seat.save(update_fields=["rake_periods_charged", "time_rake_paid"])
     return collected

@@ -16,3 +16,11 @@ def charge_time_rake_task() -> int:
 @shared_task(acks_late=True)
 def expire_holds_task() -> int:
     return expire_holds()
+
+
+@shared_task(acks_late=True)
+def rate_round_task(round_id: int) -> bool:
+    """Ratings are refreshed per settled round, so reads are sums of small rows."""
+    from tables.ratings.services import rate_round
+
+    return rate_round(round_id=round_id) is not None

@@ -4,6 +4,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -137,7 +138,7 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Casekeeper API",
     "DESCRIPTION": "Table games management and double-entry chip accounting. Amounts are integer cents.",
     "VERSION": "1.0.0",
-    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_INCLUDE_SCHEMA": True,  # api-contract-check (and API.md) want GET /api/v1/schema described too
     "COMPONENT_SPLIT_REQUEST": True,
 }
 
@@ -162,3 +163,21 @@ LOGGING = {
     "loggers": {"django.request": {"level": env("DJANGO_REQUEST_LOG_LEVEL", default="ERROR")}},
 }
 AUTH_USER_MODEL = "casino.User"
+
+# End-of-night audit (tables.audit). Amounts in cents; every threshold is strict ("above").
+AUDIT_VARIANCE_THRESHOLD = env.int("AUDIT_VARIANCE_THRESHOLD", default=2500)  # count vs ledger, $25
+CTR_THRESHOLD = env.int("CTR_THRESHOLD", default=1_000_000)  # cash in or out per player per day, $10,000
+MTL_THRESHOLD = env.int("MTL_THRESHOLD", default=300_000)  # one cash transaction, $3,000
+CELERY_IMPORTS = ["tables.audit.tasks"]  # not an app's tasks.py, so autodiscovery would miss it
+# Queue for the audit task; empty = Celery's default queue (a dedicated worker may take "audit").
+AUDIT_QUEUE = env("AUDIT_QUEUE", default="")
+# Beat closes and audits the gaming day that just ended this many minutes after the rollover.
+AUDIT_MINUTES_AFTER_ROLLOVER = env.int("AUDIT_MINUTES_AFTER_ROLLOVER", default=15)
+CELERY_BEAT_SCHEDULE["gaming-day-audit"] = {
+    "task": "tables.audit.tasks.audit_previous_gaming_day_task",
+    "schedule": crontab(
+        hour=(GAMING_DAY_ROLLOVER_HOUR + AUDIT_MINUTES_AFTER_ROLLOVER // 60) % 24,
+        minute=AUDIT_MINUTES_AFTER_ROLLOVER % 60,
+    ),
+}
+COMP_RATE = env.float("COMP_RATE", default=0.25)  # comp points per cent of theoretical win

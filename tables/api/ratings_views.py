@@ -1,0 +1,134 @@
+"""Ratings and floor analytics (API.md "Ratings and floor analytics")."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from casino.api.pagination import NewestFirstCursorPagination
+from casino.api.schema import errors
+from casino.errors import NotFound, ValidationFailed
+from casino.models import Role, User
+from casino.permissions import access_player, require_role
+from ledger.gaming_day import gaming_day_for
+from tables.models import Table
+from tables.ratings.selectors import dealer_performance, list_sittings, sitting_row, table_hours
+
+
+def _parse_date(value: str | None, *, field: str) -> dt.date:
+    if value is None:
+        return gaming_day_for()
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError as error:
+        raise ValidationFailed(f"{field} must be a date like 2026-11-22.", fields={field: value}) from error
+
+
+def _parse_moment(value: str | None, *, field: str) -> dt.datetime | None:
+    if not value:
+        return None
+    try:
+        moment = dt.datetime.fromisoformat(value)
+    except ValueError:
+        day = _parse_date(value, field=field)
+        moment = dt.datetime.combine(day, dt.time.min)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.UTC)
+    return moment
+
+
+class SittingCursorPagination(NewestFirstCursorPagination):
+    ordering = ("-seated_at", "-pk")
+
+
+class PlayerRatingsApi(APIView):
+    pagination_class = SittingCursorPagination
+
+    class OutputSerializer(serializers.Serializer):
+        table = serializers.IntegerField()
+        game = serializers.CharField()
+        started = serializers.DateTimeField()
+        ended = serializers.DateTimeField(allow_null=True)
+        minutes = serializers.IntegerField()
+        decisions = serializers.IntegerField()
+        handle = serializers.IntegerField(help_text="cents")
+        average_bet = serializers.IntegerField(help_text="cents")
+        theo = serializers.IntegerField(help_text="theoretical win, cents")
+        result = serializers.IntegerField(help_text="the player's net, cents")
+        comp_points = serializers.IntegerField()
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("from", str, description="ISO date or datetime"),
+            OpenApiParameter("to", str, description="ISO date or datetime (exclusive)"),
+        ],
+        responses={200: OutputSerializer(many=True), **errors(400, 401, 404)},
+    )
+    def get(self, request: Request, player_id: str) -> Response:
+        player = access_player(user=request.user, player_id=player_id)
+        start = _parse_moment(request.query_params.get("from"), field="from")
+        end = _parse_moment(request.query_params.get("to"), field="to")
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(
+            list_sittings(player_id=player.pk, start=start, end=end), request, view=self
+        )
+        rows = [sitting_row(seat) for seat in page or []]
+        return paginator.get_paginated_response(self.OutputSerializer(rows, many=True).data)
+
+
+class TableHourlyApi(APIView):
+    class HourSerializer(serializers.Serializer):
+        hour = serializers.DateTimeField()
+        handle = serializers.IntegerField()
+        win = serializers.IntegerField()
+        hold = serializers.FloatField(allow_null=True, help_text="win / handle")
+        fills = serializers.IntegerField()
+        credits = serializers.IntegerField()
+        decisions = serializers.IntegerField()
+        occupancy = serializers.FloatField(help_text="average players seated")
+
+    class OutputSerializer(serializers.Serializer):
+        table = serializers.IntegerField()
+        date = serializers.DateField()
+        hours = serializers.ListField(child=serializers.DictField())
+
+    @extend_schema(
+        parameters=[OpenApiParameter("date", str, description="gaming day; default today")],
+        responses={200: OutputSerializer, **errors(400, 401, 403, 404)},
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        require_role(request.user, Role.PIT_BOSS, Role.AUDITOR)
+        if not Table.objects.filter(pk=table_id).exists():
+            raise NotFound("No such table.")
+        day = _parse_date(request.query_params.get("date"), field="date")
+        hours = [self.HourSerializer(h).data for h in table_hours(table_id=table_id, day=day)]
+        return Response({"table": table_id, "date": day, "hours": hours})
+
+
+class DealerPerformanceApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        dealer = serializers.IntegerField()
+        minutes = serializers.IntegerField()
+        decisions = serializers.IntegerField()
+        decisions_per_hour = serializers.FloatField()
+        handle = serializers.IntegerField()
+        win = serializers.IntegerField()
+        refused_actions = serializers.IntegerField()
+
+    @extend_schema(
+        parameters=[OpenApiParameter("date", str, description="gaming day; default today")],
+        responses={200: OutputSerializer, **errors(400, 401, 403, 404)},
+    )
+    def get(self, request: Request, dealer_id: int) -> Response:
+        require_role(request.user, Role.PIT_BOSS, Role.AUDITOR)
+        if not User.objects.filter(pk=dealer_id, role=Role.DEALER).exists():
+            raise NotFound("No such dealer.")
+        day = _parse_date(request.query_params.get("date"), field="date")
+        data: dict[str, Any] = dealer_performance(dealer_id=dealer_id, day=day)
+        return Response(self.OutputSerializer(data).data)

@@ -1,0 +1,1 @@
+"""Exact player ratings and floor analytics, from every recorded bet and decision."""

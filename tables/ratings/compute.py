@@ -1,0 +1,129 @@
+"""A settled round's figures, from its stored settlements and a replay of its actions.
+
+Definitions (per round, per player):
+
+* handle — chips the player put into play at the table: Faro bets and calls
+  (wallet → layout); in pot and stakes games everything paid out of the wallet (antes,
+  pass chips, penalties, payments to other players). Time rake is a fee, not handle.
+* result — the player's wallet's net change over the round's settlements (wins − losses;
+  a Faro layout is empty again when the deal ends, so the wallet's net is the result).
+* bets — wagers placed (Faro bets and calls; one per deal in pot and stakes games), the
+  divisor of the average bet.
+* decisions — Faro: the turns dealt while the player had chips on the layout; pot and
+  stakes games: the deal itself.
+* theo — Faro: each bet's amount × its exact lifetime edge given the cards live when it
+  was placed (``tables.games.faro_edge``); pot and stakes games: the rake taken from pots
+  the player won (time rake is added per sitting from ``Seat.time_rake_paid``).
+
+Per round for the table: handle is the players' total; win is the house's: the tray's net
+from the round plus the rake it raised.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+
+from casino.models import Player
+from tables.games.faro_edge import action_edge
+from tables.games.registry import engine_for
+from tables.models import Round, RoundSettlement
+from tables.rounds import context_of
+
+MILLI = 1000
+
+
+@dataclass
+class PlayerFigures:
+    handle: int = 0
+    result: int = 0
+    bets: int = 0
+    decisions: int = 0
+    theo_milli: int = 0
+
+
+@dataclass
+class RoundFigures:
+    handle: int = 0
+    win: int = 0
+    decisions: int = 0
+    theo_milli: int = 0
+    players: dict[int, PlayerFigures] = field(default_factory=dict)
+
+
+def hour_of(moment: dt.datetime) -> dt.datetime:
+    """The start of the casino-time hour a moment falls in."""
+    local = moment.astimezone(ZoneInfo(settings.CASINO_TIME_ZONE))
+    return local.replace(minute=0, second=0, microsecond=0)
+
+
+def _wallet_owners(round_: Round) -> dict[str, int]:
+    seated = [int(p) for p in round_.context.get("seats", {}).values()]
+    return dict(Player.objects.filter(pk__in=seated).values_list("wallet__code", "pk"))
+
+
+def figures_for(round_: Round, settlements: list[RoundSettlement]) -> RoundFigures:
+    figures = RoundFigures()
+    owners = _wallet_owners(round_)
+    tray, players = f"tray:{round_.table_id}", figures.players
+
+    def of(player: int) -> PlayerFigures:
+        return players.setdefault(player, PlayerFigures())
+
+    for player in round_.players or [int(p) for p in round_.context.get("seats", {}).values()]:
+        if round_.game != "faro":
+            of(player).decisions = 1
+            of(player).bets = 1
+    pot_winner: dict[tuple[int, str], int] = {}
+    for row in settlements:
+        payer, payee = owners.get(row.from_account), owners.get(row.to_account)
+        if payer is not None:
+            of(payer).result -= row.amount
+            if round_.game != "faro" or row.to_account.startswith("layout:"):
+                of(payer).handle += row.amount
+        if payee is not None:
+            of(payee).result += row.amount
+            if row.from_account.startswith("pot:"):
+                pot_winner[(row.action.seq if row.action else 0, row.from_account)] = payee
+        if row.to_account == tray:
+            figures.win += row.amount
+        if row.from_account == tray:
+            figures.win -= row.amount
+        if row.to_account == "rake":
+            figures.win += row.amount
+    for row in settlements:
+        if row.to_account == "rake" and row.from_account.startswith("pot:"):
+            winner = row.player_id or pot_winner.get((row.action.seq if row.action else 0, row.from_account))
+            if winner is not None:
+                of(winner).theo_milli += row.amount * MILLI
+    if round_.game == "faro":
+        _faro_bets(round_, figures)
+    else:
+        figures.decisions = 1
+    figures.handle = sum(p.handle for p in players.values())
+    figures.theo_milli = sum(p.theo_milli for p in players.values())
+    return figures
+
+
+def _faro_bets(round_: Round, figures: RoundFigures) -> None:
+    """Walk the deal: each bet's edge at placement, and who had chips on each turn."""
+    engine = engine_for("faro")
+    state, _ = engine.start(context_of(round_))
+    for action in round_.actions.order_by("seq"):
+        payload = action.payload
+        public = engine.public_state(state)
+        kind = payload.get("type")
+        if kind in {"bet", "call_turn"}:
+            player = figures.players.setdefault(int(payload["player"]), PlayerFigures())
+            edge = action_edge(payload, public, round_.rules)
+            if edge is not None:
+                player.theo_milli += round(int(payload["amount"]) * edge.edge * MILLI)
+            player.bets += 1
+        elif kind in {"turn", "last_turn"}:
+            figures.decisions += 1
+            for pid in {int(bet["player"]) for bet in public.get("bets", [])}:
+                figures.players.setdefault(pid, PlayerFigures()).decisions += 1
+        state, _ = engine.apply(state, payload)

@@ -1,0 +1,72 @@
+"""Write the ratings: one settled round at a time (the Celery task), or all of them again."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Q
+
+from tables.models import Round, RoundPlayerStat, RoundSettlement, RoundStat, RoundStatus, Seat
+from tables.ratings.compute import figures_for, hour_of
+
+
+def _sitting_for(round_: Round, player_id: int) -> Seat | None:
+    """The sitting the player was in when the round was dealt."""
+    return (
+        Seat.objects.filter(table_id=round_.table_id, player_id=player_id, seated_at__lte=round_.started_at)
+        .filter(Q(left_at__isnull=True) | Q(left_at__gte=round_.started_at))
+        .order_by("-seated_at")
+        .first()
+    )
+
+
+@transaction.atomic
+def rate_round(*, round_id: int) -> RoundStat | None:
+    """(Re)write one settled round's figures; running it twice gives the same rows."""
+    round_ = Round.objects.select_for_update(of=("self",)).filter(pk=round_id).first()
+    if round_ is None or round_.status != RoundStatus.SETTLED or round_.ended_at is None:
+        return None
+    settlements = list(RoundSettlement.objects.filter(round=round_).select_related("action").order_by("pk"))
+    figures = figures_for(round_, settlements)
+    RoundPlayerStat.objects.filter(round=round_).delete()
+    RoundStat.objects.filter(round=round_).delete()
+    stat = RoundStat.objects.create(
+        round=round_,
+        table_id=round_.table_id,
+        game=round_.game,
+        dealer_id=round_.started_by_id,
+        started_at=round_.started_at,
+        ended_at=round_.ended_at,
+        hour=hour_of(round_.ended_at),
+        handle=figures.handle,
+        win=figures.win,
+        decisions=figures.decisions,
+        theo_milli=figures.theo_milli,
+    )
+    RoundPlayerStat.objects.bulk_create(
+        [
+            RoundPlayerStat(
+                round=round_,
+                player_id=player,
+                seat=_sitting_for(round_, player),
+                table_id=round_.table_id,
+                handle=f.handle,
+                result=f.result,
+                bets=f.bets,
+                decisions=f.decisions,
+                theo_milli=f.theo_milli,
+            )
+            for player, f in sorted(figures.players.items())
+        ]
+    )
+    return stat
+
+
+def rebuild_ratings() -> int:
+    """Recompute every settled round from the ledger's settlements and the actions."""
+    count = 0
+    for round_id in (
+        Round.objects.filter(status=RoundStatus.SETTLED).order_by("pk").values_list("pk", flat=True)
+    ):
+        rate_round(round_id=round_id)
+        count += 1
+    return count
