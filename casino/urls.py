@@ -2,8 +2,21 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import RedirectView
+
+from casino.observability.health import healthz, readyz
+from casino.observability.metrics import metrics_view
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
+    path("readyz", readyz, name="readyz"),
+    path("metrics", metrics_view, name="metrics"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("casino.api.urls")),
+    path("console/", include("tables.console.urls")),
+    path("pit/", include("tables.console.pit_urls")),
+    path("audit/", include("tables.audit.urls")),
+    path("", RedirectView.as_view(url="/console/", permanent=False)),
 ]
+
+handler404 = "casino.api.exceptions.api_page_not_found"

@@ -1,0 +1,74 @@
+"""People, tokens, the audit log and idempotency records in the admin.
+
+Money never moves from here: buy-ins and cash-outs go through the cage services. The audit
+log and stored responses are read-only; revoking tokens calls the service.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from casino.models import ApiToken, AuditLog, IdempotencyRecord, Player, User
+from casino.services import revoke_token
+from ledger.admin import ReadOnlyAdmin
+
+
+@admin.register(User)
+class CasinoUserAdmin(UserAdmin):
+    list_display = ("username", "name", "role", "is_active", "is_staff", "last_login")
+    list_filter = ("role", "is_active", "is_staff")
+    search_fields = ("username", "name", "email")
+    fieldsets = (
+        *(UserAdmin.fieldsets or ()),
+        ("Casino", {"fields": ("name", "role")}),
+    )
+
+
+@admin.register(Player)
+class PlayerAdmin(ReadOnlyAdmin):
+    list_display = ("id", "name", "username", "wallet", "created_at")
+    search_fields = ("user__name", "user__username")
+    list_select_related = ("user", "wallet")
+
+    @admin.display(ordering="user__username")
+    def username(self, player: Player) -> str:
+        return player.user.username
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(ReadOnlyAdmin):
+    list_display = ("id", "user", "created_at", "expires_at", "revoked_at", "last_used_at")
+    list_filter = ("revoked_at",)
+    search_fields = ("user__username",)
+    exclude = ("digest",)
+    actions = ("revoke",)
+
+    @admin.action(description="Revoke the selected tokens")
+    def revoke(self, request: HttpRequest, queryset: QuerySet[ApiToken]) -> None:
+        for token in queryset:
+            revoke_token(token=token)
+        self.message_user(request, f"Revoked {queryset.count()} token(s).", messages.SUCCESS)
+
+
+@admin.register(AuditLog)
+class AuditLogAdmin(ReadOnlyAdmin):
+    list_display = ("at", "actor", "action", "object_type", "object_id", "request_id")
+    list_filter = ("action", "object_type")
+    search_fields = ("action", "object_id", "actor__username", "request_id")
+    date_hierarchy = "at"
+    list_select_related = ("actor",)
+
+
+@admin.register(IdempotencyRecord)
+class IdempotencyRecordAdmin(ReadOnlyAdmin):
+    list_display = ("key", "user", "method", "path", "status_code", "created_at")
+    list_filter = ("method", "status_code")
+    search_fields = ("key", "path", "user__username")
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).select_related("user")

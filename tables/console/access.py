@@ -1,0 +1,93 @@
+"""Who may use which screen: dealers the console (their own tables), pit staff the pit view.
+
+A refusal renders a polite page, never a stack trace; an expired session on an htmx request
+sends the browser to the sign-in page instead of swapping it into the screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, cast
+
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from casino.errors import NotFound
+from casino.models import Role, User
+from casino.permissions import role_of
+from tables.models import Table
+from tables.selectors import access_table
+
+PIT_ROLES = frozenset({Role.PIT_BOSS, Role.CASHIER, Role.ADMIN})
+APPROVER_ROLES = frozenset({Role.PIT_BOSS, Role.CASHIER})
+LIMIT_ROLES = frozenset({Role.PIT_BOSS})
+
+
+class NotAllowed(Exception):
+    """This person may not see this screen; ``message`` says why, politely."""
+
+    def __init__(self, message: str, *, status: int = 403) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+View = Callable[..., HttpResponse]
+
+
+def signed_in(view: View) -> View:
+    """Require a session; turn ``NotAllowed`` and missing objects into a polite page."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated:
+            if getattr(request, "htmx", False):
+                response = HttpResponse(status=204)
+                response["HX-Redirect"] = settings.LOGIN_URL
+                return response
+            return redirect_to_login(request.get_full_path(), settings.LOGIN_URL)
+        try:
+            return view(request, *args, **kwargs)
+        except NotAllowed as refusal:
+            return forbidden(request, refusal.message, status=refusal.status)
+        except NotFound as missing:
+            return forbidden(request, missing.message, status=404)
+
+    return wrapper
+
+
+def actor_of(request: HttpRequest) -> User:
+    """The signed-in person (``signed_in`` has already turned anonymous visitors away)."""
+    return cast(User, request.user)
+
+
+def forbidden(request: HttpRequest, message: str, *, status: int = 403) -> HttpResponse:
+    response = render(
+        request, "console/forbidden.html", {"message": message, "status": status}, status=status
+    )
+    if getattr(request, "htmx", False):
+        response["HX-Retarget"] = "body"
+        response["HX-Reswap"] = "innerHTML"
+    return response
+
+
+def require_dealer(user: Any) -> None:
+    if role_of(user) != Role.DEALER:
+        raise NotAllowed("The dealer console is for dealers. Pit bosses and cashiers use the pit view.")
+
+
+def dealer_table(user: Any, table_id: int) -> Table:
+    """The table, if it is assigned to this dealer: dealers see only their own tables."""
+    require_dealer(user)
+    table = access_table(user=user, table_id=table_id)
+    if table.dealer_id != user.pk:
+        raise NotAllowed(f"{table.name} is not assigned to you. Ask the pit boss to assign it.")
+    return table
+
+
+def require_pit(user: Any) -> None:
+    if role_of(user) not in PIT_ROLES:
+        raise NotAllowed("The pit view is for pit bosses and cashiers.")

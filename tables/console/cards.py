@@ -1,0 +1,37 @@
+"""How cards look on the console: 10H → 10♥, red suits in red, names for screen readers."""
+
+from __future__ import annotations
+
+from tables.games.cards import RANKS, SUITS
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+
+
+def card_label(code: str) -> str:
+    if code == "JK":
+        return "Joker"
+    rank, suit = code[:-1], code[-1:]
+    return f"{rank}{SUIT_SYMBOLS.get(suit, suit)}"
+
+
+def card_name(code: str) -> str:
+    if code == "JK":
+        return "joker"
+    rank, suit = code[:-1], code[-1:]
+    return f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES.get(suit, suit)}"
+
+
+def suit_class(code: str) -> str:
+    return "red" if code[-1:] in {"H", "D"} else "black"
+
+
+def deck_by_suit(deck: tuple[str, ...]) -> list[tuple[str, list[str]]]:
+    """The deck laid out as the card picker shows it: one row per suit, A to K."""
+    rows = []
+    for suit in SUITS:
+        row = [rank + suit for rank in RANKS if rank + suit in deck]
+        if row:
+            rows.append((suit, row))
+    return rows

@@ -1,0 +1,223 @@
+"""The Faro screen's drawing data: the real layout, the chips on it, the casekeeper and the card picker.
+
+Everything here is read from the round's public state (``tables/games/faro.py``), so the
+screen shows exactly what the engine holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tables.console.cards import deck_by_suit
+from tables.games.cards import FULL_DECK, RANKS
+from tables.games.faro_layout import BOTTOM_ROW, PLACEMENTS, SEVEN, TOP_ROW
+
+COLUMNS = len(TOP_ROW) + 1  # six cards and the 7 at the end
+CHIP_VALUES = (100, 500, 2500, 10000, 50000, 100000, 500000)
+TARGET_LABELS = {"even": "Even", "odd": "Odd", "high": "High card"}
+BEAD_MARKS = {"soda": "S", "losers": "L", "winners": "W", "hock": "H"}
+BEAD_NAMES = {"soda": "soda", "losers": "lost", "winners": "won", "hock": "hock"}
+
+
+def _position(rank: str) -> tuple[float, float]:
+    """(column, row) of a rank's centre on the layout; the 7 sits between the rows."""
+    if rank in TOP_ROW:
+        return TOP_ROW.index(rank) + 0.5, 0.5
+    if rank in BOTTOM_ROW:
+        return BOTTOM_ROW.index(rank) + 0.5, 1.5
+    return len(TOP_ROW) + 0.5, 1.0
+
+
+def anchor(ranks: Sequence[str]) -> tuple[float, float]:
+    """Where a stack covering ``ranks`` sits, in percent of the layout: the ranks' centroid.
+
+    A stack on one card sits low on it so the rank stays readable.
+    """
+    points = [_position(rank) for rank in ranks]
+    column = sum(p[0] for p in points) / len(points)
+    row = sum(p[1] for p in points) / len(points)
+    if len(ranks) == 1:
+        row += 0.22
+    return round(column / COLUMNS * 100, 2), round(row / 2 * 100, 2)
+
+
+def placement_label(bet: Mapping[str, Any]) -> str:
+    if bet.get("kind") == "target":
+        return TARGET_LABELS.get(str(bet.get("target")), str(bet.get("target")))
+    if bet.get("kind") == "call":
+        return "Call: " + " · ".join(bet.get("order", []))
+    return "\u2013".join(bet.get("ranks", []))
+
+
+@dataclass(frozen=True, slots=True)
+class Colour:
+    background: str
+    text: str
+
+
+# Chip colours per seat: strong, distinct on green felt, each with a readable label colour.
+PALETTE: tuple[Colour, ...] = (
+    Colour("#c62828", "#ffffff"),
+    Colour("#1565c0", "#ffffff"),
+    Colour("#f9a825", "#111111"),
+    Colour("#6a1b9a", "#ffffff"),
+    Colour("#111111", "#ffffff"),
+    Colour("#ad1457", "#ffffff"),
+    Colour("#e65100", "#ffffff"),
+    Colour("#eceff1", "#111111"),
+    Colour("#4e342e", "#ffffff"),
+    Colour("#00838f", "#ffffff"),
+    Colour("#558b2f", "#ffffff"),
+    Colour("#37474f", "#ffffff"),
+)
+
+
+def colour_for_seat(seat: int) -> Colour:
+    return PALETTE[(seat - 1) % len(PALETTE)]
+
+
+def layout_cells(public: Mapping[str, Any], selected: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """The thirteen cards as the layout shows them: grid place, cards left, dead or not."""
+    keeper = public.get("casekeeper", {})
+    dead = set(public.get("dead_ranks", []))
+    cells: list[dict[str, Any]] = []
+    for row_number, row in ((1, TOP_ROW), (2, BOTTOM_ROW)):
+        for column, rank in enumerate(row, start=1):
+            cells.append({"rank": rank, "grid_column": column, "grid_row": row_number})
+    cells.append({"rank": SEVEN, "grid_column": COLUMNS, "grid_row": 0})
+    for cell in cells:
+        rank = cell["rank"]
+        cell["left"] = keeper.get(rank, {}).get("left", 4)
+        cell["dead"] = rank in dead
+        cell["selected"] = rank in selected
+    return cells
+
+
+def layout_chips(
+    public: Mapping[str, Any], seats: Mapping[int, int], names: Mapping[int, str]
+) -> list[dict[str, Any]]:
+    """Every rank bet as a chip at its place on the layout, stacked when several share a place."""
+    stacks: dict[tuple[str, ...], int] = {}
+    chips = []
+    for bet in public.get("bets", []):
+        if bet.get("kind") != "rank":
+            continue
+        ranks = tuple(bet["ranks"])
+        index = stacks.get(ranks, 0)
+        stacks[ranks] = index + 1
+        x, y = anchor(ranks)
+        colour = colour_for_seat(seats.get(bet["player"], 1))
+        chips.append(
+            {
+                **bet,
+                "x": x,
+                "y": y,
+                "stack": index,
+                "colour": colour,
+                "name": names.get(bet["player"], f"Player {bet['player']}"),
+                "placement": placement_label(bet),
+            }
+        )
+    return chips
+
+
+def target_boxes(
+    public: Mapping[str, Any], seats: Mapping[int, int], names: Mapping[int, str], selected: str | None = None
+) -> list[dict[str, Any]]:
+    """Even, odd and high: decided on the next turn, drawn beside the layout with their bets."""
+    boxes = []
+    for target, label in TARGET_LABELS.items():
+        bets = [
+            {
+                **bet,
+                "colour": colour_for_seat(seats.get(bet["player"], 1)),
+                "name": names.get(bet["player"], ""),
+            }
+            for bet in public.get("bets", [])
+            if bet.get("kind") == "target" and bet.get("target") == target
+        ]
+        boxes.append({"target": target, "label": label, "bets": bets, "selected": target == selected})
+    return boxes
+
+
+def bet_rows(
+    public: Mapping[str, Any], seats: Mapping[int, int], names: Mapping[int, str]
+) -> list[dict[str, Any]]:
+    rows = []
+    for bet in public.get("bets", []):
+        rows.append(
+            {
+                **bet,
+                "placement": placement_label(bet),
+                "name": names.get(bet["player"], f"Player {bet['player']}"),
+                "colour": colour_for_seat(seats.get(bet["player"], 1)),
+            }
+        )
+    return rows
+
+
+def casekeeper_rows(public: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The wire-and-bead frame: a wire per rank, four beads; a bead slides across as its card goes."""
+    keeper = public.get("casekeeper", {})
+    rows = []
+    for rank in RANKS:
+        entry = keeper.get(rank, {"left": 4})
+        gone = []
+        for column in ("soda", "losers", "winners", "hock"):
+            for card in entry.get(column, []):
+                gone.append(
+                    {"card": card, "mark": BEAD_MARKS[column], "how": BEAD_NAMES[column], "kind": column}
+                )
+        rows.append(
+            {
+                "rank": rank,
+                "left": entry.get("left", 4),
+                "gone": gone,
+                "remaining": range(entry.get("left", 4)),
+            }
+        )
+    return rows
+
+
+def cards_out(public: Mapping[str, Any]) -> set[str]:
+    out: set[str] = set()
+    for entry in public.get("casekeeper", {}).values():
+        for column in ("soda", "losers", "winners", "hock"):
+            out.update(entry.get(column, []))
+    return out
+
+
+def card_picker(public: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """52 cards by suit; the ones already out of the shoe are greyed and cannot be picked."""
+    out = cards_out(public)
+    return [
+        {"suit": suit, "cards": [{"code": code, "out": code in out} for code in row]}
+        for suit, row in deck_by_suit(FULL_DECK)
+    ]
+
+
+def chip_amounts(min_bet: int, max_bet: int, chip: int) -> list[int]:
+    """Up to six chip buttons within the limits: the minimum, common chips, the maximum."""
+    values = {min_bet, max_bet}
+    values.update(v for v in CHIP_VALUES if min_bet < v < max_bet and v % chip == 0)
+    ordered = sorted(values)
+    if len(ordered) > 6:
+        ordered = [*ordered[:5], ordered[-1]]
+    return ordered
+
+
+def live_ranks(public: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Ranks with cards still in the shoe, for calling the turn."""
+    keeper = public.get("casekeeper", {})
+    return [
+        {"rank": rank, "left": keeper[rank]["left"]}
+        for rank in RANKS
+        if keeper.get(rank, {}).get("left", 0) > 0
+    ]
+
+
+def placements() -> list[list[str]]:
+    """Every multi-rank stack the layout allows, for the tap-to-bet hint (the engine decides)."""
+    return sorted(sorted(p, key=RANKS.index) for p in PLACEMENTS)

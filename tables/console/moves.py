@@ -1,0 +1,74 @@
+"""Say what moved: a round's settlement rows (or a tray request) as sentences for the dealer."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from tables.console.cards import card_label
+from tables.console.money import format_dollars
+
+POT_NAMES = {"farm": "the farm", "main": "the pot", "side": "the side pot"}
+
+
+def party_name(code: str, names: Mapping[str, str]) -> str:
+    """A ledger account code as the dealer would say it."""
+    if code in names:
+        return names[code]
+    kind, _, rest = code.partition(":")
+    if kind == "tray":
+        return "the bank"
+    if kind == "layout":
+        return "the layout"
+    if kind == "pot":
+        name = rest.split(":", 1)[-1]
+        if name in POT_NAMES:
+            return POT_NAMES[name]
+        return f"the {card_label(name)} pot" if len(name) in (2, 3) else f"the {name} pot"
+    if kind == "rake":
+        return "the rake"
+    if kind == "over_short":
+        return "over/short"
+    return code
+
+
+def _faro_sentence(kind: str, payer: str, payee: str, amount: str) -> str | None:
+    sentences = {
+        "bet": f"{payer} bet {amount}",
+        "win": f"Paid {amount} to {payee}",
+        "loss": f"Bank took {amount} from {payer}",
+        "split": f"Split: bank took {amount} from {payer}",
+        "return": f"Returned {amount} to {payee}",
+        "withdraw": f"Returned {amount} to {payee} (bet removed)",
+    }
+    return sentences.get(kind)
+
+
+def _owner(code: str, names: Mapping[str, str], player_name: str | None) -> str:
+    if code.startswith("layout:") and player_name:
+        return player_name
+    return party_name(code, names)
+
+
+def describe_settlements(
+    rows: Iterable[Any], names: Mapping[str, str], players: Mapping[int, str]
+) -> list[str]:
+    """One sentence per (kind, payer, payee), amounts summed: 'Paid $10.00 to Kate Elder'."""
+    totals: OrderedDict[tuple[str, str, str, int | None], int] = OrderedDict()
+    for row in rows:
+        key = (row.kind, row.from_account, row.to_account, row.player_id)
+        totals[key] = totals.get(key, 0) + row.amount
+    sentences = []
+    for (kind, source, target, player), cents in totals.items():
+        player_name = players.get(player) if player is not None else None
+        payer = _owner(source, names, player_name)
+        payee = _owner(target, names, player_name)
+        amount = format_dollars(cents)
+        house_banked = source.startswith(("tray:", "layout:")) or target.startswith(("tray:", "layout:"))
+        sentence = _faro_sentence(kind, payer, payee, amount) if house_banked else None
+        if sentence is None:
+            label = kind.replace("_", " ")
+            sentence = f"{payer[:1].upper()}{payer[1:]} paid {amount} to {payee} ({label})"
+        sentences.append(sentence)
+    return sentences

@@ -1,0 +1,117 @@
+"""The pit view: every table at a glance (polled every 5 s), fills and credits to approve, limits.
+
+Approvals and limit changes go through ``tables.services`` like the API's, once per form
+token. Detection alerts are not shown here: detection is not built yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET, require_POST
+
+from casino.permissions import role_of
+from tables import services
+from tables.console.access import APPROVER_ROLES, LIMIT_ROLES, NotAllowed, actor_of, require_pit, signed_in
+from tables.console.games import GAME_TITLES
+from tables.console.idempotency import body_hash, run_once
+from tables.console.money import format_dollars
+from tables.console.selectors import list_floor
+from tables.console.views import SERVICE_ERRORS, Flash, change_limits_work
+from tables.models import TrayRequest
+from tables.selectors import list_pending_tray_requests
+
+
+def pit_context(request: HttpRequest, flash: Flash | None = None) -> dict[str, Any]:
+    role = role_of(request.user)
+    return {
+        "rows": list_floor(user=request.user),
+        "pending": list(list_pending_tray_requests()),
+        "titles": GAME_TITLES,
+        "flash": flash,
+        "can_approve": role in APPROVER_ROLES,
+        "can_change_limits": role in LIMIT_ROLES,
+    }
+
+
+@require_GET
+@signed_in
+def pit_home(request: HttpRequest) -> HttpResponse:
+    require_pit(request.user)
+    return render(request, "pit/pit.html", pit_context(request))
+
+
+@require_GET
+@signed_in
+def pit_live(request: HttpRequest) -> HttpResponse:
+    require_pit(request.user)
+    return render(request, "pit/_live.html", pit_context(request))
+
+
+def _perform(request: HttpRequest, *, form: str, work: Callable[[], dict[str, Any]]) -> HttpResponse:
+    require_pit(request.user)
+    digest = body_hash(request.path, dict(request.POST.lists()))
+    status = 200
+    try:
+        outcome = run_once(
+            user=request.user,
+            token=request.POST.get("token", ""),
+            path=request.path,
+            digest=digest,
+            action=work,
+        )
+        flash = Flash(
+            ok=True,
+            headline=outcome.result["headline"],
+            lines=tuple(outcome.result.get("lines", [])),
+            form=form,
+            replayed=outcome.replayed,
+        )
+    except SERVICE_ERRORS as error:
+        flash = Flash(ok=False, headline=error.message, form=form, code=error.code)
+        status = int(getattr(error, "status", 400))
+    template = "pit/_live.html" if request.htmx else "pit/pit.html"  # type: ignore[attr-defined]
+    return render(request, template, pit_context(request, flash), status=status)
+
+
+@require_POST
+@signed_in
+def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
+    """Approve or refuse a fill or credit: a second signature, never the requester's."""
+    tray = TrayRequest.objects.select_related("table").filter(pk=request_id).first()
+    if tray is None:
+        raise NotAllowed("No such fill or credit.", status=404)
+
+    def work() -> dict[str, Any]:
+        amount = format_dollars(tray.amount)
+        if verdict == "approve":
+            services.approve_tray_request(
+                actor=actor_of(request), table_id=tray.table_id, request_id=tray.pk, kind=tray.kind
+            )
+            where = "cage → tray" if tray.kind == "fill" else "tray → cage"
+            return {
+                "headline": f"Approved: {tray.kind} of {amount} for {tray.table.name}.",
+                "lines": [f"{amount} moved {where}."],
+            }
+        services.refuse_tray_request(
+            actor=actor_of(request),
+            table_id=tray.table_id,
+            request_id=tray.pk,
+            kind=tray.kind,
+            note=request.POST.get("note", ""),
+        )
+        return {
+            "headline": f"Refused: {tray.kind} of {amount} for {tray.table.name}.",
+            "lines": ["Nothing moved."],
+        }
+
+    return _perform(request, form=f"request-{tray.pk}", work=work)
+
+
+@require_POST
+@signed_in
+def limits(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _perform(request, form=f"limits-{table_id}", work=change_limits_work(request, table_id))

@@ -1,0 +1,615 @@
+"""The dealer console: sign in, open and close tables, seat players, run rounds of every game.
+
+Every write goes through the same services as the API (``tables.services``,
+``tables.rounds``), inside ``run_once`` so a double tap replays the first outcome. Errors
+from the services are shown in place, with their message; refused round actions are
+logged with ``log_refused_action`` as the API does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.views import LoginView, LogoutView
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from casino.errors import DomainError, ValidationFailed
+from casino.models import Player
+from casino.permissions import role_of
+from casino.selectors import get_player_balance, search_players
+from ledger.errors import LedgerError
+from tables import services
+from tables.console import faro as faro_screen
+from tables.console.access import PIT_ROLES, NotAllowed, actor_of, dealer_table, require_dealer, signed_in
+from tables.console.games import GAME_TITLES, Board, find_action, known_hands, legal_actions, payload_from
+from tables.console.idempotency import body_hash, run_once
+from tables.console.money import format_dollars, parse_dollars
+from tables.console.moves import describe_settlements
+from tables.games.cards import RANKS
+from tables.games.errors import IllegalAction
+from tables.models import Round, RoundSettlement, Seat, ShoeKind, Table, TableSession, TrayRequest
+from tables.rounds import apply_round_action, log_refused_action, start_round
+from tables.selectors import get_live_round, get_open_session, list_tables
+
+SERVICE_ERRORS = (DomainError, LedgerError, IllegalAction)
+FARO_ACTIONS = ("bet", "remove_bet", "soda", "turn", "last_turn", "call_turn")
+
+
+@dataclass(frozen=True, slots=True)
+class Flash:
+    """The answer to the last tap, shown where it was made: what moved, or why nothing did."""
+
+    ok: bool
+    headline: str
+    lines: tuple[str, ...] = ()
+    form: str = ""
+    replayed: bool = False
+    code: str = ""
+
+
+@dataclass
+class Sticky:
+    """What the dealer had chosen in a refused form, so they fix one thing instead of starting over."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- sign in and home
+
+
+class ConsoleLoginView(LoginView):
+    template_name = "console/login.html"
+    redirect_authenticated_user = True
+
+    def get_default_redirect_url(self) -> str:
+        return reverse("console:home")
+
+
+class ConsoleLogoutView(LogoutView):
+    next_page = "console:login"
+
+
+@require_GET
+@signed_in
+def home(request: HttpRequest) -> HttpResponse:
+    """Dealers get their tables; pit staff go to the pit view; anyone else gets a polite refusal."""
+    if role_of(request.user) in PIT_ROLES:
+        return redirect("pit:home")
+    require_dealer(request.user)
+    tables = [table for table in list_tables(user=request.user) if table.dealer_id == request.user.pk]
+    rows = [{"table": t, "session": get_open_session(t), "round": get_live_round(t)} for t in tables]
+    return render(request, "console/home.html", {"rows": rows, "titles": GAME_TITLES})
+
+
+# --------------------------------------------------------------------------- the table screen
+
+
+def _seat_rows(table: Table) -> list[dict[str, Any]]:
+    rows = []
+    for seat in getattr(table, "active_seats", []):
+        balance = get_player_balance(player=seat.player)
+        rows.append(
+            {
+                "seat": seat,
+                "player": seat.player,
+                "name": seat.player.name,
+                "balance": balance,
+                "colour": faro_screen.colour_for_seat(seat.number),
+            }
+        )
+    return rows
+
+
+def _names(table: Table, round_: Round | None) -> tuple[dict[int, str], dict[int, int]]:
+    """Player id → name and player id → seat, for everyone seated or dealt into the round."""
+    names = {seat.player_id: seat.player.name for seat in getattr(table, "active_seats", [])}
+    seats = {seat.player_id: seat.number for seat in getattr(table, "active_seats", [])}
+    if round_ is not None:
+        for number, pid in round_.context.get("seats", {}).items():
+            seats.setdefault(int(pid), int(number))
+        missing = [pid for pid in round_.players if pid not in names]
+        for player in Player.objects.select_related("user").filter(pk__in=missing):
+            names[player.pk] = player.name
+    return names, seats
+
+
+def _faro_context(
+    round_: Round, names: dict[int, str], seats: dict[int, int], sticky: Sticky
+) -> dict[str, Any]:
+    public = round_.state
+    limits = public.get("limits", {})
+    chosen = sticky.values
+    selected_ranks = chosen.get("ranks", [])
+    return {
+        "cells": faro_screen.layout_cells(public, selected_ranks),
+        "chips": faro_screen.layout_chips(public, seats, names),
+        "targets": faro_screen.target_boxes(public, seats, names, chosen.get("target")),
+        "bets": faro_screen.bet_rows(public, seats, names),
+        "casekeeper": faro_screen.casekeeper_rows(public),
+        "picker": faro_screen.card_picker(public),
+        "amounts": faro_screen.chip_amounts(
+            limits.get("min_bet", 100), limits.get("max_bet", 100), public.get("chip", 100)
+        ),
+        "live_ranks": faro_screen.live_ranks(public),
+        "placements": faro_screen.placements(),
+        "cards_needed": 3
+        if public.get("next_action") == "last_turn"
+        else (1 if public.get("next_action") == "soda" else 2),
+        "recent_turns": list(reversed(public.get("turns", [])))[:5],
+    }
+
+
+def table_context(
+    request: HttpRequest, table_id: int, *, flash: Flash | None = None, sticky: Sticky | None = None
+) -> dict[str, Any]:
+    table = dealer_table(request.user, table_id)
+    round_ = get_live_round(table)
+    last_round = None if round_ is not None else Round.objects.filter(table=table).order_by("-number").first()
+    names, seats = _names(table, round_ or last_round)
+    sticky = sticky or Sticky()
+    context: dict[str, Any] = {
+        "table": table,
+        "title": GAME_TITLES.get(table.game, table.game),
+        "session": get_open_session(table),
+        "seats": _seat_rows(table),
+        "round": round_,
+        "last_round": last_round,
+        "flash": flash,
+        "sticky": sticky.values,
+        "pending": TrayRequest.objects.filter(table=table, status="pending").order_by("requested_at"),
+        "names": names,
+    }
+    shown = round_ or last_round
+    if shown is not None and shown.game == "faro":
+        context["faro"] = _faro_context(shown, names, seats, sticky)
+    elif shown is not None:
+        hands = known_hands(shown) if round_ is not None else {}
+        board = Board(names=names, shoe=shown.shoe, hands=hands)
+        context["board"] = board
+        context["actions"] = legal_actions(shown.game, shown.state, board) if round_ is not None else []
+        context["public"] = shown.state
+        context["hands"] = [(names.get(pid, f"Player {pid}"), cards) for pid, cards in hands.items()]
+    return context
+
+
+def render_table(
+    request: HttpRequest,
+    table_id: int,
+    *,
+    flash: Flash | None = None,
+    status: int = 200,
+    sticky: Sticky | None = None,
+) -> HttpResponse:
+    context = table_context(request, table_id, flash=flash, sticky=sticky)
+    template = "console/_screen.html" if request.htmx else "console/table.html"  # type: ignore[attr-defined]
+    return render(request, template, context, status=status)
+
+
+@require_GET
+@signed_in
+def table_screen(request: HttpRequest, table_id: int) -> HttpResponse:
+    return render_table(request, table_id)
+
+
+# --------------------------------------------------------------------------- one path for every write
+
+
+def _perform(
+    request: HttpRequest,
+    table_id: int,
+    *,
+    form: str,
+    work: Callable[[], dict[str, Any]],
+    sticky: Sticky | None = None,
+    on_refused: Callable[[IllegalAction], None] | None = None,
+    on_done: Callable[[dict[str, Any], bool], HttpResponse] | None = None,
+) -> HttpResponse:
+    """Run one service call once per form token and show its outcome (or its error) in place."""
+    dealer_table(request.user, table_id)
+    digest = body_hash(request.path, dict(request.POST.lists()))
+    try:
+        outcome = run_once(
+            user=request.user,
+            token=request.POST.get("token", ""),
+            path=request.path,
+            digest=digest,
+            action=work,
+        )
+    except SERVICE_ERRORS as error:
+        if isinstance(error, IllegalAction) and on_refused is not None:
+            on_refused(error)
+        message = error.message
+        if error.code == "stale_round":
+            message = "The screen was out of date and has been refreshed. Check it and tap again."
+        flash = Flash(ok=False, headline=message, form=form, code=error.code)
+        return render_table(
+            request, table_id, flash=flash, status=int(getattr(error, "status", 400)), sticky=sticky
+        )
+    if on_done is not None:
+        return on_done(outcome.result, outcome.replayed)
+    flash = Flash(
+        ok=True,
+        headline=outcome.result["headline"],
+        lines=tuple(outcome.result.get("lines", [])),
+        form=form,
+        replayed=outcome.replayed,
+    )
+    return render_table(request, table_id, flash=flash)
+
+
+def _done(headline: str, *lines: str, **extra: Any) -> dict[str, Any]:
+    return {"headline": headline, "lines": list(lines), **extra}
+
+
+# --------------------------------------------------------------------------- sessions
+
+
+@require_POST
+@signed_in
+def open_table(request: HttpRequest, table_id: int) -> HttpResponse:
+    def work() -> dict[str, Any]:
+        count = parse_dollars(request.POST.get("opening_inventory"), field="opening count", allow_zero=True)
+        session = services.open_table(actor=actor_of(request), table_id=table_id, opening_inventory=count)
+        lines = []
+        if session.opening_variance:
+            lines.append(
+                f"Variance against the ledger: {format_dollars(session.opening_variance)} (recorded)."
+            )
+        return _done(f"{session.table.name} is open with {format_dollars(count)} in the tray.", *lines)
+
+    return _perform(request, table_id, form="open", work=work)
+
+
+@require_POST
+@signed_in
+def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
+    def work() -> dict[str, Any]:
+        count = parse_dollars(request.POST.get("closing_inventory"), field="closing count", allow_zero=True)
+        session = services.close_table(actor=actor_of(request), table_id=table_id, closing_inventory=count)
+        return _done(f"{session.table.name} is closed.", session=session.pk)
+
+    def summary(result: dict[str, Any], replayed: bool) -> HttpResponse:
+        session = TableSession.objects.select_related("table").get(pk=result["session"])
+        template = "console/_summary.html" if request.htmx else "console/summary.html"  # type: ignore[attr-defined]
+        return render(request, template, {"session": session, "table": session.table, "replayed": replayed})
+
+    return _perform(request, table_id, form="close", work=work, on_done=summary)
+
+
+@require_GET
+@signed_in
+def session_summary(request: HttpRequest, table_id: int, session_id: int) -> HttpResponse:
+    table = dealer_table(request.user, table_id)
+    session = TableSession.objects.filter(pk=session_id, table=table, closed_at__isnull=False).first()
+    if session is None:
+        raise NotAllowed("No such closed session at this table.", status=404)
+    return render(request, "console/summary.html", {"session": session, "table": table, "replayed": False})
+
+
+# --------------------------------------------------------------------------- seats
+
+
+@require_GET
+@signed_in
+def player_search(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = dealer_table(request.user, table_id)
+    query = request.GET.get("q", "").strip()
+    players = list(search_players(query=query, limit=8)) if query else []
+    seated = dict(
+        Seat.objects.filter(player__in=players, left_at__isnull=True)
+        .select_related("table")
+        .values_list("player_id", "table__name")
+    )
+    results = [
+        {"player": p, "balance": get_player_balance(player=p), "seated_at": seated.get(p.pk)} for p in players
+    ]
+    return render(
+        request, "console/_player_results.html", {"table": table, "results": results, "query": query}
+    )
+
+
+def _int_field(data: QueryDict, name: str, label: str) -> int:
+    try:
+        return int(data.get(name, ""))
+    except ValueError as error:
+        raise ValidationFailed(f"Choose {label}.", fields={name: "required"}) from error
+
+
+@require_POST
+@signed_in
+def seat_player(request: HttpRequest, table_id: int) -> HttpResponse:
+    def work() -> dict[str, Any]:
+        player_id = _int_field(request.POST, "player", "a player")
+        seat_text = request.POST.get("seat", "")
+        seat = int(seat_text) if seat_text.isdigit() else None
+        seating = services.seat_player(
+            actor=actor_of(request), table_id=table_id, player_id=player_id, seat=seat
+        )
+        balance = get_player_balance(player=seating.player)
+        return _done(
+            f"Seated {seating.player.name} in seat {seating.number}.",
+            f"Available to play: {format_dollars(balance.available)}.",
+        )
+
+    return _perform(request, table_id, form="seats", work=work)
+
+
+@require_POST
+@signed_in
+def unseat_player(request: HttpRequest, table_id: int) -> HttpResponse:
+    def work() -> dict[str, Any]:
+        player_id = _int_field(request.POST, "player", "a player")
+        seating = services.unseat_player(actor=actor_of(request), table_id=table_id, player_id=player_id)
+        return _done(f"{seating.player.name} left seat {seating.number}.")
+
+    return _perform(request, table_id, form="seats", work=work)
+
+
+# --------------------------------------------------------------------------- tray and limits
+
+
+@require_POST
+@signed_in
+def tray_request(request: HttpRequest, table_id: int, kind: str) -> HttpResponse:
+    def work() -> dict[str, Any]:
+        amount = parse_dollars(request.POST.get("amount"), field=f"{kind} amount")
+        made = services.request_tray_change(
+            actor=actor_of(request), table_id=table_id, kind=kind, amount=amount
+        )
+        where = "cage → tray" if kind == "fill" else "tray → cage"
+        return _done(
+            f"{kind.title()} of {format_dollars(made.amount)} requested ({where}).",
+            "Nothing moves until a pit boss or cashier approves it in the pit view.",
+        )
+
+    return _perform(request, table_id, form="tray", work=work)
+
+
+def change_limits_work(request: HttpRequest, table_id: int) -> Callable[[], dict[str, Any]]:
+    """The limit change shared by the console and the pit view."""
+
+    def work() -> dict[str, Any]:
+        min_bet = parse_dollars(request.POST.get("min_bet"), field="minimum")
+        max_bet = parse_dollars(request.POST.get("max_bet"), field="maximum")
+        table = services.change_limits(
+            actor=actor_of(request), table_id=table_id, min_bet=min_bet, max_bet=max_bet
+        )
+        limits = f"{format_dollars(table.min_bet)} \u2013 {format_dollars(table.max_bet)}"
+        return _done(
+            f"Limits at {table.name} are now {limits}.",
+            "Bets already on the layout keep their size.",
+        )
+
+    return work
+
+
+@require_POST
+@signed_in
+def change_limits(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _perform(request, table_id, form="limits", work=change_limits_work(request, table_id))
+
+
+# --------------------------------------------------------------------------- rounds
+
+
+def _wallet_names(round_: Round) -> tuple[dict[str, str], dict[int, str]]:
+    players = Player.objects.select_related("user", "wallet").filter(pk__in=round_.players or [])
+    by_code = {p.wallet.code: p.name for p in players}
+    by_id = {p.pk: p.name for p in players}
+    return by_code, by_id
+
+
+def _moved(round_: Round, seq: int | None) -> list[str]:
+    rows = RoundSettlement.objects.filter(round=round_).order_by("pk")
+    rows = (
+        rows.filter(action__isnull=True)
+        if seq is None
+        else rows.filter(action__round=round_, action__seq=seq)
+    )
+    by_code, by_id = _wallet_names(round_)
+    extra = [pid for pid in {r.player_id for r in rows} if pid is not None and pid not in by_id]
+    for player in Player.objects.select_related("user", "wallet").filter(pk__in=extra):
+        by_code[player.wallet.code] = player.name
+        by_id[player.pk] = player.name
+    return describe_settlements(rows, by_code, by_id)
+
+
+@require_POST
+@signed_in
+def start_deal(request: HttpRequest, table_id: int) -> HttpResponse:
+    def work() -> dict[str, Any]:
+        shoe = request.POST.get("shoe", ShoeKind.ELECTRONIC)
+        round_ = start_round(actor=actor_of(request), table_id=table_id, shoe=shoe)
+        lines = _moved(round_, None)
+        if round_.shoe == ShoeKind.ELECTRONIC:
+            lines.insert(0, f"Shoe commitment {round_.commitment[:16]}… published before the first card.")
+        title = GAME_TITLES.get(round_.game, round_.game)
+        return _done(f"{title} deal #{round_.number} started ({round_.shoe} shoe).", *lines)
+
+    return _perform(request, table_id, form="start", work=work)
+
+
+def _version(data: QueryDict) -> int | None:
+    text = data.get("version", "")
+    return int(text) if text.isdigit() else None
+
+
+def _live_round(table_id: int, round_id: int) -> Round:
+    round_ = Round.objects.filter(pk=round_id, table_id=table_id).first()
+    if round_ is None:
+        raise NotAllowed("No such deal at this table.", status=404)
+    return round_
+
+
+def _amount(data: QueryDict) -> int:
+    custom = data.get("custom_amount", "").strip()
+    if custom:
+        return parse_dollars(custom, field="amount")
+    chip = data.get("amount", "")
+    if not chip.isdigit():
+        raise ValidationFailed("Choose an amount: tap a chip or type one.", fields={"amount": "required"})
+    return int(chip)
+
+
+def faro_payload(kind: str, data: QueryDict, round_: Round) -> dict[str, Any]:
+    """The engine action a Faro form asks for (API.md "Action types": faro)."""
+    manual = round_.shoe == ShoeKind.MANUAL
+    if kind == "bet":
+        player = _int_field(data, "player", "a player (tap their name)")
+        ranks = [rank for rank in data.getlist("ranks") if rank]
+        target = data.get("target", "")
+        if not ranks and not target:
+            raise ValidationFailed("Tap a place on the layout: one or more cards, or even, odd or high.")
+        payload: dict[str, Any] = {"type": "bet", "player": player, "amount": _amount(data)}
+        if ranks:
+            payload["ranks"] = ranks
+        if target:
+            payload["target"] = target
+        if data.get("coppered"):
+            payload["coppered"] = True
+        return payload
+    if kind == "remove_bet":
+        return {"type": "remove_bet", "bet": data.get("bet", "")}
+    if kind == "call_turn":
+        order = [data.get(f"order_{i}", "") for i in range(3)]
+        if not all(order):
+            raise ValidationFailed("Call all three cards: loser, winner and hock.")
+        player = _int_field(data, "player", "who calls the turn")
+        return {"type": "call_turn", "player": player, "order": order, "amount": _amount(data)}
+    payload = {"type": kind}
+    if manual:
+        needed = {"soda": 1, "turn": 2, "last_turn": 3}[kind]
+        cards = [data.get(f"card_{i}", "") for i in range(needed)]
+        if not all(cards):
+            raise ValidationFailed(
+                f"Pick {needed} card{'s' if needed > 1 else ''} on the card picker, in order."
+            )
+        if kind == "soda":
+            payload["card"] = cards[0]
+        else:
+            payload["cards"] = cards
+    return payload
+
+
+def _faro_headline(kind: str, payload: Mapping[str, Any], round_: Round, names: Mapping[int, str]) -> str:
+    from tables.console.cards import card_label
+
+    public = round_.state
+    who = names.get(payload.get("player", 0), "")
+    if kind == "bet":
+        ranks = sorted(payload.get("ranks", []), key=lambda r: RANKS.index(r) if r in RANKS else 99)
+        where = "\u2013".join(ranks) if ranks else faro_screen.TARGET_LABELS[payload["target"]]
+        copper = " (coppered)" if payload.get("coppered") else ""
+        return f"{who} bet {format_dollars(payload['amount'])} on {where}{copper}."
+    if kind == "remove_bet":
+        return "Bet taken down."
+    if kind == "soda":
+        return f"Soda {card_label(public['soda'])} burned."
+    if kind == "call_turn":
+        return (
+            f"{who} called the turn {' · '.join(payload['order'])} for {format_dollars(payload['amount'])}."
+        )
+    latest = public.get("latest_turn") or {}
+    banker, player = card_label(latest.get("banker", "")), card_label(latest.get("player", ""))
+    if kind == "last_turn":
+        hock = card_label(latest.get("hock", ""))
+        return f"Last turn: {banker} loses, {player} wins, hock {hock}. The deal is over."
+    split = " Split!" if latest.get("split") else ""
+    return f"Turn {latest.get('number')}: {banker} loses, {player} wins.{split}"
+
+
+def _sticky_bet(data: QueryDict) -> Sticky:
+    return Sticky(
+        values={
+            "player": data.get("player", ""),
+            "ranks": data.getlist("ranks"),
+            "target": data.get("target", ""),
+            "amount": data.get("amount", ""),
+            "custom_amount": data.get("custom_amount", ""),
+            "coppered": bool(data.get("coppered")),
+        }
+    )
+
+
+def _round_perform(
+    request: HttpRequest,
+    table_id: int,
+    round_id: int,
+    *,
+    form: str,
+    build: Callable[[Round], dict[str, Any]],
+    headline: Callable[[dict[str, Any], Round], str],
+    sticky: Sticky | None = None,
+) -> HttpResponse:
+    """Apply one round action through ``apply_round_action``; log it if the engine refuses."""
+    attempt: dict[str, Any] = {}
+
+    def work() -> dict[str, Any]:
+        round_ = _live_round(table_id, round_id)
+        payload = build(round_)
+        attempt["payload"] = payload
+        updated = apply_round_action(
+            actor=actor_of(request), round_id=round_id, action=payload, version=_version(request.POST)
+        )
+        lines = [] if payload.get("type") in ("bet", "call_turn") else _moved(updated, updated.version)
+        if updated.status == "settled":
+            lines.append("The round is settled.")
+        return _done(headline(payload, updated), *lines)
+
+    def refused(error: IllegalAction) -> None:
+        if "payload" in attempt:
+            log_refused_action(
+                actor=actor_of(request), round_id=round_id, action=attempt["payload"], code=error.code
+            )
+
+    return _perform(request, table_id, form=form, work=work, sticky=sticky, on_refused=refused)
+
+
+@require_POST
+@signed_in
+def faro_action(request: HttpRequest, table_id: int, round_id: int, kind: str) -> HttpResponse:
+    if kind not in FARO_ACTIONS:
+        raise NotAllowed("That is not a Faro action.", status=404)
+    table = dealer_table(request.user, table_id)
+    names, _ = _names(table, None)
+
+    def headline(payload: dict[str, Any], updated: Round) -> str:
+        return _faro_headline(kind, payload, updated, names)
+
+    sticky = _sticky_bet(request.POST) if kind in ("bet", "call_turn") else None
+    return _round_perform(
+        request,
+        table_id,
+        round_id,
+        form=kind,
+        sticky=sticky,
+        build=lambda round_: faro_payload(kind, request.POST, round_),
+        headline=headline,
+    )
+
+
+@require_POST
+@signed_in
+def game_action(request: HttpRequest, table_id: int, round_id: int) -> HttpResponse:
+    """Any action of the pot and stakes games: the form names one of the legal actions of now."""
+    table = dealer_table(request.user, table_id)
+    names, _ = _names(table, None)
+    key = request.POST.get("action", "")
+    chosen: dict[str, Any] = {}
+
+    def build(round_: Round) -> dict[str, Any]:
+        names.update(_names(table, round_)[0])
+        board = Board(names=names, shoe=round_.shoe, hands=known_hands(round_))
+        action = find_action(legal_actions(round_.game, round_.state, board), key)
+        chosen["label"] = action.label
+        return payload_from(action, request.POST)
+
+    def headline(payload: dict[str, Any], updated: Round) -> str:
+        return f"{chosen.get('label', payload['type'])}: done."
+
+    return _round_perform(request, table_id, round_id, form="game", build=build, headline=headline)

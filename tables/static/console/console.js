@@ -1,0 +1,178 @@
+/* Casekeeper console: the tap-to-bet flow, the card picker slots, and the pit's polling guard.
+   Everything here only helps the dealer compose a form; the server decides and refuses. */
+(function () {
+  "use strict";
+
+  var RANK_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+  var SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+
+  function cardLabel(code) {
+    return code ? code.slice(0, -1) + (SUITS[code.slice(-1)] || code.slice(-1)) : "";
+  }
+
+  function initBetForm(form) {
+    if (form.dataset.ready) return;
+    form.dataset.ready = "1";
+    var source = document.getElementById("faro-placements");
+    var placements = source ? JSON.parse(source.textContent).map(function (p) { return p.join("|"); }) : [];
+    var button = form.querySelector("[data-confirm]");
+    var hint = form.querySelector("[data-hint]");
+    var steps = form.querySelectorAll("[data-step]");
+    var custom = form.querySelector("input[name=custom_amount]");
+    var copper = form.querySelector("input[name=coppered]");
+
+    function checked(name) { return form.querySelector("input[name=" + name + "]:checked"); }
+
+    function update() {
+      var player = checked("player");
+      var target = checked("target");
+      var ranks = Array.prototype.map.call(form.querySelectorAll("input[name=ranks]:checked"), function (i) { return i.value; });
+      ranks.sort(function (a, b) { return RANK_ORDER.indexOf(a) - RANK_ORDER.indexOf(b); });
+      var chip = checked("amount");
+      var typed = custom && custom.value.trim();
+      var place = null, placeOk = false, message = "";
+      if (target) {
+        place = target.dataset.label;
+        placeOk = true;
+      } else if (ranks.length) {
+        place = ranks.join("\u2013");
+        placeOk = placements.indexOf(ranks.join("|")) !== -1;
+        message = placeOk ? (ranks.length === 1 ? "On the " + place : "One stack covering " + place)
+          : place + " is not a place one stack can cover";
+      }
+      if (copper) {
+        copper.disabled = !!target;
+        if (target) copper.checked = false;
+      }
+      var amount = typed ? "$" + typed.replace(/^\$/, "") : (chip ? chip.dataset.label : null);
+      var state = [!!player, placeOk, !!amount];
+      var now = state.indexOf(false);
+      steps.forEach(function (step, index) {
+        step.classList.toggle("done", index < 3 && state[index]);
+        step.classList.toggle("now", index === (now === -1 ? 3 : now));
+      });
+      if (!player) message = message || "Tap a player";
+      else if (!place) message = "Tap the layout: a card, the cards one stack covers, or even / odd / high";
+      else if (placeOk && !amount) message = "Choose an amount";
+      if (hint) {
+        hint.textContent = message;
+        hint.classList.toggle("bad", !!place && !placeOk);
+      }
+      var ready = state.every(Boolean);
+      button.disabled = !ready;
+      button.textContent = ready
+        ? "Bet " + amount + " on " + place + (copper && copper.checked ? " (coppered)" : "") + " for " + player.dataset.name
+        : "Place bet";
+    }
+
+    form.addEventListener("click", function (event) {
+      var input = event.target.closest("label") && event.target.closest("label").querySelector("input[name=target]");
+      if (input && input.checked && event.target !== input) {
+        // A second tap on even / odd / high takes it back off.
+        event.preventDefault();
+        input.checked = false;
+        update();
+      }
+    });
+    form.addEventListener("change", function (event) {
+      var name = event.target.name;
+      if (name === "ranks" && event.target.checked) {
+        form.querySelectorAll("input[name=target]").forEach(function (i) { i.checked = false; });
+      }
+      if (name === "target" && event.target.checked) {
+        form.querySelectorAll("input[name=ranks]").forEach(function (i) { i.checked = false; });
+      }
+      if (name === "amount" && custom) custom.value = "";
+      update();
+    });
+    if (custom) {
+      custom.addEventListener("input", function () {
+        if (custom.value.trim()) form.querySelectorAll("input[name=amount]").forEach(function (i) { i.checked = false; });
+        update();
+      });
+    }
+    form.addEventListener("reset", function () { setTimeout(update, 0); });
+    update();
+  }
+
+  function initSlots(form) {
+    if (form.dataset.ready) return;
+    form.dataset.ready = "1";
+    var slots = Array.prototype.slice.call(form.querySelectorAll("[data-slot]"));
+    var button = form.querySelector("[data-confirm]");
+    var verbs = JSON.parse(form.dataset.verbs || "[]");
+    var active = 0;
+
+    function inputFor(slot) { return form.querySelector("input[name=" + slot.dataset.slot + "]"); }
+
+    function render() {
+      var chosen = [];
+      slots.forEach(function (slot, index) {
+        var value = inputFor(slot).value;
+        var face = slot.querySelector(".slot-card");
+        face.textContent = value ? cardLabel(value) : "tap a card";
+        face.classList.toggle("red", /[HD]$/.test(value));
+        slot.classList.toggle("active", index === active);
+        slot.setAttribute("aria-pressed", index === active ? "true" : "false");
+        if (value) chosen.push(value);
+      });
+      form.querySelectorAll("[data-card]").forEach(function (card) {
+        card.classList.toggle("chosen", chosen.indexOf(card.dataset.card) !== -1);
+      });
+      var full = chosen.length === slots.length;
+      button.disabled = !full;
+      button.textContent = full
+        ? form.dataset.label + ": " + chosen.map(function (c, i) { return cardLabel(c) + " " + (verbs[i] || ""); }).join(", ")
+        : form.dataset.label;
+    }
+
+    form.addEventListener("click", function (event) {
+      var slot = event.target.closest("[data-slot]");
+      if (slot) {
+        active = slots.indexOf(slot);
+        inputFor(slot).value = "";
+        render();
+        return;
+      }
+      var card = event.target.closest("[data-card]");
+      if (!card || card.disabled) return;
+      var code = card.dataset.card;
+      slots.forEach(function (s) { if (inputFor(s).value === code) inputFor(s).value = ""; });
+      inputFor(slots[active]).value = code;
+      var next = slots.findIndex(function (s) { return !inputFor(s).value; });
+      active = next === -1 ? active : next;
+      render();
+    });
+    render();
+  }
+
+  function initReceipt(root) {
+    root.querySelectorAll("[data-close-receipt]").forEach(function (btn) {
+      btn.addEventListener("click", function () { btn.closest(".receipt").remove(); });
+    });
+  }
+
+  function init(root) {
+    var scope = root && root.querySelectorAll ? root : document;
+    scope.querySelectorAll("form[data-faro-bet]").forEach(initBetForm);
+    scope.querySelectorAll("form[data-card-slots]").forEach(initSlots);
+    initReceipt(scope);
+    scope.querySelectorAll("#pit-live input").forEach(function (input) {
+      input.addEventListener("input", function () { input.dataset.dirty = "1"; });
+    });
+  }
+
+  /* The pit polls every 5 s, but never while someone is typing into one of its forms. */
+  window.pitIdle = function () {
+    var live = document.getElementById("pit-live");
+    if (!live) return false;
+    if (live.contains(document.activeElement) && document.activeElement.matches("input, select, textarea")) return false;
+    return !live.querySelector("input[data-dirty]");
+  };
+
+  if (window.htmx) {
+    window.htmx.onLoad(init);
+  } else {
+    document.addEventListener("DOMContentLoaded", function () { init(document); });
+  }
+})();

@@ -1,0 +1,68 @@
+"""Template helpers for the console and the pit view: dollars, cards and one-time form tokens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from tables.console.cards import card_label, card_name, suit_class
+from tables.console.idempotency import new_token
+from tables.console.money import format_dollars
+
+register = template.Library()
+
+
+@register.filter
+def dollars(cents: Any) -> str:
+    """Cents as dollars: 123450 → $1,234.50."""
+    return format_dollars(cents)
+
+
+@register.filter
+def chip_dollars(cents: Any) -> str:
+    """A short chip label: 2500 → $25, 250 → $2.50."""
+    return format_dollars(cents, whole_if_even=True)
+
+
+@register.filter
+def dollars_input(cents: Any) -> str:
+    """Cents as a value for a dollars input field: 123450 → 1234.50."""
+    if cents is None:
+        return ""
+    dollars_, rest = divmod(int(cents), 100)
+    return f"{dollars_}.{rest:02d}" if rest else str(dollars_)
+
+
+@register.filter
+def card(code: Any) -> str:
+    """10H → 10♥."""
+    return card_label(str(code)) if code else "—"
+
+
+@register.filter
+def card_title(code: Any) -> str:
+    """10H → ten of hearts (for screen readers)."""
+    return card_name(str(code)) if code else ""
+
+
+@register.filter
+def card_class(code: Any) -> str:
+    return suit_class(str(code)) if code else ""
+
+
+@register.filter
+def get_item(mapping: Any, key: Any) -> Any:
+    if not mapping:
+        return None
+    if key in mapping:
+        return mapping[key]
+    return mapping.get(str(key))
+
+
+@register.simple_tag
+def form_token() -> SafeString:
+    """A fresh one-time token for one form: a double tap replays the first outcome."""
+    return format_html('<input type="hidden" name="token" value="{}">', new_token())

@@ -1,0 +1,293 @@
+"""The console and the pit view driven in Chromium, as a dealer and a pit boss use them on a tablet.
+
+Debian's Chromium (``/usr/bin/chromium``, installed by deploy/scripts/setup) is required: a
+missing browser fails these tests, it does not skip them. Screenshots of the main screens
+go to artifacts/screenshots/ (git-ignored); the two used in the README are copied to
+deploy/docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tables.games.cards import FULL_DECK
+from tables.models import RefusedAction, Round, TrayRequest
+from tests.console.conftest import PASSWORD, Floor, build_floor
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+README_SHOTS = ROOT / "deploy" / "docs" / "screenshots"
+TABLET = {"width": 1280, "height": 800}
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# The manual shoe for the full deal: the soda, a split on the first turn, Kate's queen wins on
+# the second, and three different ranks last so the turn can be called.
+SODA = "KS"
+SPLIT = ("5S", "5H")
+QUEEN_WINS = ("2C", "QD")
+LAST_THREE = ("9C", "JD", "4S")
+
+
+def _shoe() -> list[str]:
+    first = [SODA, *SPLIT, *QUEEN_WINS]
+    middle = [card for card in FULL_DECK if card not in first and card not in LAST_THREE]
+    return first + middle + list(LAST_THREE)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(
+            f"Chromium is missing at {CHROMIUM}: run `bash deploy/scripts/setup` "
+            "(or `apt-get install -y chromium`). Playwright cannot download browsers here."
+        )
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # ORM reads in the test beside Playwright's loop
+    from playwright.sync_api import sync_playwright
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def world(transactional_db: None) -> Floor:
+    return build_floor(prefix="b", more_tables=True)
+
+
+def _page(browser: Any, live_server: Any) -> Any:
+    context = browser.new_context(viewport=TABLET, base_url=live_server.url)
+    context.set_default_timeout(10_000)
+    return context.new_page()
+
+
+def _shot(page: Any, name: str) -> Path:
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=False)
+    return path
+
+
+def _sign_in(page: Any, username: str) -> None:
+    page.goto("/console/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+
+
+def _receipt(page: Any) -> Any:
+    return page.get_by_test_id("receipt")
+
+
+def _manual_cards(page: Any, cards: tuple[str, ...] | list[str], expect: str) -> None:
+    for card in cards:
+        page.locator(f'#card-picker [data-card="{card}"]').click()
+    page.get_by_test_id("deal-manual").click()
+    _receipt(page).filter(has_text=expect).wait_for()
+
+
+def _bet(page: Any, player: str, ranks: list[str], amount: str, *, coppered: bool = False) -> None:
+    form = page.locator("#bet-form")
+    form.locator("label.pick", has_text=player).click()
+    for rank in ranks:
+        form.locator(f'label.rank[data-rank="{rank}"]').click()
+    if amount.startswith("$"):
+        form.locator("#custom-amount").fill(amount[1:])
+    else:
+        form.locator(".amount-picks label.pick", has_text=amount).first.click()
+    if coppered:
+        form.locator(".copper-toggle").click()
+    form.locator("[data-confirm]").click()
+
+
+def test_dealer_runs_a_full_faro_deal_and_a_pit_boss_approves_a_fill(
+    browser: Any, live_server: Any, world: Floor
+) -> None:
+    page = _page(browser, live_server)
+    _sign_in(page, world.dealer.username)
+    page.get_by_role("heading", name="Your tables").wait_for()
+    _shot(page, "01-dealer-tables")
+
+    # Open the table with the counted opening inventory.
+    page.get_by_role("link", name=f"Open {world.faro.name}").click()
+    page.get_by_label("Opening count (dollars)").fill("10,000")
+    _shot(page, "02-open-table")
+    page.get_by_role("button", name="Open table").click()
+    _receipt(page).filter(has_text="is open with $10,000.00").wait_for()
+
+    # Seat two players by searching their names; each shows their available balance.
+    for name in ("Kate", "Wyatt"):
+        page.get_by_label("Seat a player: search by name").fill(name)
+        page.get_by_role(
+            "button", name=f"Seat {world.kate.name if name == 'Kate' else world.wyatt.name}"
+        ).click()
+        _receipt(page).filter(has_text=f"Seated {name}").wait_for()
+    assert page.locator("#seats .seat-list li").count() == 2
+    assert "$2,000.00" in page.locator("#seats").inner_text()
+    _shot(page, "03-seats")
+
+    # A dealer asks for a fill; a double tap on the form posts it once.
+    fill_form = page.locator("#tray form").first
+    fill_form.get_by_label("Fill (cage → tray), dollars").fill("2,000")
+    statuses = page.evaluate(
+        """async () => {
+            const form = document.querySelector('#tray form');
+            const data = new FormData(form);
+            const headers = {'HX-Request': 'true'};
+            const send = () => fetch(form.action, {method: 'POST', body: data, headers: headers});
+            const replies = await Promise.all([send(), send()]);
+            return Promise.all(replies.map(async r => [r.status, await r.text()]));
+        }"""
+    )
+    assert [status for status, _ in statuses] == [200, 200]
+    assert sum("already done" in body for _, body in statuses) == 1
+    assert TrayRequest.objects.filter(table=world.faro, kind="fill").count() == 1
+
+    # Start a manual-shoe deal and burn the soda on the card picker.
+    page.reload()
+    page.locator("label.pick", has_text="Manual").click()
+    page.get_by_role("button", name="Start deal").click()
+    _receipt(page).filter(has_text="deal #1 started").wait_for()
+    _manual_cards(page, [SODA], "Soda K♠ burned")
+
+    # Tap-to-bet: player → placement → amount → confirm. A split coming on the 5s.
+    _bet(page, "Kate Elder", ["Q"], "$25")
+    _receipt(page).filter(has_text="Kate Elder bet $25.00 on Q").wait_for()
+    _bet(page, "Wyatt Earp", ["5"], "$10")
+    _receipt(page).filter(has_text="Wyatt Earp bet $10.00 on 5").wait_for()
+    _bet(page, "Wyatt Earp", ["10", "9", "4"], "$5", coppered=True)
+    _receipt(page).filter(has_text="on 4\u20139\u201310 (coppered)").wait_for()
+
+    # A bet over the limit is refused in place, with the reason; nothing moves.
+    _bet(page, "Kate Elder", ["K"], "$600")
+    page.locator("#bet-form").get_by_test_id("inline-error").filter(
+        has_text="The table maximum is $500.00"
+    ).wait_for()
+    assert page.get_by_test_id("bet-row").count() == 3
+    assert RefusedAction.objects.filter(code="limit_exceeded").count() == 1
+    _shot(page, "04-bet-refused")
+    page.locator("#bet-form button[type=reset]").click()
+
+    page.evaluate("window.scrollTo(0, 0)")
+    _shot(page, "05-faro-layout")
+    _check_accessibility(page)
+    _manual_cards(page, SPLIT, "Split!")
+    assert "Split: bank took $5.00 from Wyatt Earp" in _receipt(page).inner_text()
+    _manual_cards(page, QUEEN_WINS, "Turn 2: 2♣ loses, Q♦ wins")
+    assert "Paid $25.00 to Kate Elder" in _receipt(page).inner_text()
+    page.evaluate("window.scrollTo(0, 0)")
+    _shot(page, "06-faro-mid-deal")
+    shutil.copyfile(SHOTS / "06-faro-mid-deal.png", _readme_shot("faro-layout.png"))
+
+    # Mid-deal, a pit boss sees the floor live and approves the fill.
+    boss = _page(browser, live_server)
+    _sign_in(boss, world.pit_boss.username)
+    boss.get_by_role("heading", name="The pit").wait_for()
+    assert boss.get_by_test_id("pit-table").count() == 3
+    assert (
+        "#1 · betting · turn 2/25"
+        in boss.get_by_test_id("pit-table").filter(has_text=world.faro.name).inner_text()
+    )
+    _shot(boss, "08-pit-view")
+    shutil.copyfile(SHOTS / "08-pit-view.png", _readme_shot("pit-view.png"))
+    boss.get_by_role("button", name=f"Approve fill of $2,000.00 for {world.faro.name}").click()
+    _receipt(boss).filter(has_text="$2,000.00 moved cage → tray").wait_for()
+    assert TrayRequest.objects.get(table=world.faro).status == "approved"
+
+    # Deal on to three cards left, then call the turn.
+    shoe = _shoe()
+    for turn in range(3, 25):
+        start = 1 + 2 * (turn - 1)
+        _manual_cards(page, shoe[start : start + 2], f"Turn {turn}:")
+    call = page.locator("#call-turn")
+    call.get_by_label("Player").select_option(label="Kate Elder")
+    for index, rank in enumerate(("9", "J", "4")):
+        call.locator(f'select[name="order_{index}"]').select_option(rank)
+    call.get_by_label("Amount (dollars)").fill("10")
+    call.get_by_role("button", name="Call the turn").click()
+    _receipt(page).filter(has_text="Kate Elder called the turn 9 · J · 4 for $10.00").wait_for()
+    page.locator("#call-turn").scroll_into_view_if_needed()
+    _shot(page, "07-call-the-turn")
+    _manual_cards(page, list(LAST_THREE), "The deal is over")
+    assert "Paid $40.00 to Kate Elder" in _receipt(page).inner_text()
+    assert Round.objects.get(table=world.faro).status == "settled"
+
+    # Close the table with the tray counted exactly: the summary shows no variance.
+    page.reload()
+    tray = page.get_by_test_id("tray").inner_text()
+    page.get_by_label("Closing count (dollars)").fill(tray.replace("$", ""))
+    page.get_by_role("button", name="Close table and see the summary").click()
+    summary = page.get_by_test_id("summary")
+    summary.wait_for()
+    assert page.get_by_test_id("variance").inner_text() == "$0.00"
+    assert page.get_by_test_id("fills").inner_text() == "$2,000.00"
+    _shot(page, "09-close-summary")
+
+
+def _check_accessibility(page: Any) -> None:
+    """Every control has a name, and the first Tab lands on the skip link, then the header."""
+    unnamed = page.evaluate(
+        """() => [...document.querySelectorAll('input:not([type=hidden]), select, button, a[href]')]
+            .filter(el => !(el.labels && el.labels.length) && !el.getAttribute('aria-label')
+                          && !el.textContent.trim())
+            .map(el => el.outerHTML.slice(0, 120))"""
+    )
+    assert unnamed == []
+    page.reload()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent.trim()") == "Skip to content"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent.trim()") == "Casekeeper"
+
+
+def _readme_shot(name: str) -> Path:
+    README_SHOTS.mkdir(parents=True, exist_ok=True)
+    return README_SHOTS / name
+
+
+def test_other_roles_get_a_polite_refusal(browser: Any, live_server: Any, world: Floor) -> None:
+    page = _page(browser, live_server)
+    _sign_in(page, world.auditor.username)
+    page.get_by_role("heading", name="Not for this account").wait_for()
+    page.goto("/pit/")
+    assert "The pit view is for pit bosses and cashiers." in page.inner_text("main")
+    _shot(page, "10-forbidden")
+
+
+def test_a_card_room_result_is_keyed_on_its_screen(browser: Any, live_server: Any, world: Floor) -> None:
+    from tables.models import Table
+    from tables.rounds import start_round
+    from tables.services import seat_player
+
+    room = Table.objects.get(name="Card room b")
+    for player in (world.kate, world.wyatt):
+        seat_player(actor=world.other_dealer, table_id=room.pk, player_id=player.pk)
+    start_round(actor=world.other_dealer, table_id=room.pk, shoe="electronic")
+    page = _page(browser, live_server)
+    _sign_in(page, world.other_dealer.username)
+    page.get_by_role("link", name="Go to Card room b").click()
+    page.get_by_role("heading", name="Next").wait_for()
+    form = page.locator("form.action-form")
+    form.get_by_label("Kate Elder").fill("12")
+    form.get_by_label("Wyatt Earp").fill("7")
+    _shot(page, "11-card-room-result")
+    form.get_by_role("button", name="Record the result").click()
+    _receipt(page).filter(has_text="Wyatt Earp paid $2.00 to Kate Elder").wait_for()
+    page.evaluate("window.scrollTo(0, 0)")
+    _shot(page, "12-card-room-settled")
