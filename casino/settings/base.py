@@ -81,9 +81,9 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "en-us"
 USE_I18N = True
 USE_TZ = True
-TIME_ZONE = env("TIME_ZONE", default="UTC")
-# The casino's own zone decides the gaming day; it may differ from the server's.
+# The casino's own zone decides the gaming day; pages show times in it too unless TIME_ZONE says otherwise.
 CASINO_TIME_ZONE = env("CASINO_TIME_ZONE", default="America/Los_Angeles")
+TIME_ZONE = env("TIME_ZONE", default=CASINO_TIME_ZONE)
 GAMING_DAY_ROLLOVER_HOUR = env.int("GAMING_DAY_ROLLOVER_HOUR", default=6)
 
 STATIC_URL = "static/"
