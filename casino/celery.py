@@ -3,6 +3,7 @@
 Signals carry the web request's id into the task (as a header) and time every task.
 """
 
+import contextlib
 import os
 import time
 from typing import Any
@@ -31,7 +32,9 @@ def _add_request_id(headers: dict[str, Any] | None = None, **_: Any) -> None:
 def _task_started(task_id: str = "", task: Any = None, **_: Any) -> None:
     from casino.observability.context import RequestInfo, current_request
 
-    request_id = getattr(task.request, "request_id", None) or (task.request.headers or {}).get("request_id") or task_id
+    request_id = (
+        getattr(task.request, "request_id", None) or (task.request.headers or {}).get("request_id") or task_id
+    )
     token = current_request.set(RequestInfo(request_id=str(request_id)))
     _started[task_id] = (time.perf_counter(), token)
 
@@ -45,7 +48,6 @@ def _task_finished(task_id: str = "", task: Any = None, state: str = "", **_: An
     if started is not None:
         TASK_DURATION.labels(getattr(task, "name", "?"), state or "?").observe(time.perf_counter() - started)
     if token is not None:
-        try:
+        # A task finished in another context (a pool that moved it) has nothing to undo.
+        with contextlib.suppress(ValueError):
             current_request.reset(token)
-        except ValueError:  # finished in another context (a pool that moved the task); nothing to undo
-            pass

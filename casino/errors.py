@@ -9,7 +9,9 @@ class DomainError(Exception):
     code = "bad_request"
     status = 400
 
-    def __init__(self, message: str, *, fields: dict[str, Any] | None = None, code: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, fields: dict[str, Any] | None = None, code: str | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.fields = fields or {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from casino.errors import Forbidden, NotFound
-from casino.models import STAFF_ROLES, Player, Role
+from casino.models import STAFF_ROLES, Player, Role, User
 
 
 def role_of(user: Any) -> str:
@@ -48,3 +48,11 @@ def access_player(*, user: Any, player_id: int | str) -> Player:
     if player is None:
         raise NotFound("No such player.")
     return player
+
+
+def signed_in(request: Any) -> User:
+    """The request's user; views run behind IsAuthenticated, so it is never anonymous."""
+    user = request.user
+    if not isinstance(user, User):
+        raise Forbidden("Sign in first.")
+    return user

@@ -41,7 +41,11 @@ def get_player_balance(*, player: Player) -> Balance:
     available = wallet.balance - wallet.held
     in_play = wallet.held + on_layouts
     return Balance(
-        player=player.pk, available=available, in_play=in_play, total=available + in_play, as_of=timezone.now()
+        player=player.pk,
+        available=available,
+        in_play=in_play,
+        total=available + in_play,
+        as_of=timezone.now(),
     )
 
 
@@ -52,5 +56,7 @@ def list_player_transactions(*, player: Player) -> QuerySet[Entry]:
 def search_players(*, query: str, limit: int = 20) -> QuerySet[Player]:
     players = Player.objects.select_related("user", "wallet").order_by("user__name", "pk")
     if query:
-        players = players.filter(user__name__icontains=query) | players.filter(user__username__icontains=query)
+        players = players.filter(user__name__icontains=query) | players.filter(
+            user__username__icontains=query
+        )
     return players[:limit]

@@ -43,7 +43,9 @@ def _check_password(password: str, user: User) -> None:
 
 def _create_user(*, username: str, password: str, name: str, role: str) -> User:
     if User.objects.filter(username__iexact=username).exists():
-        raise Conflict(f"The username {username!r} is taken.", code="username_taken", fields={"username": "taken"})
+        raise Conflict(
+            f"The username {username!r} is taken.", code="username_taken", fields={"username": "taken"}
+        )
     user = User(username=username, name=name, role=role, is_staff=role in {Role.ADMIN, Role.PIT_BOSS})
     _check_password(password, user)
     user.set_password(password)
@@ -94,7 +96,9 @@ def buy_in(*, actor: User, player: Player, amount: int, key: str | None = None) 
         memo=f"Buy-in by {player.name}",
         meta={"player": player.pk, "staff": actor.pk},
     )
-    record_audit(actor=actor, action="cage.buy_in", obj=transfer, data={"player": player.pk, "amount": amount})
+    record_audit(
+        actor=actor, action="cage.buy_in", obj=transfer, data={"player": player.pk, "amount": amount}
+    )
     return transfer
 
 
@@ -108,5 +112,7 @@ def cash_out(*, actor: User, player: Player, amount: int, key: str | None = None
         memo=f"Cash-out by {player.name}",
         meta={"player": player.pk, "staff": actor.pk},
     )
-    record_audit(actor=actor, action="cage.cash_out", obj=transfer, data={"player": player.pk, "amount": amount})
+    record_audit(
+        actor=actor, action="cage.cash_out", obj=transfer, data={"player": player.pk, "amount": amount}
+    )
     return transfer

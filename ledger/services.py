@@ -380,6 +380,11 @@ def post_hold(
     meta: Mapping[str, Any] | None = None,
 ) -> Transfer | None:
     """Capture ``amount`` (default: all that is left) to ``credit`` and close the hold, releasing the rest."""
+    if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int) or amount < 0):
+        # Otherwise a negative amount skips the capture below and closes the hold as "posted".
+        raise InvalidTransfer(
+            "A hold posts a whole, non-negative number of cents.", fields={"amount": amount}
+        )
     current = Hold.objects.select_related("account").get(pk=hold_id)
     left = current.amount - current.captured
     to_take = left if amount is None else amount

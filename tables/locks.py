@@ -10,6 +10,8 @@ def lock_table(*, table_id: int) -> Table:
 
 
 def lock_tray_request(*, request_id: int) -> TrayRequest:
-    return TrayRequest.objects.select_for_update(of=("self",)).select_related("table", "table__tray").get(
-        pk=request_id
+    return (
+        TrayRequest.objects.select_for_update(of=("self",))
+        .select_related("table", "table__tray")
+        .get(pk=request_id)
     )

@@ -31,7 +31,11 @@ class Table(models.Model):
     ante = models.BigIntegerField(default=0, help_text="cents; one stake in Tonk and the stakes games")
     rules = models.JSONField(default=dict, blank=True)
     dealer = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="assigned_tables"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="assigned_tables",
     )
     tray = models.OneToOneField("ledger.Account", on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -39,7 +43,9 @@ class Table(models.Model):
     class Meta:
         constraints = [
             models.CheckConstraint(condition=Q(min_bet__gt=0), name="tables_table_min_bet_positive"),
-            models.CheckConstraint(condition=Q(max_bet__gte=F("min_bet")), name="tables_table_max_at_least_min"),
+            models.CheckConstraint(
+                condition=Q(max_bet__gte=F("min_bet")), name="tables_table_max_at_least_min"
+            ),
             models.CheckConstraint(condition=Q(ante__gte=0), name="tables_table_ante_not_negative"),
         ]
 
@@ -54,7 +60,9 @@ class TableSession(models.Model):
     opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     opened_at = models.DateTimeField(auto_now_add=True)
     opening_inventory = models.BigIntegerField()
-    opening_ledger = models.BigIntegerField(help_text="tray balance in the ledger at opening, before adjustment")
+    opening_ledger = models.BigIntegerField(
+        help_text="tray balance in the ledger at opening, before adjustment"
+    )
     opening_variance = models.BigIntegerField(default=0)
     closed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -73,9 +81,13 @@ class TableSession(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["table"], condition=Q(closed_at__isnull=True), name="tables_one_open_session_per_table"
+                fields=["table"],
+                condition=Q(closed_at__isnull=True),
+                name="tables_one_open_session_per_table",
             ),
-            models.CheckConstraint(condition=Q(opening_inventory__gte=0), name="tables_session_opening_not_negative"),
+            models.CheckConstraint(
+                condition=Q(opening_inventory__gte=0), name="tables_session_opening_not_negative"
+            ),
             models.CheckConstraint(
                 condition=Q(closing_inventory__isnull=True) | Q(closing_inventory__gte=0),
                 name="tables_session_closing_not_negative",
@@ -106,7 +118,9 @@ class Seat(models.Model):
             models.UniqueConstraint(
                 fields=["player"], condition=Q(left_at__isnull=True), name="tables_player_in_one_seat"
             ),
-            models.CheckConstraint(condition=Q(number__gte=1) & Q(number__lte=12), name="tables_seat_number_range"),
+            models.CheckConstraint(
+                condition=Q(number__gte=1) & Q(number__lte=12), name="tables_seat_number_range"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -130,7 +144,9 @@ class TrayRequest(models.Model):
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="tray_requests")
     kind = models.CharField(max_length=6, choices=TrayRequestKind.choices)
     amount = models.BigIntegerField()
-    status = models.CharField(max_length=8, choices=TrayRequestStatus.choices, default=TrayRequestStatus.PENDING)
+    status = models.CharField(
+        max_length=8, choices=TrayRequestStatus.choices, default=TrayRequestStatus.PENDING
+    )
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     requested_at = models.DateTimeField(auto_now_add=True)
     decided_by = models.ForeignKey(
@@ -146,7 +162,8 @@ class TrayRequest(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(amount__gt=0), name="tables_trayrequest_amount_positive"),
             models.CheckConstraint(
-                condition=Q(status="approved", transfer__isnull=False) | (~Q(status="approved") & Q(transfer__isnull=True)),
+                condition=Q(status="approved", transfer__isnull=False)
+                | (~Q(status="approved") & Q(transfer__isnull=True)),
                 name="tables_trayrequest_transfer_iff_approved",
             ),
             models.CheckConstraint(
@@ -208,7 +225,9 @@ class Round(models.Model):
     started_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
-    session = models.ForeignKey(TableSession, null=True, blank=True, on_delete=models.PROTECT, related_name="rounds")
+    session = models.ForeignKey(
+        TableSession, null=True, blank=True, on_delete=models.PROTECT, related_name="rounds"
+    )
 
     class Meta:
         constraints = [
@@ -254,10 +273,14 @@ class RoundSettlement(models.Model):
     from_account = models.CharField(max_length=100)
     to_account = models.CharField(max_length=100)
     amount = models.BigIntegerField()
-    player = models.ForeignKey("casino.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey(
+        "casino.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
-        constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="tables_settlement_amount_positive")]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="tables_settlement_amount_positive")
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.amount} {self.from_account}->{self.to_account}"
@@ -269,7 +292,9 @@ class RefusedAction(models.Model):
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
     round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    player = models.ForeignKey("casino.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey(
+        "casino.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     code = models.CharField(max_length=40)
     payload = models.JSONField(default=dict)
     at = models.DateTimeField(auto_now_add=True, db_index=True)
@@ -282,7 +307,9 @@ class DealerShift(models.Model):
     """Who dealt a table and when: dealers rotate, and win, pace and alerts follow the dealer."""
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="dealer_shifts")
-    dealer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="dealer_shifts")
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="dealer_shifts"
+    )
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
     assigned_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -343,7 +370,9 @@ class RoundStat(models.Model):
     round = models.OneToOneField(Round, on_delete=models.CASCADE, primary_key=True, related_name="stat")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
     game = models.CharField(max_length=12, choices=Game.choices)
-    dealer = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
     started_at = models.DateTimeField()
     ended_at = models.DateTimeField(db_index=True)
     hour = models.DateTimeField(help_text="start of the hour the round ended in")

@@ -17,7 +17,9 @@ def split_unwon_pots(*, table: Table, actor: Any, session: TableSession) -> list
 
     Returns what was split, for the close summary: ``{pot, amount, transfer_id, shares}``.
     """
-    pots = list(Account.objects.filter(code__startswith=f"pot:{table.pk}:", purpose=AccountPurpose.POT, balance__gt=0))
+    pots = list(
+        Account.objects.filter(code__startswith=f"pot:{table.pk}:", purpose=AccountPurpose.POT, balance__gt=0)
+    )
     if not pots:
         return []
     last = Round.objects.filter(table=table, status=RoundStatus.SETTLED).order_by("-number").first()
@@ -29,7 +31,11 @@ def split_unwon_pots(*, table: Table, actor: Any, session: TableSession) -> list
     transfers: list[dict[str, Any]] = []
     for account in pots:
         shares = split_evenly(account.balance, list(last.players))
-        legs = [Leg(debit=account.code, credit=wallets[p], amount=cents) for p, cents in shares.items() if cents > 0]
+        legs = [
+            Leg(debit=account.code, credit=wallets[p], amount=cents)
+            for p, cents in shares.items()
+            if cents > 0
+        ]
         transfer = post_transfer(
             key=f"pot_split:{session.pk}:{account.code}",
             kind="pot_split",
@@ -45,5 +51,7 @@ def split_unwon_pots(*, table: Table, actor: Any, session: TableSession) -> list
                 "shares": {str(player): cents for player, cents in shares.items()},
             }
         )
-        record_audit(actor=actor, action="pot.split", obj=transfer, data={"pot": account.code, "shares": shares})
+        record_audit(
+            actor=actor, action="pot.split", obj=transfer, data={"pot": account.code, "shares": shares}
+        )
     return transfers

@@ -112,9 +112,19 @@ def _cached_state(round_: Round) -> Any:
 
 
 def _remember(round_: Round, state: Any) -> None:
-    _STATE_CACHE[(round_.pk, round_.version)] = state
-    while len(_STATE_CACHE) > _CACHE_SIZE:
-        _STATE_CACHE.popitem(last=False)
+    """Cache a state once its transaction commits (at once outside one).
+
+    A state cached by an action that then rolled back would be served later for the same
+    (round, version) after another worker committed a different action at that version.
+    """
+    key = (round_.pk, round_.version)
+
+    def store() -> None:
+        _STATE_CACHE[key] = state
+        while len(_STATE_CACHE) > _CACHE_SIZE:
+            _STATE_CACHE.popitem(last=False)
+
+    transaction.on_commit(store)
 
 
 def _require_dealer(actor: User, table: Table) -> None:
@@ -161,37 +171,63 @@ class _Accounts:
 
 
 def _post_settlements(
-    *, accounts: _Accounts, round_: Round, action: RoundAction | None, settlements: Sequence[Settlement], key: str
+    *,
+    accounts: _Accounts,
+    round_: Round,
+    action: RoundAction | None,
+    settlements: Sequence[Settlement],
+    key: str,
 ) -> None:
-    if not settlements:
-        return
-    legs = [accounts.leg(s) for s in settlements]
-    kinds = {s.kind for s in settlements}
-    transfer = post_transfer(
-        key=key,
-        kind=kinds.pop() if len(kinds) == 1 else "round_settlement",
-        legs=legs,
-        memo=f"{round_.get_game_display()} round {round_.number} at {accounts.table.name}",
-        meta={"table": accounts.table.pk, "round": round_.pk, "action": action.seq if action else 0, "game": round_.game},
-    )
-    RoundSettlement.objects.bulk_create(
-        [
-            RoundSettlement(
-                round=round_,
-                action=action,
-                transfer=transfer,
-                kind=s.kind,
-                from_account=leg.debit,
-                to_account=leg.credit,
-                amount=s.amount,
-                player_id=s.player,
-            )
-            for s, leg in zip(settlements, legs, strict=True)
-        ]
-    )
-    if action is not None:
-        action.transfer = transfer
-        action.save(update_fields=["transfer"])
+    for stage, part in enumerate(_stages(settlements)):
+        legs = [accounts.leg(s) for s in part]
+        kinds = {s.kind for s in part}
+        transfer = post_transfer(
+            key=key if stage == 0 else f"{key}:{stage}",
+            kind=kinds.pop() if len(kinds) == 1 else "round_settlement",
+            legs=legs,
+            memo=f"{round_.get_game_display()} round {round_.number} at {accounts.table.name}",
+            meta={
+                "table": accounts.table.pk,
+                "round": round_.pk,
+                "action": action.seq if action else 0,
+                "game": round_.game,
+            },
+        )
+        RoundSettlement.objects.bulk_create(
+            [
+                RoundSettlement(
+                    round=round_,
+                    action=action,
+                    transfer=transfer,
+                    kind=s.kind,
+                    from_account=leg.debit,
+                    to_account=leg.credit,
+                    amount=s.amount,
+                    player_id=s.player,
+                )
+                for s, leg in zip(part, legs, strict=True)
+            ]
+        )
+        if action is not None and stage == 0:
+            action.transfer = transfer
+            action.save(update_fields=["transfer"])
+
+
+def _stages(settlements: Sequence[Settlement]) -> list[list[Settlement]]:
+    """Cut an action's settlements where chips pass through an account (paid in, then paid on).
+
+    ``post_transfer`` covers a transfer's debits from balances as they were before it, so a
+    pot filled and emptied by one action (Farmer's side pot) must be two transfers, in order.
+    """
+    stages: list[list[Settlement]] = []
+    credited: set[str] = set()
+    for settlement in settlements:
+        if not stages or settlement.payer in credited:
+            stages.append([])
+            credited = set()
+        stages[-1].append(settlement)
+        credited.add(settlement.payee)
+    return stages
 
 
 def _pot_balances(table: Table) -> dict[str, int]:
@@ -200,9 +236,9 @@ def _pot_balances(table: Table) -> dict[str, int]:
     prefix = f"pot:{table.pk}:"
     return {
         code[len(prefix) :]: balance
-        for code, balance in Account.objects.filter(code__startswith=prefix, purpose=AccountPurpose.POT).values_list(
-            "code", "balance"
-        )
+        for code, balance in Account.objects.filter(
+            code__startswith=prefix, purpose=AccountPurpose.POT
+        ).values_list("code", "balance")
     }
 
 
@@ -216,16 +252,16 @@ def _deal_order(public: Mapping[str, Any], seats: Mapping[int, int]) -> list[int
     return seats_from_left_of(int(dealer_seat), seats)
 
 
-def _eligible_seats(engine: Any, table: Table, seated: dict[int, Player], base_ctx: dict[str, Any]) -> dict[int, int]:
+def _eligible_seats(
+    engine: Any, table: Table, seated: dict[int, Player], base_ctx: dict[str, Any]
+) -> dict[int, int]:
     """Deal in only players whose wallets cover the reserve (table stakes, GAMES.md)."""
     seats = {number: player.pk for number, player in seated.items()}
     for _ in range(len(seats) + 1):
         ctx = TableContext(seats=seats, **base_ctx)
         reserve = engine.reserve(ctx) if seats else {}
         short = {
-            number
-            for number, pid in seats.items()
-            if reserve.get(pid, 0) > seated[number].wallet.available
+            number for number, pid in seats.items() if reserve.get(pid, 0) > seated[number].wallet.available
         }
         if not short:
             return seats
@@ -251,19 +287,29 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
     engine = engine_for(table.game)
     seated = {
         seat.number: seat.player
-        for seat in Seat.objects.filter(table=table, left_at__isnull=True).select_related("player__wallet", "player__user")
+        for seat in Seat.objects.filter(table=table, left_at__isnull=True).select_related(
+            "player__wallet", "player__user"
+        )
     }
     previous = Round.objects.filter(table=table, status=RoundStatus.SETTLED).order_by("-number").first()
     carry = dict(previous.carry) if previous else {}
     pots = _pot_balances(table)
     if pots:
         carry["pots"] = pots
-    base_ctx = {"rules": table.rules, "min_bet": table.min_bet, "max_bet": table.max_bet, "ante": table.ante, "carry": carry}
+    base_ctx = {
+        "rules": table.rules,
+        "min_bet": table.min_bet,
+        "max_bet": table.max_bet,
+        "ante": table.ante,
+        "carry": carry,
+    }
     seats = _eligible_seats(engine, table, seated, base_ctx)
     electronic = shoe == ShoeKind.ELECTRONIC
     seed = "" if not electronic else seed or secrets.token_hex(32)
     extra_seeds = [derive_seed(seed, "farmer-draw")] if electronic and table.game == "farmer" else []
-    number = (Round.objects.filter(table=table).order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    number = (
+        Round.objects.filter(table=table).order_by("-number").values_list("number", flat=True).first() or 0
+    ) + 1
     round_ = Round(
         table=table,
         game=table.game,
@@ -306,11 +352,15 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
             round_.holds[str(pid)] = reserve.pk
     round_.save(update_fields=["holds"])
     accounts = _Accounts(table=table, round_=round_, players=players)
-    _post_settlements(accounts=accounts, round_=round_, action=None, settlements=opening, key=f"round:{round_.pk}:start")
+    _post_settlements(
+        accounts=accounts, round_=round_, action=None, settlements=opening, key=f"round:{round_.pk}:start"
+    )
     if engine.is_over(state):
         _finish(round_, engine, state)
     _remember(round_, state)
-    record_audit(actor=actor, action="round.started", obj=round_, data={"shoe": shoe, "players": round_.players})
+    record_audit(
+        actor=actor, action="round.started", obj=round_, data={"shoe": shoe, "players": round_.players}
+    )
     return round_
 
 
@@ -330,6 +380,11 @@ def _finish(round_: Round, engine: Any, state: Any) -> None:
     round_.ended_at = timezone.now()
     round_.carry = engine.carry_out(state)
     round_.save(update_fields=["status", "ended_at", "carry"])
+    from tables.tasks import rate_round_task
+
+    round_id = round_.pk
+    # robust: a broker hiccup must not fail a committed action; ratings can be rebuilt.
+    transaction.on_commit(lambda: rate_round_task.delay(round_id), robust=True)
 
 
 def _clean_payload(action: Any) -> dict[str, Any]:
@@ -356,6 +411,9 @@ def apply_round_action(*, actor: User, round_id: int, action: Any, version: Any 
     if version is not None and version != round_.version:
         raise StaleRound(f"The round is at version {round_.version}, not {version}; reload it.")
     if round_.status not in LIVE_ROUND_STATUSES:
+        if round_.game == "stakes" and round_.status == RoundStatus.SETTLED:
+            # A result settles a stakes round at once; GAMES.md makes a second result a 400.
+            raise IllegalAction("illegal_action", "This round already has its result; it is settled.")
         raise Conflict(f"The round is {round_.status}.", code="round_over")
     payload = _clean_payload(action)
     _check_player_seated(table, payload)
@@ -366,11 +424,18 @@ def apply_round_action(*, actor: User, round_id: int, action: Any, version: Any 
     seq = round_.version + 1
     recorded = RoundAction.objects.create(round=round_, seq=seq, payload=payload, actor=actor)
     players = {
-        p.pk: p for p in Player.objects.filter(pk__in=_players_touched(round_, moved)).select_related("wallet", "user")
+        p.pk: p
+        for p in Player.objects.filter(pk__in=_players_touched(round_, moved)).select_related(
+            "wallet", "user"
+        )
     }
     accounts = _Accounts(table=table, round_=round_, players=players)
     _post_settlements(
-        accounts=accounts, round_=round_, action=recorded, settlements=moved, key=f"round:{round_.pk}:action:{seq}"
+        accounts=accounts,
+        round_=round_,
+        action=recorded,
+        settlements=moved,
+        key=f"round:{round_.pk}:action:{seq}",
     )
     public = engine.public_state(new_state)
     round_.version = seq
@@ -410,7 +475,9 @@ def log_refused_action(*, actor: User, round_id: int, action: Any, code: str) ->
     if round_ is None:
         return
     player = action.get("player") if isinstance(action, dict) else None
-    valid_player = isinstance(player, int) and not isinstance(player, bool) and Player.objects.filter(pk=player).exists()
+    valid_player = (
+        isinstance(player, int) and not isinstance(player, bool) and Player.objects.filter(pk=player).exists()
+    )
     REFUSED_ACTIONS.labels(code).inc()
     RefusedAction.objects.create(
         table_id=round_.table_id,
@@ -434,7 +501,11 @@ def verify_round(*, round_: Round) -> dict[str, Any]:
         "deck": list(shuffle(deck_for(round_.game), round_.seed)),
         "algorithm": "HMAC-SHA256 counter stream feeding Fisher-Yates (tables/games/shoe.py)",
         "extra": [
-            {"commitment": commitment_for(seed), "server_seed": seed, "deck": list(shuffle(deck_for(round_.game), seed))}
+            {
+                "commitment": commitment_for(seed),
+                "server_seed": seed,
+                "deck": list(shuffle(deck_for(round_.game), seed)),
+            }
             for seed in round_.extra_seeds
         ],
     }

@@ -15,7 +15,9 @@ def _tables() -> QuerySet[Table]:
     return Table.objects.select_related("tray", "dealer").prefetch_related(
         Prefetch(
             "seatings",
-            queryset=Seat.objects.filter(left_at__isnull=True).select_related("player__user").order_by("number"),
+            queryset=Seat.objects.filter(left_at__isnull=True)
+            .select_related("player__user")
+            .order_by("number"),
             to_attr="active_seats",
         ),
         Prefetch(
@@ -45,7 +47,11 @@ def get_open_session(table: Table) -> TableSession | None:
 
 
 def list_pending_tray_requests() -> QuerySet[TrayRequest]:
-    return TrayRequest.objects.filter(status="pending").select_related("table", "requested_by").order_by("requested_at")
+    return (
+        TrayRequest.objects.filter(status="pending")
+        .select_related("table", "requested_by")
+        .order_by("requested_at")
+    )
 
 
 def get_live_round(table: Table) -> Round | None:

@@ -22,10 +22,9 @@ from tables.accounts import OVER_SHORT, layout_code, open_over_short, tray_code
 from tables.games.errors import IllegalAction
 from tables.games.registry import validate_rules
 from tables.locks import lock_table, lock_tray_request
-from tables.pots import split_unwon_pots
 from tables.models import (
-    DealerShift,
     LIVE_ROUND_STATUSES,
+    DealerShift,
     LimitChange,
     Round,
     Seat,
@@ -36,6 +35,7 @@ from tables.models import (
     TrayRequestKind,
     TrayRequestStatus,
 )
+from tables.pots import split_unwon_pots
 
 MAX_SEATS = 12
 MAX_CENTS = 10**12
@@ -44,7 +44,9 @@ MAX_CENTS = 10**12
 def check_cents(value: Any, *, field: str, allow_zero: bool = False) -> int:
     """Amounts are whole cents: no floats, no bools, no strings, within sane bounds."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValidationFailed(f"{field} must be a whole number of cents.", fields={field: "must be an integer"})
+        raise ValidationFailed(
+            f"{field} must be a whole number of cents.", fields={field: "must be an integer"}
+        )
     low = 0 if allow_zero else 1
     if not low <= value <= MAX_CENTS:
         raise ValidationFailed(
@@ -90,13 +92,23 @@ def create_table(
     chip = int(full_rules.get("chip", 100))
     for field, value in (("min_bet", min_bet), ("max_bet", max_bet), ("ante", ante)):
         if value % chip:
-            raise ValidationFailed(f"{field} must be a multiple of the chip ({chip} cents).", fields={field: "not a chip multiple"})
+            raise ValidationFailed(
+                f"{field} must be a multiple of the chip ({chip} cents).",
+                fields={field: "not a chip multiple"},
+            )
     table_id = _next_table_id()
     tray = open_account(
         code=tray_code(table_id), kind=AccountKind.ASSET, purpose=AccountPurpose.TRAY, name=f"Tray of {name}"
     )
     table = Table.objects.create(
-        id=table_id, name=name, game=game, min_bet=min_bet, max_bet=max_bet, ante=ante, rules=full_rules, tray=tray
+        id=table_id,
+        name=name,
+        game=game,
+        min_bet=min_bet,
+        max_bet=max_bet,
+        ante=ante,
+        rules=full_rules,
+        tray=tray,
     )
     record_audit(actor=actor, action="table.created", obj=table, data={"game": game, "rules": full_rules})
     return table
@@ -106,7 +118,9 @@ def create_table(
 def change_limits(*, actor: User, table_id: int, min_bet: int, max_bet: int) -> Table:
     """New limits apply to bets placed from now on; bets on the layout are untouched."""
     table = lock_table(table_id=table_id)
-    if not (role_of(actor) == Role.PIT_BOSS or (role_of(actor) == Role.DEALER and table.dealer_id == actor.pk)):
+    if not (
+        role_of(actor) == Role.PIT_BOSS or (role_of(actor) == Role.DEALER and table.dealer_id == actor.pk)
+    ):
         raise Forbidden("Only a pit boss or the table's assigned dealer may change its limits.")
     _check_limits(min_bet, max_bet)
     chip = int(table.rules.get("chip", 100))
@@ -123,7 +137,12 @@ def change_limits(*, actor: User, table_id: int, min_bet: int, max_bet: int) -> 
     old = {"min_bet": table.min_bet, "max_bet": table.max_bet}
     table.min_bet, table.max_bet = min_bet, max_bet
     table.save(update_fields=["min_bet", "max_bet"])
-    record_audit(actor=actor, action="table.limits_changed", obj=table, data={"old": old, "new": {"min_bet": min_bet, "max_bet": max_bet}})
+    record_audit(
+        actor=actor,
+        action="table.limits_changed",
+        obj=table,
+        data={"old": old, "new": {"min_bet": min_bet, "max_bet": max_bet}},
+    )
     return table
 
 
@@ -142,7 +161,9 @@ def assign_dealer(*, actor: User, table_id: int, dealer_id: Any) -> Table:
     DealerShift.objects.create(table=table, dealer=dealer, assigned_by=actor)
     table.dealer = dealer
     table.save(update_fields=["dealer"])
-    record_audit(actor=actor, action="table.dealer_assigned", obj=table, data={"from": previous, "to": dealer.pk})
+    record_audit(
+        actor=actor, action="table.dealer_assigned", obj=table, data={"from": previous, "to": dealer.pk}
+    )
     return table
 
 
@@ -199,7 +220,9 @@ def open_table(*, actor: User, table_id: int, opening_inventory: Any) -> TableSe
     session.save(update_fields=["opening_variance"])
     table.status = TableStatus.OPEN
     table.save(update_fields=["status"])
-    record_audit(actor=actor, action="table.opened", obj=session, data={"count": count, "ledger": ledger_balance})
+    record_audit(
+        actor=actor, action="table.opened", obj=session, data={"count": count, "ledger": ledger_balance}
+    )
     return session
 
 
@@ -317,7 +340,12 @@ def approve_tray_request(*, actor: User, table_id: int, request_id: int, kind: s
         kind=kind,
         legs=[leg],
         memo=f"{kind.title()} for {request.table.name}",
-        meta={"table": request.table_id, kind: request.pk, "requested_by": request.requested_by_id, "approved_by": actor.pk},
+        meta={
+            "table": request.table_id,
+            kind: request.pk,
+            "requested_by": request.requested_by_id,
+            "approved_by": actor.pk,
+        },
     )
     request.status = TrayRequestStatus.APPROVED
     request.decided_by = actor
@@ -328,7 +356,9 @@ def approve_tray_request(*, actor: User, table_id: int, request_id: int, kind: s
 
 
 @transaction.atomic
-def refuse_tray_request(*, actor: User, table_id: int, request_id: int, kind: str, note: str = "") -> TrayRequest:
+def refuse_tray_request(
+    *, actor: User, table_id: int, request_id: int, kind: str, note: str = ""
+) -> TrayRequest:
     request = _decidable_request(actor=actor, table_id=table_id, request_id=request_id, kind=kind)
     request.status = TrayRequestStatus.REFUSED
     request.decided_by = actor
@@ -368,9 +398,7 @@ def seat_player(*, actor: User, table_id: int, player_id: Any, seat: Any = None)
         raise Conflict(f"Seat {seat} is taken.", code="seat_taken", fields={"seat": seat})
     current = Seat.objects.filter(player=player, left_at__isnull=True).select_related("table").first()
     if current is not None:
-        raise Conflict(
-            f"{player.name} is already seated at {current.table.name}.", code="already_seated"
-        )
+        raise Conflict(f"{player.name} is already seated at {current.table.name}.", code="already_seated")
     seating = Seat.objects.create(table=table, player=player, number=seat, seated_by=actor)
     record_audit(actor=actor, action="seat.taken", obj=seating, data={"player": player.pk, "seat": seat})
     return seating
@@ -385,13 +413,19 @@ def chips_in_play_at(*, table: Table, player: Player) -> int:
 def unseat_player(*, actor: User, table_id: int, player_id: int) -> Seat:
     table = lock_table(table_id=table_id)
     _seat_actor_allowed(actor, table)
-    seating = Seat.objects.filter(table=table, player_id=player_id, left_at__isnull=True).select_related(
-        "player"
-    ).first()
+    seating = (
+        Seat.objects.filter(table=table, player_id=player_id, left_at__isnull=True)
+        .select_related("player")
+        .first()
+    )
     if seating is None:
         raise NotFound("That player is not seated at this table.")
-    if chips_in_play_at(table=table, player=seating.player) > 0 or player_in_live_round(table, seating.player):
-        raise Conflict("The player has chips in play; settle or remove their bets first.", code="chips_in_play")
+    if chips_in_play_at(table=table, player=seating.player) > 0 or player_in_live_round(
+        table, seating.player
+    ):
+        raise Conflict(
+            "The player has chips in play; settle or remove their bets first.", code="chips_in_play"
+        )
     seating.left_at = timezone.now()
     seating.save(update_fields=["left_at"])
     record_audit(actor=actor, action="seat.left", obj=seating, data={"player": player_id})

@@ -78,8 +78,9 @@ def _render(exc: Exception) -> Response | None:
         if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
             response.status_code = status.HTTP_401_UNAUTHORIZED
             response["WWW-Authenticate"] = 'Token realm="api"'
-        if isinstance(exc, exceptions.Throttled) and exc.wait:
-            response["Retry-After"] = str(int(exc.wait))
+        wait = getattr(exc, "wait", None)
+        if isinstance(exc, exceptions.Throttled) and wait:
+            response["Retry-After"] = str(int(wait))
         return response
     return None
 

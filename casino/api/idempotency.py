@@ -17,6 +17,7 @@ from rest_framework.response import Response
 
 from casino.errors import Conflict, ValidationFailed
 from casino.models import IdempotencyRecord
+from casino.permissions import signed_in
 
 HEADER = "Idempotency-Key"
 
@@ -35,20 +36,23 @@ def run_idempotent(request: Request, handler: Callable[[], Response]) -> Respons
     if key is None:
         return handler()
     key = key.strip()
-    if not key or len(key) > 200:
-        raise ValidationFailed("Idempotency-Key must be 1 to 200 characters.", code="bad_idempotency_key")
+    if not key or len(key) > 200 or not key.isprintable():  # NUL and control characters can't be stored
+        raise ValidationFailed(
+            "Idempotency-Key must be 1 to 200 printable characters.", code="bad_idempotency_key"
+        )
     digest = _request_hash(request)
     with transaction.atomic():
         record, created = IdempotencyRecord.objects.get_or_create(
-            user=request.user,
+            user=signed_in(request),
             key=key,
-            defaults={"method": request.method, "path": request.path, "request_hash": digest},
+            defaults={"method": request.method or "", "path": request.path, "request_hash": digest},
         )
         if not created:
             record = IdempotencyRecord.objects.select_for_update().get(pk=record.pk)
             if record.request_hash != digest:
                 raise Conflict(
-                    "This Idempotency-Key was already used with a different request.", code="idempotency_conflict"
+                    "This Idempotency-Key was already used with a different request.",
+                    code="idempotency_conflict",
                 )
             if record.status_code is not None:
                 replay = Response(record.response_body, status=record.status_code)

@@ -19,7 +19,7 @@ from casino.api.pagination import NewestFirstCursorPagination
 from casino.api.schema import IDEMPOTENCY_HEADER, errors
 from casino.errors import NotFound, ValidationFailed
 from casino.models import Player, Role
-from casino.permissions import access_player, require_role, require_staff, role_of
+from casino.permissions import access_player, require_role, require_staff, role_of, signed_in
 from casino.selectors import get_player_balance, list_player_transactions, search_players
 from casino.services import buy_in, cash_out, create_player, create_staff, issue_token, revoke_token
 
@@ -42,7 +42,9 @@ class TokenCreateApi(APIView):
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        user = authenticate(request, username=data.validated_data["username"], password=data.validated_data["password"])
+        user = authenticate(
+            request, username=data.validated_data["username"], password=data.validated_data["password"]
+        )
         if user is None:
             raise ValidationFailed("Wrong username or password.", code="invalid_credentials")
         token = issue_token(user=user)
@@ -72,10 +74,16 @@ class MeApi(APIView):
 
     @extend_schema(responses={200: OutputSerializer, **errors(401)})
     def get(self, request: Request) -> Response:
-        user = request.user
+        user = signed_in(request)
         player = Player.objects.filter(user=user).values_list("pk", flat=True).first()
         return Response(
-            {"id": user.pk, "username": user.username, "name": user.name, "role": role_of(user), "player": player}
+            {
+                "id": user.pk,
+                "username": user.username,
+                "name": user.name,
+                "role": role_of(user),
+                "player": player,
+            }
         )
 
 
@@ -84,7 +92,9 @@ class StaffCreateApi(APIView):
         username = serializers.CharField(max_length=150)
         password = serializers.CharField(max_length=128, trim_whitespace=False)
         name = serializers.CharField(max_length=150)
-        role = serializers.ChoiceField(choices=[Role.ADMIN, Role.PIT_BOSS, Role.DEALER, Role.CASHIER, Role.AUDITOR])
+        role = serializers.ChoiceField(
+            choices=[Role.ADMIN, Role.PIT_BOSS, Role.DEALER, Role.CASHIER, Role.AUDITOR]
+        )
 
     class OutputSerializer(serializers.Serializer):
         id = serializers.IntegerField()
@@ -97,7 +107,7 @@ class StaffCreateApi(APIView):
         require_role(request.user, Role.ADMIN)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        user = create_staff(actor=request.user, **data.validated_data)
+        user = create_staff(actor=signed_in(request), **data.validated_data)
         return Response(self.OutputSerializer(user).data, status=status.HTTP_201_CREATED)
 
 
@@ -113,19 +123,30 @@ class PlayerListCreateApi(APIView):
         password = serializers.CharField(max_length=128, trim_whitespace=False)
         name = serializers.CharField(max_length=150)
 
-    @extend_schema(request=InputSerializer, responses={201: PlayerOutputSerializer, **errors(400, 401, 403, 409)})
+    @extend_schema(
+        request=InputSerializer, responses={201: PlayerOutputSerializer, **errors(400, 401, 403, 409)}
+    )
     def post(self, request: Request) -> Response:
         require_role(request.user, Role.ADMIN, Role.PIT_BOSS, Role.CASHIER)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        player = create_player(actor=request.user, **data.validated_data)
+        player = create_player(actor=signed_in(request), **data.validated_data)
         return Response(PlayerOutputSerializer(player).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={200: PlayerOutputSerializer(many=True), **errors(401, 403)})
+    class SearchSerializer(serializers.Serializer):
+        # A CharField refuses NUL, which PostgreSQL cannot take in a LIKE pattern (a 500 before).
+        search = serializers.CharField(required=False, allow_blank=True, trim_whitespace=False, default="")
+
+    @extend_schema(
+        parameters=[SearchSerializer],
+        responses={200: PlayerOutputSerializer(many=True), **errors(400, 401, 403)},
+    )
     def get(self, request: Request) -> Response:
         """Staff search players by name or username (``?search=``), for seating and the cage."""
         require_staff(request.user)
-        players = search_players(query=request.query_params.get("search", "")[:100])
+        query = self.SearchSerializer(data={"search": request.query_params.get("search", "")[:100]})
+        query.is_valid(raise_exception=True)
+        players = search_players(query=query.validated_data["search"])
         return Response(PlayerOutputSerializer(players, many=True).data)
 
 
@@ -185,7 +206,9 @@ class CageInputSerializer(serializers.Serializer):
 
 class CageOutputSerializer(serializers.Serializer):
     transfer_id = serializers.IntegerField()
-    balance = serializers.IntegerField(help_text="The player's available balance after the transfer, in cents")
+    balance = serializers.IntegerField(
+        help_text="The player's available balance after the transfer, in cents"
+    )
 
 
 def _cage_move(request: Request, service: Any) -> Response:
@@ -194,12 +217,16 @@ def _cage_move(request: Request, service: Any) -> Response:
     def handle() -> Response:
         data = CageInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        player = Player.objects.select_related("wallet", "user").filter(pk=data.validated_data["player"]).first()
+        player = (
+            Player.objects.select_related("wallet", "user").filter(pk=data.validated_data["player"]).first()
+        )
         if player is None:
             raise NotFound("No such player.", fields={"player": data.validated_data["player"]})
-        transfer = service(actor=request.user, player=player, amount=data.validated_data["amount"])
+        transfer = service(actor=signed_in(request), player=player, amount=data.validated_data["amount"])
         balance = get_player_balance(player=player)
-        return Response({"transfer_id": transfer.pk, "balance": balance.available}, status=status.HTTP_201_CREATED)
+        return Response(
+            {"transfer_id": transfer.pk, "balance": balance.available}, status=status.HTTP_201_CREATED
+        )
 
     return run_idempotent(request, handle)
 

@@ -15,6 +15,9 @@ class RequestInfo:
     remote_addr: str | None = None
 
 
+NO_REQUEST = RequestInfo()
+# The default is immutable (a frozen dataclass), so sharing it between contexts is safe.
 current_request: contextvars.ContextVar[RequestInfo] = contextvars.ContextVar(
-    "current_request", default=RequestInfo()
+    "current_request",
+    default=NO_REQUEST,
 )

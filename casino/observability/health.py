@@ -19,7 +19,7 @@ def _check_database() -> str | None:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
-    except Exception as error:  # noqa: BLE001 - any failure means not ready; the reason is reported
+    except Exception as error:
         return str(error)[:200]
     return None
 
@@ -28,7 +28,7 @@ def _check_redis() -> str | None:
     try:
         client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=2)
         client.ping()
-    except Exception as error:  # noqa: BLE001 - as above
+    except Exception as error:
         return str(error)[:200]
     return None
 

@@ -39,9 +39,13 @@ class QueueDepthCollector(Collector):
     """Reads the broker's queue lengths at scrape time (Redis lists named after queues)."""
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        gauge = GaugeMetricFamily("casekeeper_celery_queue_depth", "Tasks waiting in a queue", labels=["queue"])
+        gauge = GaugeMetricFamily(
+            "casekeeper_celery_queue_depth", "Tasks waiting in a queue", labels=["queue"]
+        )
         try:
-            client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_connect_timeout=1, socket_timeout=1)
+            client = redis.Redis.from_url(
+                settings.CELERY_BROKER_URL, socket_connect_timeout=1, socket_timeout=1
+            )
             for queue in QUEUES:
                 gauge.add_metric([queue], float(client.llen(queue)))
         except redis.RedisError:
@@ -58,7 +62,7 @@ def _registry() -> CollectorRegistry:
         MultiProcessCollector(registry)
         registry.register(_queue_collector)
         return registry
-    if _queue_collector not in REGISTRY._collector_to_names:  # noqa: SLF001 - register once per process
+    if _queue_collector not in REGISTRY._collector_to_names:
         REGISTRY.register(_queue_collector)
     return REGISTRY
 

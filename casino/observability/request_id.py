@@ -35,7 +35,9 @@ class RequestIdMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         incoming = request.headers.get(HEADER, "")
         request_id = incoming if _SAFE.match(incoming) else new_request_id()
-        token = current_request.set(RequestInfo(request_id=request_id, remote_addr=request.META.get("REMOTE_ADDR")))
+        token = current_request.set(
+            RequestInfo(request_id=request_id, remote_addr=request.META.get("REMOTE_ADDR"))
+        )
         try:
             response = self.get_response(request)
         finally:

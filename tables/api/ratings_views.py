@@ -44,7 +44,7 @@ def _parse_moment(value: str | None, *, field: str) -> dt.datetime | None:
 
 
 class SittingCursorPagination(NewestFirstCursorPagination):
-    ordering = ("-seated_at", "-pk")
+    ordering = "-seated_at"
 
 
 class PlayerRatingsApi(APIView):

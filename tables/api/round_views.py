@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 from casino.api.idempotency import run_idempotent
 from casino.api.schema import IDEMPOTENCY_HEADER, errors
 from casino.errors import NotFound
-from casino.permissions import require_staff
+from casino.permissions import require_staff, signed_in
 from tables.games.errors import IllegalAction
 from tables.models import Round, ShoeKind
 from tables.rounds import apply_round_action, log_refused_action, start_round, verify_round
@@ -84,7 +84,9 @@ class RoundCreateApi(APIView):
         def handle() -> Response:
             data = self.InputSerializer(data=request.data)
             data.is_valid(raise_exception=True)
-            round_ = start_round(actor=request.user, table_id=table_id, shoe=data.validated_data["shoe"])
+            round_ = start_round(
+                actor=signed_in(request), table_id=table_id, shoe=data.validated_data["shoe"]
+            )
             return _round_response(round_.pk, status.HTTP_201_CREATED)
 
         return run_idempotent(request, handle)
@@ -118,13 +120,15 @@ class RoundActionApi(APIView):
 
         def handle() -> Response:
             version = action.get("version") if isinstance(action, dict) else None
-            round_ = apply_round_action(actor=request.user, round_id=round_id, action=action, version=version)
+            round_ = apply_round_action(
+                actor=signed_in(request), round_id=round_id, action=action, version=version
+            )
             return _round_response(round_.pk)
 
         try:
             return run_idempotent(request, handle)
         except IllegalAction as error:
-            log_refused_action(actor=request.user, round_id=round_id, action=action, code=error.code)
+            log_refused_action(actor=signed_in(request), round_id=round_id, action=action, code=error.code)
             raise
 
 

@@ -15,8 +15,8 @@ from casino.api.idempotency import run_idempotent
 from casino.api.pagination import NewestFirstCursorPagination
 from casino.api.schema import IDEMPOTENCY_HEADER, errors
 from casino.errors import NotFound
-from casino.permissions import require_role
 from casino.models import Role
+from casino.permissions import require_role, signed_in
 from tables import services
 from tables.models import Game, TrayRequest, TrayRequestKind
 from tables.selectors import access_table, get_open_session, list_tables
@@ -68,16 +68,20 @@ class TableOutputSerializer(serializers.Serializer):
     def get_seats(self, table: Any) -> list[dict[str, Any]]:
         seats = getattr(table, "active_seats", None)
         if seats is None:
-            seats = table.seatings.filter(left_at__isnull=True).select_related("player__user").order_by("number")
+            seats = (
+                table.seatings.filter(left_at__isnull=True).select_related("player__user").order_by("number")
+            )
         return SeatOutputSerializer(seats, many=True).data  # type: ignore[return-value]
 
     def get_session(self, table: Any) -> dict[str, Any] | None:
         session = get_open_session(table)
-        return SessionOutputSerializer(session).data if session else None  # type: ignore[return-value]
+        return dict(SessionOutputSerializer(session).data) if session else None
 
 
 def _table_response(request: Request, table_id: int, code: int = 200) -> Response:
-    return Response(TableOutputSerializer(access_table(user=request.user, table_id=table_id)).data, status=code)
+    return Response(
+        TableOutputSerializer(access_table(user=request.user, table_id=table_id)).data, status=code
+    )
 
 
 class TableCursorPagination(NewestFirstCursorPagination):
@@ -95,12 +99,14 @@ class TableListCreateApi(APIView):
         ante = CentsField(required=False, min_value=0, default=0)
         rules = serializers.DictField(required=False, default=dict)
 
-    @extend_schema(request=InputSerializer, responses={201: TableOutputSerializer, **errors(400, 401, 403, 409)})
+    @extend_schema(
+        request=InputSerializer, responses={201: TableOutputSerializer, **errors(400, 401, 403, 409)}
+    )
     def post(self, request: Request) -> Response:
         require_role(request.user, Role.ADMIN, Role.PIT_BOSS)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        table = services.create_table(actor=request.user, **data.validated_data)
+        table = services.create_table(actor=signed_in(request), **data.validated_data)
         return _table_response(request, table.pk, status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: TableOutputSerializer(many=True), **errors(401, 403)})
@@ -126,12 +132,14 @@ class TableLimitsApi(APIView):
         min_bet = CentsField()
         max_bet = CentsField()
 
-    @extend_schema(request=InputSerializer, responses={200: TableOutputSerializer, **errors(400, 401, 403, 404)})
+    @extend_schema(
+        request=InputSerializer, responses={200: TableOutputSerializer, **errors(400, 401, 403, 404)}
+    )
     def patch(self, request: Request, table_id: int) -> Response:
         _existing_table(request, table_id)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.change_limits(actor=request.user, table_id=table_id, **data.validated_data)
+        services.change_limits(actor=signed_in(request), table_id=table_id, **data.validated_data)
         return _table_response(request, table_id)
 
 
@@ -139,13 +147,17 @@ class TableAssignApi(APIView):
     class InputSerializer(serializers.Serializer):
         dealer = IdField()
 
-    @extend_schema(request=InputSerializer, responses={200: TableOutputSerializer, **errors(400, 401, 403, 404)})
+    @extend_schema(
+        request=InputSerializer, responses={200: TableOutputSerializer, **errors(400, 401, 403, 404)}
+    )
     def post(self, request: Request, table_id: int) -> Response:
         _existing_table(request, table_id)
         require_role(request.user, Role.PIT_BOSS)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.assign_dealer(actor=request.user, table_id=table_id, dealer_id=data.validated_data["dealer"])
+        services.assign_dealer(
+            actor=signed_in(request), table_id=table_id, dealer_id=data.validated_data["dealer"]
+        )
         return _table_response(request, table_id)
 
 
@@ -164,7 +176,7 @@ class TableOpenApi(APIView):
         def handle() -> Response:
             data = self.InputSerializer(data=request.data)
             data.is_valid(raise_exception=True)
-            session = services.open_table(actor=request.user, table_id=table_id, **data.validated_data)
+            session = services.open_table(actor=signed_in(request), table_id=table_id, **data.validated_data)
             return Response(SessionOutputSerializer(session).data, status=status.HTTP_201_CREATED)
 
         return run_idempotent(request, handle)
@@ -185,7 +197,7 @@ class TableCloseApi(APIView):
         def handle() -> Response:
             data = self.InputSerializer(data=request.data)
             data.is_valid(raise_exception=True)
-            session = services.close_table(actor=request.user, table_id=table_id, **data.validated_data)
+            session = services.close_table(actor=signed_in(request), table_id=table_id, **data.validated_data)
             return Response(SessionOutputSerializer(session).data)
 
         return run_idempotent(request, handle)
@@ -218,7 +230,10 @@ class _TrayRequestCreateApi(APIView):
             data = self.InputSerializer(data=request.data)
             data.is_valid(raise_exception=True)
             tray_request = services.request_tray_change(
-                actor=request.user, table_id=table_id, kind=self.kind, amount=data.validated_data["amount"]
+                actor=signed_in(request),
+                table_id=table_id,
+                kind=self.kind,
+                amount=data.validated_data["amount"],
             )
             return Response(TrayRequestOutputSerializer(tray_request).data, status=status.HTTP_201_CREATED)
 
@@ -266,11 +281,11 @@ class _TrayRequestDecideApi(APIView):
             data.is_valid(raise_exception=True)
             if self.approve:
                 decided = services.approve_tray_request(
-                    actor=request.user, table_id=table_id, request_id=request_id, kind=self.kind
+                    actor=signed_in(request), table_id=table_id, request_id=request_id, kind=self.kind
                 )
             else:
                 decided = services.refuse_tray_request(
-                    actor=request.user,
+                    actor=signed_in(request),
                     table_id=table_id,
                     request_id=request_id,
                     kind=self.kind,
@@ -325,13 +340,15 @@ class SeatCreateApi(APIView):
         player = IdField()
         seat = StrictIntegerField(required=False, min_value=1, max_value=services.MAX_SEATS)
 
-    @extend_schema(request=InputSerializer, responses={201: SeatOutputSerializer, **errors(400, 401, 403, 404, 409)})
+    @extend_schema(
+        request=InputSerializer, responses={201: SeatOutputSerializer, **errors(400, 401, 403, 404, 409)}
+    )
     def post(self, request: Request, table_id: int) -> Response:
         _existing_table(request, table_id)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         seating = services.seat_player(
-            actor=request.user,
+            actor=signed_in(request),
             table_id=table_id,
             player_id=data.validated_data["player"],
             seat=data.validated_data.get("seat"),
@@ -343,7 +360,5 @@ class SeatDeleteApi(APIView):
     @extend_schema(responses={204: None, **errors(401, 403, 404, 409)})
     def delete(self, request: Request, table_id: int, player_id: int) -> Response:
         _existing_table(request, table_id)
-        services.unseat_player(actor=request.user, table_id=table_id, player_id=player_id)
+        services.unseat_player(actor=signed_in(request), table_id=table_id, player_id=player_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-

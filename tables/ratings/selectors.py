@@ -81,11 +81,12 @@ def table_hours(*, table_id: int, day: dt.date) -> list[Hour]:
         .annotate(handle=Sum("handle"), win=Sum("win"), decisions=Sum("decisions"))
     }
     trays: dict[tuple[dt.datetime, str], int] = {}
-    for request in TrayRequest.objects.filter(
+    for decided_at, kind, amount in TrayRequest.objects.filter(
         table_id=table_id, status=TrayRequestStatus.APPROVED, decided_at__gte=start, decided_at__lt=end
-    ).values("decided_at", "kind", "amount"):
-        key = (_hour_index(request["decided_at"], start), request["kind"])
-        trays[key] = trays.get(key, 0) + request["amount"]
+    ).values_list("decided_at", "kind", "amount"):
+        if decided_at is not None:
+            key = (_hour_index(decided_at, start), kind)
+            trays[key] = trays.get(key, 0) + amount
     seat_seconds = [0.0] * 24
     for seated_at, left_at in (
         Seat.objects.filter(table_id=table_id, seated_at__lt=end)
@@ -96,7 +97,7 @@ def table_hours(*, table_id: int, day: dt.date) -> list[Hour]:
     hours = []
     for index in range(24):
         begin = start + dt.timedelta(hours=index)
-        row = stats.get(begin) or {}
+        row: dict[str, Any] = dict(stats.get(begin) or {})
         handle, win = int(row.get("handle") or 0), int(row.get("win") or 0)
         hours.append(
             Hour(

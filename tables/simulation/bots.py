@@ -59,13 +59,19 @@ def faro_bets(
         elif roll < 0.9:
             live_multi = [p for p in MULTI_RANKS if not set(p) & dead]
             if live_multi:
-                bets.append({"type": "bet", "player": player, "ranks": rng.choice(live_multi), "amount": amount})
+                bets.append(
+                    {"type": "bet", "player": player, "ranks": rng.choice(live_multi), "amount": amount}
+                )
         else:
-            bets.append({"type": "bet", "player": player, "target": rng.choice(FARO_TARGETS), "amount": amount})
+            bets.append(
+                {"type": "bet", "player": player, "target": rng.choice(FARO_TARGETS), "amount": amount}
+            )
     return bets
 
 
-def pick_action(rng: random.Random, legal: list[dict[str, Any]], *, budgets: Mapping[int, int], chip: int) -> dict[str, Any] | None:
+def pick_action(
+    rng: random.Random, legal: list[dict[str, Any]], *, budgets: Mapping[int, int], chip: int
+) -> dict[str, Any] | None:
     """One legal action, preferring play over passing, with bids sized to the bidder's reserve."""
     if not legal:
         return None

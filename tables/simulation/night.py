@@ -44,8 +44,12 @@ class GameSpec:
 
 SPECS: dict[str, GameSpec] = {
     "faro": GameSpec("Faro", 500, 50_000, 0, 2_000_000, (3, 7)),
-    "farmer": GameSpec("Farmer", 100, 5_000, 500, 0, (3, 6), {"rake": {"kind": "percent", "percent": 5, "cap": 500}}),
-    "fan_tan": GameSpec("Fan Tan", 100, 5_000, 100, 0, (3, 6), {"rake": {"kind": "percent", "percent": 5, "cap": 500}}),
+    "farmer": GameSpec(
+        "Farmer", 100, 5_000, 500, 0, (3, 6), {"rake": {"kind": "percent", "percent": 5, "cap": 500}}
+    ),
+    "fan_tan": GameSpec(
+        "Fan Tan", 100, 5_000, 100, 0, (3, 6), {"rake": {"kind": "percent", "percent": 5, "cap": 500}}
+    ),
     "newmarket": GameSpec("Newmarket", 100, 5_000, 100, 0, (3, 6)),
     "tonk": GameSpec("Tonk", 100, 10_000, 500, 0, (2, 4)),
     "stakes": GameSpec("Card room", 100, 5_000, 200, 0, (2, 5)),
@@ -83,6 +87,13 @@ class NightSummary:
     table_ids: list[int] = field(default_factory=list)
 
 
+def dealer_of(table: Table) -> User:
+    """Every simulated table has a dealer assigned before play starts."""
+    if table.dealer is None:
+        raise RuntimeError(f"{table.name} has no dealer")
+    return table.dealer
+
+
 def available_games() -> tuple[str, ...]:
     found = []
     for game, module in ENGINE_MODULES.items():
@@ -114,14 +125,19 @@ class Night:
         self.pit = [self._staff(f"sim-pit-{i}", Role.PIT_BOSS, f"Pit Boss {i}") for i in (1, 2)]
         self.cashier = self._staff("sim-cashier-1", Role.CASHIER, "Cashier 1")
         dealers = self.config.tables + max(2, self.config.tables // 4)
-        self.dealers = [self._staff(f"sim-dealer-{i}", Role.DEALER, f"Dealer {i}") for i in range(1, dealers + 1)]
+        self.dealers = [
+            self._staff(f"sim-dealer-{i}", Role.DEALER, f"Dealer {i}") for i in range(1, dealers + 1)
+        ]
         self.players: list[Player] = []
         for i in range(1, self.config.players + 1):
             username = f"sim-player-{i}"
             player = Player.objects.select_related("wallet", "user").filter(user__username=username).first()
             if player is None:
                 player = create_player(
-                    actor=self.cashier, username=username, password=f"Sim-{i}-{self.config.seed}-pass!", name=f"Guest {i}"
+                    actor=self.cashier,
+                    username=username,
+                    password=f"Sim-{i}-{self.config.seed}-pass!",
+                    name=f"Guest {i}",
                 )
             self.players.append(player)
 
@@ -140,8 +156,13 @@ class Night:
                     rules["variant"] = STAKES_VARIANTS[index % len(STAKES_VARIANTS)]
                 scale = self.rng.choice((1, 1, 2, 5)) if game == "faro" else 1
                 table = services.create_table(
-                    actor=self.pit[0], name=name, game=game, min_bet=spec.min_bet * scale,
-                    max_bet=spec.max_bet * scale, ante=spec.ante, rules=rules,
+                    actor=self.pit[0],
+                    name=name,
+                    game=game,
+                    min_bet=spec.min_bet * scale,
+                    max_bet=spec.max_bet * scale,
+                    ante=spec.ante,
+                    rules=rules,
                 )
             self.table_list.append(table)
         self.summary.tables = len(self.table_list)
@@ -176,7 +197,9 @@ class Night:
         for seat in seated_here:
             if self.rng.random() < 0.12 and len(seated_here) > low:
                 try:
-                    services.unseat_player(actor=table.dealer, table_id=table.pk, player_id=seat.player_id)
+                    services.unseat_player(
+                        actor=dealer_of(table), table_id=table.pk, player_id=seat.player_id
+                    )
                     seated_here.remove(seat)
                 except DomainError:
                     pass
@@ -186,13 +209,13 @@ class Night:
         for player in free[: max(target - len(seated_here), 0)]:
             if self._available(player) < table.min_bet * 4 + table.ante * 4:
                 self._buy_in(player)
-            services.seat_player(actor=table.dealer, table_id=table.pk, player_id=player.pk)
+            services.seat_player(actor=dealer_of(table), table_id=table.pk, player_id=player.pk)
 
     def _act(self, table: Table, round_id: int, action: dict[str, Any]) -> bool:
         try:
-            apply_round_action(actor=table.dealer, round_id=round_id, action=action)
+            apply_round_action(actor=dealer_of(table), round_id=round_id, action=action)
         except (IllegalAction, LedgerError, DomainError) as error:
-            log_refused_action(actor=table.dealer, round_id=round_id, action=action, code=error.code)
+            log_refused_action(actor=dealer_of(table), round_id=round_id, action=action, code=error.code)
             self.summary.refused += 1
             return False
         self.summary.actions += 1
@@ -201,7 +224,7 @@ class Night:
     def play_round(self, table: Table, number: int) -> None:
         seed = hashlib.sha256(f"{self.config.seed}:{table.name}:{number}".encode()).hexdigest()
         try:
-            round_ = start_round(actor=table.dealer, table_id=table.pk, shoe="electronic", seed=seed)
+            round_ = start_round(actor=dealer_of(table), table_id=table.pk, shoe="electronic", seed=seed)
         except DomainError:
             return  # too few players can cover the reserve: the table waits
         self.summary.rounds += 1
@@ -224,22 +247,40 @@ class Night:
         raise RuntimeError(f"round {round_.pk} did not finish in {ACTION_CAP} actions")
 
     def _faro_step(self, table: Table, round_id: int, public: dict[str, Any], chip: int) -> None:
-        seated = {s.player_id: s.player for s in Seat.objects.filter(table=table, left_at__isnull=True).select_related("player__wallet")}
+        seated = {
+            s.player_id: s.player
+            for s in Seat.objects.filter(table=table, left_at__isnull=True).select_related("player__wallet")
+        }
         budgets = {pid: self._available(p) for pid, p in seated.items()}
         next_action = public.get("next_action")
         if next_action in {"turn", "last_turn"}:
             for bet in faro_bets(self.rng, public, budgets, chip=chip):
                 self._act(table, round_id, bet)
-            if next_action == "last_turn" and public.get("can_call_turn") and seated and self.rng.random() < 0.3:
+            if (
+                next_action == "last_turn"
+                and public.get("can_call_turn")
+                and seated
+                and self.rng.random() < 0.3
+            ):
                 player = self.rng.choice(sorted(seated))
-                amount = chip_amount(self.rng, low=table.min_bet, high=table.max_bet, chip=chip, budget=budgets[player])
+                amount = chip_amount(
+                    self.rng, low=table.min_bet, high=table.max_bet, chip=chip, budget=budgets[player]
+                )
                 order = self._call_order(public)
                 if amount and order:
-                    self._act(table, round_id, {"type": "call_turn", "player": player, "order": order, "amount": amount})
+                    self._act(
+                        table,
+                        round_id,
+                        {"type": "call_turn", "player": player, "order": order, "amount": amount},
+                    )
         self._act(table, round_id, {"type": next_action or "turn"})
 
     def _call_order(self, public: dict[str, Any]) -> list[str] | None:
-        left = [rank for rank, row in (public.get("casekeeper") or {}).items() for _ in range(int(row.get("left", 0)))]
+        left = [
+            rank
+            for rank, row in (public.get("casekeeper") or {}).items()
+            for _ in range(int(row.get("left", 0)))
+        ]
         if len(left) != 3:
             return None
         self.rng.shuffle(left)
@@ -259,8 +300,12 @@ class Night:
             kind, amount = "credit", spec.opening // 2
         if kind is None:
             return
-        request = services.request_tray_change(actor=table.dealer, table_id=table.pk, kind=kind, amount=amount)
-        services.approve_tray_request(actor=self.rng.choice(self.pit), table_id=table.pk, request_id=request.pk, kind=kind)
+        request = services.request_tray_change(
+            actor=dealer_of(table), table_id=table.pk, kind=kind, amount=amount
+        )
+        services.approve_tray_request(
+            actor=self.rng.choice(self.pit), table_id=table.pk, request_id=request.pk, kind=kind
+        )
         if kind == "fill":
             self.summary.fills += 1
         else:
@@ -274,7 +319,7 @@ class Night:
             if not spare or self.rng.random() > 0.5:
                 continue
             fresh = spare.pop(0)
-            spare.append(table.dealer)
+            spare.append(dealer_of(table))
             services.assign_dealer(actor=self.pit[1], table_id=table.pk, dealer_id=fresh.pk)
             table.refresh_from_db()
             self.summary.dealer_changes += 1
@@ -289,7 +334,7 @@ class Night:
                 error = max(error, -count)
                 count += error
                 self.summary.count_errors.append({"table": table.pk, "name": table.name, "error": error})
-            services.close_table(actor=table.dealer, table_id=table.pk, closing_inventory=count)
+            services.close_table(actor=dealer_of(table), table_id=table.pk, closing_inventory=count)
 
     def cash_out_everyone(self) -> None:
         for player in self.players:
@@ -319,13 +364,12 @@ class Night:
         self.cash_out_everyone()
         made = Transfer.objects.filter(pk__gt=first_transfer)
         self.summary.transfers = made.count()
-        self.summary.transfers_by_kind = dict(made.values_list("kind").annotate(n=Count("pk")).order_by("kind"))
+        self.summary.transfers_by_kind = dict(
+            made.values_list("kind").annotate(n=Count("pk")).order_by("kind")
+        )
         self.summary.seconds = time.monotonic() - started
         return self.summary
 
 
 def simulate_night(config: NightConfig, progress: Callable[[int], None] | None = None) -> NightSummary:
     return Night(config, progress).run()
-
-
-

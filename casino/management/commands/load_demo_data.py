@@ -29,7 +29,14 @@ TABLES: list[dict[str, Any]] = [
     {"name": "Fan Tan 1", "game": "fan_tan", "min_bet": 100, "max_bet": 5000, "ante": 100},
     {"name": "Newmarket 1", "game": "newmarket", "min_bet": 100, "max_bet": 5000, "ante": 100},
     {"name": "Tonk 1", "game": "tonk", "min_bet": 100, "max_bet": 10000, "ante": 500},
-    {"name": "Card room 1", "game": "stakes", "min_bet": 100, "max_bet": 5000, "ante": 200, "rules": {"variant": "gops"}},
+    {
+        "name": "Card room 1",
+        "game": "stakes",
+        "min_bet": 100,
+        "max_bet": 5000,
+        "ante": 200,
+        "rules": {"variant": "gops"},
+    },
 ]
 
 
@@ -51,7 +58,9 @@ class Command(BaseCommand):
             username = name.lower().replace(" ", ".")
             player = Player.objects.filter(user__username=username).first()
             if player is None:
-                player = create_player(actor=users["cashier"], username=username, password=DEMO_PASSWORD, name=name)
+                player = create_player(
+                    actor=users["cashier"], username=username, password=DEMO_PASSWORD, name=name
+                )
                 buy_in(actor=users["cashier"], player=player, amount=200_000 + 50_000 * index)
         skipped = []
         for spec in TABLES:
@@ -62,7 +71,11 @@ class Command(BaseCommand):
             except ImportError:
                 skipped.append(spec["name"])
                 continue
-            dealer = users["dealer"] if spec["game"] == "faro" or spec["name"].startswith("F") else users["dealer2"]
+            dealer = (
+                users["dealer"]
+                if spec["game"] == "faro" or spec["name"].startswith("F")
+                else users["dealer2"]
+            )
             assign_dealer(actor=users["pitboss"], table_id=table.pk, dealer_id=dealer.pk)
         self.stdout.write(self.style.SUCCESS("Demo data ready. Sign in with these (password for all):"))
         self.stdout.write(f"  password: {DEMO_PASSWORD}")

@@ -31,7 +31,12 @@ class Command(BaseCommand):
             count_error_rate=options["count_errors"],
             games=games,
         )
-        with tqdm(total=config.tables * config.rounds, unit="round", desc="Simulating", disable=options["verbosity"] == 0) as bar:
+        with tqdm(
+            total=config.tables * config.rounds,
+            unit="round",
+            desc="Simulating",
+            disable=options["verbosity"] == 0,
+        ) as bar:
             summary = simulate_night(config, progress=bar.update)
         self.stdout.write(self.style.SUCCESS(f"Night done in {summary.seconds:.1f} s"))
         for label, value in (
