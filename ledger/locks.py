@@ -15,8 +15,12 @@ def lock_accounts(*, ids: Iterable[int]) -> dict[int, Account]:
 
 
 def lock_accounts_by_code(*, codes: Iterable[str]) -> dict[str, Account]:
+    """Resolve codes and lock the rows in one round trip (the hot path of every transfer)."""
     rows: QuerySet[Account] = (
-        Account.objects.filter(code__in=set(codes)).order_by("pk").select_for_update(of=("self",))
+        Account.objects.filter(code__in=set(codes))
+        .only("id", "code", "name", "balance", "held", "must_not_go_negative")
+        .order_by("pk")
+        .select_for_update(of=("self",))
     )
     return {account.code: account for account in rows}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
 from ledger.errors import UnknownAccount
@@ -22,9 +22,15 @@ def get_account(*, code: str) -> Account:
 def get_balance(*, code: str, as_of: dt.datetime | None = None) -> int:
     """The balance now (stored) or at a moment (the last entry's ``balance_after`` by then)."""
     if as_of is None:
-        return get_account(code=code).balance
+        balance = Account.objects.filter(code=code).values_list("balance", flat=True)[:1]
+        if not balance:
+            raise UnknownAccount(f"No such account: {code}.")
+        return balance[0]
+    # By account id (a scalar subquery, evaluated once), so the (account, -created_at, -id)
+    # index serves the ordering; joining on the code would scan the account's whole history.
+    account_id = Subquery(Account.objects.filter(code=code).values("pk")[:1])
     last = (
-        Entry.objects.filter(account__code=code, created_at__lte=as_of)
+        Entry.objects.filter(account_id=account_id, created_at__lte=as_of)
         .order_by("-created_at", "-id")
         .values_list("balance_after", flat=True)
         .first()

@@ -24,7 +24,7 @@ from ledger.errors import (
     UnknownAccount,
 )
 from ledger.gaming_day import gaming_day_for
-from ledger.locks import lock_accounts, lock_holds
+from ledger.locks import lock_accounts, lock_accounts_by_code, lock_holds
 from ledger.metrics import TRANSFER_LEGS, TRANSFERS
 from ledger.models import (
     Account,
@@ -145,20 +145,34 @@ def post_transfer(
     _check_legs(legs)
     meta = dict(meta or {})
     fingerprint = _fingerprint(kind, legs, meta, reverses.pk if reverses else None)
-    if (found := _existing(key, fingerprint)) is not None:
-        return found
-
     codes = {leg.debit for leg in legs} | {leg.credit for leg in legs}
-    ids = dict(Account.objects.filter(code__in=codes).values_list("code", "pk"))
-    if missing := codes - ids.keys():
+    by_code = lock_accounts_by_code(codes=codes)  # resolves and locks in one query, pk order
+    if missing := codes - by_code.keys():
         raise UnknownAccount(f"No such account: {', '.join(sorted(missing))}.")
-    accounts = lock_accounts(ids=ids.values())
-    holds = lock_holds(ids={leg.hold_id for leg in legs if leg.hold_id is not None})
-    # Same-key retries touch the same accounts, so once we hold the locks a racing twin has committed.
-    if (found := _existing(key, fingerprint)) is not None:
+    hold_ids = {leg.hold_id for leg in legs if leg.hold_id is not None}
+    holds = lock_holds(ids=hold_ids) if hold_ids else {}
+    now = at or timezone.now()
+    day = gaming_day_for(now)
+    # The key is claimed before anything is checked: a replay returns the first transfer even
+    # if the payer could no longer afford it. Same-key retries lock the same accounts, so a
+    # twin has committed by now; a twin on other accounts makes the INSERT wait, then skip.
+    transfer_id = _claim_key(
+        key=key,
+        kind=kind,
+        memo=memo[:300],
+        now=now,
+        day=day,
+        meta=meta,
+        fingerprint=fingerprint,
+        reverses=reverses,
+    )
+    if transfer_id is None:
+        found = _existing(key, fingerprint)
+        if found is None:  # the twin rolled back after we waited: nothing was posted under the key
+            raise IdempotencyConflict(f"Key {key!r} is being used by another transfer right now; retry.")
         return found
 
-    by_code = {account.code: account for account in accounts.values()}
+    accounts = {account.pk: account for account in by_code.values()}
     deltas: dict[int, int] = defaultdict(int)
     debits: dict[int, int] = defaultdict(int)
     captured: dict[int, int] = defaultdict(int)  # account pk -> cents taken from its holds
@@ -199,9 +213,40 @@ def post_transfer(
                 },
             )
 
-    now = at or timezone.now()
-    day = gaming_day_for(now)
+    running = {pk: account.balance for pk, account in accounts.items()}
+    entries: list[Entry] = []
+    for index, leg in enumerate(legs):
+        payer, payee = by_code[leg.debit], by_code[leg.credit]
+        running[payer.pk] -= leg.amount
+        running[payee.pk] += leg.amount
+        entries.append(
+            Entry(
+                transfer_id=transfer_id,
+                account_id=payer.pk,
+                leg=index,
+                amount=-leg.amount,
+                balance_after=running[payer.pk],
+                hold_id=leg.hold_id,
+                created_at=now,
+            )
+        )
+        entries.append(
+            Entry(
+                transfer_id=transfer_id,
+                account_id=payee.pk,
+                leg=index,
+                amount=leg.amount,
+                balance_after=running[payee.pk],
+                created_at=now,
+            )
+        )
+    Entry.objects.bulk_create(entries)
+    _apply_balances(deltas=deltas, debits=debits, captured=captured)
+    for hold_pk, used in hold_use.items():
+        Hold.objects.filter(pk=hold_pk).update(captured=holds[hold_pk].captured + used)
+    transaction.on_commit(lambda: _count(kind, len(legs)))
     transfer = Transfer(
+        pk=transfer_id,
         key=key,
         kind=kind,
         memo=memo[:300],
@@ -211,51 +256,50 @@ def post_transfer(
         fingerprint=fingerprint,
         reverses=reverses,
     )
+    transfer._state.adding = False
+    transfer._state.db = "default"
+    return transfer
+
+
+def _claim_key(
+    *,
+    key: str,
+    kind: str,
+    memo: str,
+    now: dt.datetime,
+    day: dt.date,
+    meta: Mapping[str, Any],
+    fingerprint: str,
+    reverses: Transfer | None,
+) -> int | None:
+    """Insert the transfer row, or return None if its key is taken (one round trip either way)."""
     try:
-        with transaction.atomic():
-            transfer.save(force_insert=True)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                """
+                INSERT INTO ledger_transfer
+                       (key, kind, memo, created_at, gaming_day, meta, fingerprint, reverses_id)
+                VALUES (%s, %s, %s, %s, %s, %s::jsonb, %s, %s)
+                ON CONFLICT (key) DO NOTHING
+                RETURNING id
+                """,
+                [
+                    key,
+                    kind,
+                    memo,
+                    now,
+                    day,
+                    json.dumps(meta, default=str),
+                    fingerprint,
+                    reverses.pk if reverses else None,
+                ],
+            )
+            row = cursor.fetchone()
     except IntegrityError as error:
         if "gaming_day_closed" in str(error):
             raise GamingDayClosed(f"Gaming day {day} is closed; no transfer may be dated into it.") from error
-        # A twin with the same key but other accounts won the race; it has committed.
-        found = _existing(key, fingerprint)
-        if found is None:
-            raise
-        return found
-
-    running = {pk: account.balance for pk, account in accounts.items()}
-    entries: list[Entry] = []
-    for index, leg in enumerate(legs):
-        payer, payee = by_code[leg.debit], by_code[leg.credit]
-        running[payer.pk] -= leg.amount
-        entries.append(
-            Entry(
-                transfer=transfer,
-                account=payer,
-                leg=index,
-                amount=-leg.amount,
-                balance_after=running[payer.pk],
-                hold_id=leg.hold_id,
-                created_at=now,
-            )
-        )
-        running[payee.pk] += leg.amount
-        entries.append(
-            Entry(
-                transfer=transfer,
-                account=payee,
-                leg=index,
-                amount=leg.amount,
-                balance_after=running[payee.pk],
-                created_at=now,
-            )
-        )
-    Entry.objects.bulk_create(entries)
-    _apply_balances(deltas=deltas, debits=debits, captured=captured)
-    transaction.on_commit(lambda: _count(kind, len(legs)))
-    for hold_pk, used in hold_use.items():
-        Hold.objects.filter(pk=hold_pk).update(captured=holds[hold_pk].captured + used)
-    return transfer
+        raise
+    return int(row[0]) if row else None
 
 
 def _count(kind: str, legs: int) -> None:

@@ -127,7 +127,40 @@ class Engine(Protocol):
     def legal_actions(self, state: Any) -> list[dict[str, Any]]:
         """Every action ``apply`` would accept now, for consoles ("legal actions only") and bots.
 
-        Open-ended choices (a Faro bet's placement and amount, a Newmarket bid's amount) are
-        not enumerated: the engine lists the action types and fixed fields instead.
+        Each entry is a plain JSON-able dict with a ``type``. An entry without ``needs`` is
+        *concrete*: pass it to ``apply`` as it is and it is accepted. An entry with ``needs``
+        is a *template* for an open-ended choice the engine cannot or should not enumerate (a
+        Faro bet's placement and amount, a Newmarket bid's amount, a card keyed from a manual
+        shoe, a card the engine cannot see, a keyed result). Its other fields are fixed; the
+        caller fills every field named in ``needs`` before applying it. The list is empty once
+        the round is over, and never empty before.
+
+        The "needs" convention (hint keys; only ``needs`` marks a template):
+
+        * ``needs``: the fields to fill, every one required. ``"a|b"`` means exactly one of
+          ``a`` and ``b`` (a Faro bet names ``ranks`` or a ``target``).
+        * ``optional``: fields that may be filled too (a Faro bet's ``coppered``, Fifty-One's
+          ``stop``, Tonk's count-only ``tonks``).
+        * ``choices``: ``{field: [values]}``, the values the engine knows a field may take. A
+          plain field takes one of them (``player``, ``winner``, ``card``, a Faro ``ranks``
+          list or called ``order``); a list of cards (``cards``) and an object of card lists
+          (``hands``, ``tonks``) are made of them; an object of numbers keyed by player
+          (``scores``, ``totals``) has them as keys, every one of them when it is needed.
+        * ``count``: ``{field: n}`` cards in a list, or ``{field: {key: n}}`` for an object of
+          card lists, whose keys these are (all of them when needed).
+        * ``bounds``: ``{field: {key: [low, high]}}``, inclusive bounds of the whole numbers in
+          an object keyed by player (count-only Tonk totals).
+        * ``min_amount``, ``max_amount``, ``chip``: an ``amount`` in cents is a multiple of
+          ``chip`` within these bounds. ``max_player_action`` (Faro) also caps one player's
+          total on the layout, so a player already betting may have less room.
+        * An engine may add hints of its own and documents them on its ``legal_actions``.
+
+        A template is listed only when some filling of it is legal now. A filling that keeps
+        to the hints and names no card twice is accepted, save for the rules of play an engine
+        documents on its ``legal_actions`` (a count-only Tonk spread must still be a spread).
+        Before applying a filled template drop the hint keys (``needs``, ``optional``,
+        ``choices``, ``count``, ``bounds``, ``min_amount``, ``max_amount``, ``chip``,
+        ``max_player_action`` and any engine hint): engines ignore keys they do not read, but
+        callers should not rely on it.
         """
         ...

@@ -11,6 +11,7 @@ SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 JOKER = "JK"
 RED_SUITS = frozenset({"H", "D"})
 
+
 def parse_card(text: object) -> str:
     """Canonicalise user input: upper-case, ``T`` for 10 accepted; anything else is refused."""
     if not isinstance(text, str):

@@ -41,12 +41,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from itertools import permutations
 from typing import Any
 
 from tables.games.base import BANK, Settlement, TableContext, layout, wallet
 from tables.games.cards import FULL_DECK, RANKS, parse_card, parse_rank, rank_index, rank_of
 from tables.games.errors import IllegalAction
-from tables.games.faro_layout import is_placement
+from tables.games.faro_layout import PLACEMENTS, is_placement
 from tables.games.shoe import check_keyed_card
 
 GAME = "faro"
@@ -529,6 +530,60 @@ def _positive_rule(rules: Mapping[str, Any], key: str, *, optional: bool = False
     return value
 
 
+# --------------------------------------------------------------------------- legal actions
+
+
+def _amount_range(state: FaroState) -> tuple[int, int] | None:
+    """Smallest and largest stake any one new bet may have now (whole chips), if any."""
+    chip = state.rules.chip
+    low = -(-max(state.min_bet, 1) // chip) * chip
+    high = state.max_bet
+    if state.rules.max_player_action is not None:
+        high = min(high, state.rules.max_player_action)
+    high -= high % chip
+    return (low, high) if low <= high else None
+
+
+def _amount_hints(state: FaroState, low: int, high: int) -> dict[str, Any]:
+    hints: dict[str, Any] = {"min_amount": low, "max_amount": high, "chip": state.rules.chip}
+    if state.rules.max_player_action is not None:
+        hints["max_player_action"] = state.rules.max_player_action
+    return hints
+
+
+# Every placement as its canonical list of ranks, singles first, then by rank (A low).
+_PLACEMENT_LISTS: tuple[tuple[str, ...], ...] = tuple(
+    sorted(
+        (tuple(sorted(placement, key=rank_index)) for placement in PLACEMENTS),
+        key=lambda ranks: (len(ranks), [rank_index(rank) for rank in ranks]),
+    )
+)
+
+
+def _live_placements(state: FaroState) -> list[list[str]]:
+    """Every placement with no dead rank."""
+    dead = {rank for rank, left in _left_by_rank(state).items() if left == 0}
+    return [list(ranks) for ranks in _PLACEMENT_LISTS if dead.isdisjoint(ranks)]
+
+
+def _possible_orders(state: FaroState) -> list[list[str]]:
+    """The distinct orders of the three ranks left: the only calls ``_called_order`` accepts."""
+    ranks = [rank_of(card) for card in _remaining_cards(state)]
+    orders = {tuple(order) for order in permutations(ranks)}
+    return [list(order) for order in sorted(orders, key=lambda o: [rank_index(rank) for rank in o])]
+
+
+def _dealing_action(state: FaroState) -> dict[str, Any]:
+    """The next card(s) out of the shoe: concrete when electronic, a template when keyed."""
+    if state.deck is not None:
+        return {"type": "last_turn" if _at_last_turn(state) else "turn"}
+    if state.soda is None:
+        return {"type": "soda", "needs": ["card"], "choices": {"card": list(FULL_DECK)}}
+    kind, count = ("last_turn", 3) if _at_last_turn(state) else ("turn", 2)
+    remaining = list(_remaining_cards(state))
+    return {"type": kind, "needs": ["cards"], "choices": {"cards": remaining}, "count": {"cards": count}}
+
+
 # --------------------------------------------------------------------------- the engine
 
 
@@ -612,6 +667,46 @@ class FaroEngine:
             "bets": [_bet_view(bet) for bet in state.bets],
             "casekeeper": _casekeeper(state),
         }
+
+    def legal_actions(self, state: FaroState) -> list[dict[str, Any]]:
+        """The dealing action due, the bet templates, and one ``remove_bet`` per stack.
+
+        * Dealing: electronic shoe ``{"type": "turn"}`` or ``{"type": "last_turn"}`` (the soda
+          is burned at the start); manual shoe ``soda`` (``needs: ["card"]``) until it is out,
+          then ``turn``/``last_turn`` with ``needs: ["cards"]``, ``count`` 2 or 3 and the
+          cards still in the shoe as ``choices``, keyed in the order they leave it.
+        * ``bet`` template while the deal lasts and some stake fits the limits:
+          ``needs: ["player", "ranks|target", "amount"]``, ``optional: ["coppered"]`` (rank
+          bets only), ``choices``: every live placement for ``ranks`` and even/odd/high for
+          ``target``, plus the amount hints. ``player`` is any player id: the table service,
+          not the engine, says who may bet.
+        * ``call_turn`` template only when three cards are left and they are not one rank:
+          ``needs: ["player", "order", "amount"]`` with every possible ``order`` as choices.
+        * ``{"type": "remove_bet", "bet": id}`` for each stack on the layout, calls included.
+        """
+        if state.over:
+            return []
+        actions: list[dict[str, Any]] = [_dealing_action(state)]
+        amounts = _amount_range(state)
+        if amounts is not None:
+            hints = _amount_hints(state, *amounts)
+            choices = {"ranks": _live_placements(state), "target": list(TARGETS)}
+            actions.append(
+                {
+                    "type": "bet",
+                    "needs": ["player", "ranks|target", "amount"],
+                    "optional": ["coppered"],
+                    "choices": choices,
+                    **hints,
+                }
+            )
+            if _can_call_turn(state):
+                orders = {"order": _possible_orders(state)}
+                actions.append(
+                    {"type": "call_turn", "needs": ["player", "order", "amount"], "choices": orders, **hints}
+                )
+        actions += [{"type": "remove_bet", "bet": bet.id} for bet in state.bets]
+        return actions
 
     def is_over(self, state: FaroState) -> bool:
         return state.over

@@ -691,6 +691,95 @@ _HANDLERS = {
 }
 
 
+# --- legal actions -------------------------------------------------------------------------
+
+
+def _deal_actions(state: NewmarketState) -> list[dict[str, Any]]:
+    """Electronic: the engine deals. Manual: key every hand (full) or none (count-only)."""
+    if state.deck is not None:
+        return [{"type": "deal"}]
+    sizes = deal_sizes(len(state.order))
+    slots = [str(player) for player in state.order] + ["widow"]
+    keyed = {
+        "type": "deal",
+        "needs": ["hands"],
+        "choices": {"hands": list(FULL_DECK)},
+        "count": {"hands": dict(zip(slots, sizes, strict=True))},
+    }
+    return [keyed, {"type": "deal"}]
+
+
+def _bid_templates(state: NewmarketState) -> list[dict[str, Any]]:
+    """One ``bid`` per player who may bid, from the least that outbids to their reserve."""
+    bids: list[dict[str, Any]] = []
+    for index, player in enumerate(state.order):
+        if player in (state.dealer, state.bidder):
+            continue
+        if state.bidder is None:
+            low = state.chip
+        elif index < state.index(state.bidder):
+            low = max(state.bid, state.chip)  # an equal bid nearer the dealer's left stands
+        else:
+            low = state.bid + state.chip
+        left = state.reserve_left[index]
+        high = left - left % state.chip
+        if low <= high:
+            bids.append(
+                {
+                    "type": "bid",
+                    "player": player,
+                    "needs": ["amount"],
+                    "min_amount": low,
+                    "max_amount": high,
+                    "chip": state.chip,
+                }
+            )
+    return bids
+
+
+def _colour_ok(state: NewmarketState, card: str) -> bool:
+    return state.lead_colour == "any" or colour_of(card) == state.lead_colour
+
+
+def _full_play_actions(state: NewmarketState) -> list[dict[str, Any]]:
+    if state.stage == RUN:
+        assert state.next_card is not None
+        holder = _holder(state, state.next_card)
+        return [] if holder is None else [{"type": "play", "player": holder, "card": state.next_card}]
+    assert state.leader is not None
+    hand = state.hands[state.index(state.leader)]
+    lowest: dict[str, str] = {}
+    for card in sorted(hand, key=high_index):
+        if _colour_ok(state, card):
+            lowest.setdefault(suit_of(card), card)
+    leads = [{"type": "play", "player": state.leader, "card": card} for card in lowest.values()]
+    return leads or [{"type": "pass", "player": state.leader}]
+
+
+def _count_only_play_actions(state: NewmarketState) -> list[dict[str, Any]]:
+    if state.stage == RUN:
+        assert state.next_card is not None
+        return [
+            {
+                "type": "play",
+                "card": state.next_card,
+                "needs": ["player"],
+                "choices": {"player": list(state.order)},
+            },
+            {"type": "pass", "player": state.last_player},
+        ]
+    assert state.leader is not None
+    played = state.played()
+    cards = [card for card in FULL_DECK if card not in played and _colour_ok(state, card)]
+    actions: list[dict[str, Any]] = []
+    if cards:
+        lead = {"type": "play", "player": state.leader, "needs": ["card"], "choices": {"card": cards}}
+        actions.append(lead)
+    if state.lead_colour != "any":
+        actions.append({"type": "pass", "player": state.leader})
+    return actions
+
+
 # --- the engine ----------------------------------------------------------------------------
 
 
@@ -796,6 +885,38 @@ class NewmarketEngine:
             "lead_colour": state.lead_colour if state.phase == PLAY and state.stage == LEAD else None,
             "winner": state.winner,
         }
+
+    def legal_actions(self, state: NewmarketState) -> list[dict[str, Any]]:
+        """What may happen next, concrete wherever the engine knows the cards.
+
+        * Deal: ``{"type": "deal"}`` with an electronic shoe. A manual shoe offers the keyed
+          deal (``needs: ["hands"]``, ``count`` per player id and ``widow``: full tracking)
+          and ``{"type": "deal"}`` without hands (count-only tracking).
+        * Widow: ``exchange`` and ``keep`` for the dealer position.
+        * Auction: a ``bid`` template per player who may bid, ``needs: ["amount"]`` with
+          ``min_amount`` (the least that outbids: one chip to open, the standing bid for a
+          player nearer the dealer's left than its bidder, else one chip more), ``max_amount``
+          (their reserve left) and ``chip``; and ``{"type": "close_auction"}``.
+        * Full tracking: the one card a run needs, played by whoever holds it; at a lead, the
+          lowest card of each suit of the colour due that the leader holds, or their ``pass``
+          when they hold none.
+        * Count-only: a run's next card with ``needs: ["player"]`` (the engine cannot know who
+          holds it) and the dealer's ``pass`` for whoever played last ("nobody holds it"); at
+          a lead, ``play`` with ``needs: ["card"]`` among the unplayed cards of the colour due
+          (which of them the leader holds is the dealer's word) and ``pass`` unless any suit
+          may be led.
+        """
+        if state.phase == OVER:
+            return []
+        if state.phase == DEAL:
+            return _deal_actions(state)
+        if state.phase == WIDOW:
+            return [{"type": "exchange", "player": state.dealer}, {"type": "keep", "player": state.dealer}]
+        if state.phase == AUCTION:
+            return [*_bid_templates(state), {"type": "close_auction"}]
+        if state.tracking == FULL:
+            return _full_play_actions(state)
+        return _count_only_play_actions(state)
 
     def is_over(self, state: NewmarketState) -> bool:
         return state.phase == OVER

@@ -271,6 +271,24 @@ class StakesEngine:
             "over": self.is_over(state),
         }
 
+    def legal_actions(self, state: StakesState) -> list[dict[str, Any]]:
+        """One ``result`` template until the result is keyed, then nothing.
+
+        ``needs`` names the one field the settle mode takes (``winner``, ``loser`` or
+        ``scores``) and ``choices`` lists the players dealt in: the winner or loser is one of
+        them, ``scores`` gives every one of them a whole number. Fifty-One settled by high
+        score also offers ``optional: ["stop"]``, the player who called Stop.
+        """
+        if state.result is not None:
+            return []
+        wanted = RESULT_FIELD[state.settle]
+        players = list(state.players)
+        action: dict[str, Any] = {"type": "result", "needs": [wanted], "choices": {wanted: players}}
+        if state.variant == "fifty_one" and state.settle == HIGH_SCORE:
+            action["optional"] = ["stop"]
+            action["choices"]["stop"] = list(players)
+        return [action]
+
     def is_over(self, state: StakesState) -> bool:
         return state.result is not None
 

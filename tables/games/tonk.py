@@ -21,6 +21,9 @@ Decisions where GAMES.md is silent (each has a test named after it):
   Discard-pile draws may name the card, which must then be the top of the pile.
 * A card taken from the discard pile (or slapped) may not be discarded in the same turn
   (the classic rummy rule), so no turn can pass without changing a hand.
+* Hence a spread or hit that would leave only that card in the hand, where it then fits no
+  spread, is refused: the player could neither discard it nor play it, and the turn (and
+  the round) could never end.
 * The stock runs out when a turn ends (a discard) with no stock left: the hands are shown
   at once; no slap follows that discard. Running out (hand empty) takes precedence.
 * A caught drop: the dropper pays ``caught_drop_pays`` stakes to each player whose total is
@@ -44,10 +47,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from itertools import combinations
 from typing import Any
 
 from tables.games.base import Settlement, TableContext
-from tables.games.cards import FULL_DECK, hand_points, parse_card, parse_cards, rank_index, rank_of, suit_of
+from tables.games.cards import (
+    FULL_DECK,
+    RANKS,
+    SUITS,
+    hand_points,
+    parse_card,
+    parse_cards,
+    rank_index,
+    rank_of,
+    suit_of,
+)
 from tables.games.errors import IllegalAction
 from tables.games.shoe import check_keyed_card
 from tables.games.table_stakes import (
@@ -429,6 +443,25 @@ def _top_of_pile(state: TonkState, action: Mapping[str, Any]) -> str:
     return top
 
 
+def _strands(
+    state: TonkState, held_after: Sequence[str], unseen_after: int, spreads: Iterable[Sequence[str]]
+) -> bool:
+    """Would the hand be left holding only the card just taken, which then fits no spread?"""
+    taken = state.taken
+    if taken is None or tuple(held_after) != (taken,) or unseen_after:
+        return False
+    return not any(spread_kind((*cards, taken)) for cards in spreads)
+
+
+def _check_not_stranded(state: TonkState, index: int) -> None:
+    """After a spread or hit: refuse leaving only the card taken this turn if it fits nowhere."""
+    if _strands(state, state.hands[index], state.unseen[index], (s.cards for s in state.spreads)):
+        raise _refuse(
+            f"That would leave only {state.taken}, just taken from the discard pile: it could be "
+            "neither discarded nor played."
+        )
+
+
 def _check_not_barred(state: TonkState) -> None:
     if state.barred_now:
         raise _refuse(f"Player {_who(state)}'s spread was hit: they may not spread or hit this turn.")
@@ -455,6 +488,7 @@ def _spread(state: TonkState, action: Mapping[str, Any]) -> Step:
         )
     new = _take_from_hand(state, index, cards)
     new = replace(new, spreads=(*new.spreads, Spread(_who(state), kind, arrange(cards, kind))))
+    _check_not_stranded(new, index)
     return _after_play(new, index, cards)
 
 
@@ -480,6 +514,7 @@ def _hit(state: TonkState, action: Mapping[str, Any]) -> Step:
     if target.owner != _who(state) and target.owner not in barred:
         barred = (*barred, target.owner)
     new = replace(new, spreads=_set_at(new.spreads, target_id, grown), barred=barred)
+    _check_not_stranded(new, index)
     return _after_play(new, index, (card,))
 
 
@@ -572,6 +607,207 @@ def _slap(state: TonkState, action: Mapping[str, Any]) -> Step:
     index = state.players.index(player)
     new = replace(_give(state, index, card), pile=state.pile[:-1])
     return _begin_turn(new, index, card, card), ()
+
+
+# --- legal actions -------------------------------------------------------------------
+
+
+def _spreads_from(cards: Sequence[str]) -> list[tuple[str, ...]]:
+    """Every spread these cards make. A hand holds at most six cards: at most 42 subsets."""
+    found: list[tuple[str, ...]] = []
+    for size in range(3, len(cards) + 1):
+        for combo in combinations(cards, size):
+            kind = spread_kind(combo)
+            if kind is not None:
+                found.append(arrange(combo, kind))
+    return found
+
+
+def _unknown(state: TonkState) -> list[str]:
+    """Cards whose place nobody has seen: the stock, and count-only the unseen hand cards."""
+    seen = _seen(state)
+    return [card for card in FULL_DECK if card not in seen]
+
+
+def _card_at(value: int, suit: str) -> str:
+    """Rank number 1-14 (14 is the ace high) and suit as a card."""
+    return ("A" if value == 14 else RANKS[value - 1]) + suit
+
+
+def _three_card_spreads(pool: Iterable[str]) -> list[tuple[str, ...]]:
+    """Every three-card spread among these cards: three of a rank, or three suited in a row."""
+    cards = set(pool)
+    found: list[tuple[str, ...]] = [
+        three
+        for rank in RANKS
+        for three in combinations([rank + suit for suit in SUITS if rank + suit in cards], 3)
+    ]
+    for suit in SUITS:
+        for start in range(1, 13):
+            window = tuple(_card_at(value, suit) for value in range(start, start + 3))
+            if all(card in cards for card in window):
+                found.append(window)
+    return found
+
+
+def _spread_possible(state: TonkState, index: int, unknown: Sequence[str]) -> bool:
+    """Could a count-only hand spread now? Every spread holds a three-card one, and when a
+    three-card spread would strand the hand (see ``_strands``) one holding the taken card
+    would not, so three-card spreads decide it."""
+    held, unseen = state.hands[index], state.unseen[index]
+    tables = [spread.cards for spread in state.spreads]
+    for three in _three_card_spreads([*held, *unknown]):
+        outside = sum(card not in held for card in three)
+        rest = [card for card in held if card not in three]
+        if outside <= unseen and not _strands(state, rest, unseen - outside, [*tables, three]):
+            return True
+    return False
+
+
+def _total_bounds(state: TonkState, index: int, card: str | None, unseen_card: bool) -> dict[str, list[int]]:
+    """Each total a count-only hand may show once ``card`` (or an unseen card) has left it."""
+    bounds: dict[str, list[int]] = {}
+    for i, player in enumerate(state.players):
+        held, unseen = list(state.hands[i]), state.unseen[i]
+        if i == index and card is not None:
+            held.remove(card)
+        if i == index and unseen_card:
+            unseen -= 1
+        known = hand_points(held)
+        bounds[str(player)] = [known + unseen, known + 10 * unseen]
+    return bounds
+
+
+def _with_totals(action: dict[str, Any], state: TonkState, bounds: dict[str, list[int]]) -> dict[str, Any]:
+    needs = [*action.get("needs", []), "totals"]
+    choices = {**action.get("choices", {}), "totals": list(state.players)}
+    return {**action, "needs": needs, "choices": choices, "bounds": {"totals": bounds}}
+
+
+def _deal_actions(state: TonkState) -> list[dict[str, Any]]:
+    if state.deck is not None:
+        return [{"type": "deal"}]
+    sizes = {str(player): HAND_SIZE for player in state.players}
+    keyed = {
+        "type": "deal",
+        "needs": ["hands", "upcard"],
+        "choices": {"hands": list(FULL_DECK), "upcard": list(FULL_DECK)},
+        "count": {"hands": sizes},
+    }
+    count_only = {
+        "type": "deal",
+        "needs": ["upcard"],
+        "optional": ["tonks"],
+        "choices": {"upcard": list(FULL_DECK), "tonks": list(FULL_DECK)},
+        "count": {"tonks": dict(sizes)},
+    }
+    return [keyed, count_only]
+
+
+def _slap_actions(state: TonkState) -> list[dict[str, Any]]:
+    if not (state.slap and state.phase == DRAW and state.slap_open and state.pile):
+        return []
+    top = state.pile[-1]
+    if not any(spread_kind((*spread.cards, top)) for spread in state.spreads):
+        return []
+    return [
+        {"type": "slap", "player": player}
+        for player in state.players
+        if player != state.last_discarder and player not in state.barred
+    ]
+
+
+def _draw_actions(state: TonkState) -> list[dict[str, Any]]:
+    player = _who(state)
+    actions: list[dict[str, Any]] = []
+    if state.stock_count > 0:
+        stock: dict[str, Any] = {"type": "draw", "player": player, "from": "stock"}
+        if state.tracking == FULL:
+            stock |= {"needs": ["card"], "choices": {"card": _unknown(state)}}
+        actions.append(stock)
+    if state.pile:
+        actions.append({"type": "draw", "player": player, "from": "discard"})
+    drop: dict[str, Any] = {"type": "drop", "player": player}
+    if not _knows_hands(state):
+        drop = _with_totals(drop, state, _total_bounds(state, state.turn, None, False))
+    actions.append(drop)
+    return actions
+
+
+def _table_plays(state: TonkState, index: int) -> list[dict[str, Any]]:
+    """Spreads and hits: the cards known to be held concretely, unseen ones as templates."""
+    player, held, unseen = state.players[index], state.hands[index], state.unseen[index]
+    tables = [spread.cards for spread in state.spreads]
+    actions: list[dict[str, Any]] = [
+        {"type": "spread", "player": player, "cards": list(cards)}
+        for cards in _spreads_from(held)
+        if not _strands(state, [c for c in held if c not in cards], unseen, [*tables, cards])
+    ]
+    unknown = _unknown(state) if unseen else []
+    if unseen and _spread_possible(state, index, unknown):
+        pool = [card for card in FULL_DECK if card in held or card in unknown]
+        actions.append(
+            {
+                "type": "spread",
+                "player": player,
+                "needs": ["cards"],
+                "choices": {"cards": pool},
+                "held": list(held),
+                "unseen": unseen,
+            }
+        )
+    for target_id, spread in enumerate(state.spreads):
+        for card in held:
+            if kind := spread_kind((*spread.cards, card)):
+                after = _set_at(tuple(tables), target_id, arrange((*spread.cards, card), kind))
+                if not _strands(state, [c for c in held if c != card], unseen, after):
+                    actions.append({"type": "hit", "player": player, "card": card, "spread": target_id})
+        fitting = [
+            card
+            for card in unknown
+            if (kind := spread_kind((*spread.cards, card)))
+            and not _strands(
+                state,
+                held,
+                unseen - 1,
+                _set_at(tuple(tables), target_id, arrange((*spread.cards, card), kind)),
+            )
+        ]
+        if fitting:
+            template = {"type": "hit", "player": player, "spread": target_id, "needs": ["card"]}
+            actions.append(template | {"choices": {"card": fitting}})
+    return actions
+
+
+def _discards(state: TonkState, index: int) -> list[dict[str, Any]]:
+    """Any card but the one just taken; count-only keys totals on the discard that ends the stock."""
+    player, held, unseen = state.players[index], state.hands[index], state.unseen[index]
+    shows = state.stock_count == 0 and _hand_size(state, index) > 1 and not _knows_hands(state)
+    actions: list[dict[str, Any]] = []
+    for card in held:
+        if card != state.taken:
+            action: dict[str, Any] = {"type": "discard", "player": player, "card": card}
+            if shows:
+                action = _with_totals(action, state, _total_bounds(state, index, card, False))
+            actions.append(action)
+    if unseen:
+        template: dict[str, Any] = {
+            "type": "discard",
+            "player": player,
+            "needs": ["card"],
+            "choices": {"card": _unknown(state)},
+        }
+        if shows:
+            template = _with_totals(template, state, _total_bounds(state, index, None, True))
+        actions.append(template)
+    return actions
+
+
+def _play_actions(state: TonkState) -> list[dict[str, Any]]:
+    actions = [] if state.barred_now else _table_plays(state, state.turn)
+    if state.must_play is None:
+        actions += _discards(state, state.turn)
+    return actions
 
 
 HANDLERS = {
@@ -693,6 +929,36 @@ class TonkEngine:
             "redeal": state.outcome == "drawn_deal",
             "over": over,
         }
+
+    def legal_actions(self, state: TonkState) -> list[dict[str, Any]]:
+        """The moves open to the player on turn (and slaps), concrete where the cards are known.
+
+        * Deal: ``{"type": "deal"}`` with an electronic shoe; a manual shoe offers the keyed
+          deal (``needs: ["hands", "upcard"]``, full tracking) and the count-only deal
+          (``needs: ["upcard"]``, ``optional: ["tonks"]``; a hand in ``tonks`` must really be
+          a tonk on the deal).
+        * Before drawing: ``draw`` from the stock (full tracking ``needs: ["card"]`` with the
+          unseen cards as choices) and from the discard pile, ``drop`` (count-only
+          ``needs: ["totals"]`` with ``bounds``), and a ``slap`` per player who may slap.
+        * After drawing, unless the player is barred: every ``spread`` of the cards known to be
+          held and every ``hit`` of one of them on a spread it fits; then every ``discard`` but
+          the card just taken, none while a slapped card waits to be played. Count-only adds
+          templates for the unseen cards: ``hit`` and ``discard`` with ``needs: ["card"]``,
+          and ``spread`` with ``needs: ["cards"]`` and two hints of its own, ``held`` (the
+          cards known to be in the hand) and ``unseen`` (at most that many of the cards may
+          come from outside ``held``); the cards must make a spread. The discard that ends
+          the stock ``needs`` ``totals`` too (count-only).
+        * Spreads and hits that would leave only the card just taken from the pile, fitting
+          nowhere, are left out (and refused): that turn could not end. Count-only, the
+          ``spread`` template's filling must keep to this rule too.
+        """
+        if state.phase == OVER:
+            return []
+        if state.phase == DEAL:
+            return _deal_actions(state)
+        if state.phase == DRAW:
+            return _draw_actions(state) + _slap_actions(state)
+        return _play_actions(state)
 
     def is_over(self, state: TonkState) -> bool:
         return state.phase == OVER

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
@@ -13,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tables.games.base import BANK, Settlement, TableContext, layout, wallet
-from tables.games.cards import FULL_DECK, RANKS, parse_card, rank_of
+from tables.games.cards import FULL_DECK, RANKS, parse_card, rank_index, rank_of
 from tables.games.errors import IllegalAction
 from tables.games.faro import ENGINE, FaroState
 from tables.games.faro_layout import PLACEMENTS
@@ -992,3 +993,255 @@ def test_fuzz_non_dict_actions_and_foreign_states_are_illegal_action(garbage: An
         ENGINE.apply(begin(), garbage)
     with pytest.raises(IllegalAction):
         ENGINE.apply({"not": "a state"}, {"type": "turn"})
+
+
+# --------------------------------------------------------------------------- legal_actions
+#
+# ``legal_actions`` lists the dealing action due, the ``bet``/``call_turn`` templates and
+# one ``remove_bet`` per stack. The walks below choose only from that list, filling each
+# template's ``needs`` from its hints (a live placement or target, a stake within the hints
+# and the player's room under ``max_player_action``, cards from the shoe's ``choices``).
+
+HINT_KEYS = ("needs", "optional", "choices", "count", "bounds", "min_amount", "max_amount", "chip")
+HINT_KEYS += ("max_player_action",)
+LIMITS = [(100, 10_000), (1, 500), (150, 2_000), (150, 180), (0, 300)]
+
+
+def _fixed(entry: Mapping[str, Any]) -> Action:
+    """A template's fixed fields: the entry without its hint keys."""
+    return {key: value for key, value in entry.items() if key not in HINT_KEYS}
+
+
+def _on_layout(state: FaroState, player: int) -> int:
+    return sum(b.amount for b in state.bets if b.player == player)
+
+
+def _room(state: FaroState, entry: Mapping[str, Any], player: int) -> int:
+    """The most this player may stake now, in whole chips."""
+    top = entry["max_amount"]
+    if entry.get("max_player_action") is not None:
+        top = min(top, entry["max_player_action"] - _on_layout(state, player))
+    return top - top % entry["chip"]
+
+
+def _fill(rng: random.Random, state: FaroState, entry: Mapping[str, Any]) -> Action:
+    """A sensible filling of a template (a concrete entry comes back as it is)."""
+    action = _fixed(entry)
+    kind, choices = entry["type"], entry.get("choices", {})
+    if "needs" not in entry:
+        return action
+    if kind == "soda":
+        return action | {"card": rng.choice(choices["card"])}
+    if kind in ("turn", "last_turn"):
+        return action | {"cards": rng.sample(choices["cards"], entry["count"]["cards"])}
+    players = [p for p in (1, 2, 3, 4, 5) if _room(state, entry, p) >= entry["min_amount"]]
+    player = rng.choice(players)  # a newcomer always has room: the template promises a stake fits
+    amount = rng.randrange(entry["min_amount"], _room(state, entry, player) + 1, entry["chip"])
+    action |= {"player": player, "amount": amount}
+    if kind == "call_turn":
+        return action | {"order": rng.choice(choices["order"])}
+    if rng.random() < 0.7:
+        return action | {"ranks": rng.choice(choices["ranks"]), "coppered": rng.random() < 0.2}
+    return action | {"target": rng.choice(choices["target"])}
+
+
+def _walk_context(
+    manual: bool, chip: int, cap: int | None, limits: tuple[int, int], seed: int
+) -> TableContext:
+    deck = random.Random(seed).sample(FULL_DECK, len(FULL_DECK))
+    rules = {"chip": chip, "max_player_action": cap}
+    return context(None if manual else deck, rules, min_bet=limits[0], max_bet=limits[1])
+
+
+WALK_BOUND = 1_000  # actions; a deal is 25 dealing steps, and bets come and go around them
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32),
+    manual=st.booleans(),
+    chip=st.sampled_from([1, 25, 100]),
+    cap=st.sampled_from([None, 1_000, 50_000]),
+    limits=st.sampled_from(LIMITS),
+)
+def test_legal_actions_are_all_accepted_and_a_walk_among_them_always_ends(
+    seed: int, manual: bool, chip: int, cap: int | None, limits: tuple[int, int]
+) -> None:
+    rng = random.Random(seed)
+    state, _ = ENGINE.start(_walk_context(manual, chip, cap, limits, seed))
+    for _ in range(WALK_BOUND):
+        if ENGINE.is_over(state):
+            break
+        legal = ENGINE.legal_actions(state)
+        assert legal
+        assert json.loads(json.dumps(legal)) == legal
+        assert [a for a in legal if a["type"] in ("soda", "turn", "last_turn")] == [legal[0]]
+        for entry in legal:
+            ENGINE.apply(state, _fill(rng, state, entry))  # raises IllegalAction if not legal
+        state, _ = ENGINE.apply(state, _fill(rng, state, rng.choice(legal)))
+    assert ENGINE.is_over(state)
+    assert ENGINE.legal_actions(state) == []
+
+
+def test_legal_actions_electronic_deal_is_concrete_manual_needs_cards() -> None:
+    state = begin()
+    assert ENGINE.legal_actions(state)[0] == {"type": "turn"}
+    assert ENGINE.legal_actions(to_last_turn(state))[0] == {"type": "last_turn"}
+    manual, _ = ENGINE.start(context(None))
+    assert ENGINE.legal_actions(manual)[0] == {
+        "type": "soda",
+        "needs": ["card"],
+        "choices": {"card": list(FULL_DECK)},
+    }
+    manual, _ = act(manual, {"type": "soda", "card": "2C"})
+    dealt = ENGINE.legal_actions(manual)[0]
+    assert dealt == {
+        "type": "turn",
+        "needs": ["cards"],
+        "choices": {"cards": [card for card in FULL_DECK if card != "2C"]},
+        "count": {"cards": 2},
+    }
+
+
+def test_legal_actions_bets_call_turn_and_removals() -> None:
+    state, _ = act(begin(head=("2C", "3C", "3D", "3H", "3S")), bet(ranks=["3"]))
+    legal = ENGINE.legal_actions(state)
+    template = next(a for a in legal if a["type"] == "bet")
+    assert template["needs"] == ["player", "ranks|target", "amount"]
+    assert template["optional"] == ["coppered"]
+    assert template["choices"]["target"] == ["even", "odd", "high"]
+    assert len(template["choices"]["ranks"]) == 75
+    assert (template["min_amount"], template["max_amount"], template["chip"]) == (100, 10_000, 100)
+    assert {"type": "remove_bet", "bet": "b1"} in legal
+    assert all(a["type"] != "call_turn" for a in legal)
+    state, _ = act(state, turn())
+    state, _ = act(state, turn())  # all four 3s are out: the rank is dead
+    live = next(a for a in ENGINE.legal_actions(state) if a["type"] == "bet")["choices"]["ranks"]
+    assert all("3" not in ranks for ranks in live)
+    assert ["2"] in live
+    last = to_last_turn(begin(tail=("5S", "9S", "5H")))
+    call = next(a for a in ENGINE.legal_actions(last) if a["type"] == "call_turn")
+    assert call["needs"] == ["player", "order", "amount"]
+    assert call["choices"]["order"] == [["5", "5", "9"], ["5", "9", "5"], ["9", "5", "5"]]
+    triple = to_last_turn(begin(tail=("5S", "5D", "5H")))
+    assert all(a["type"] != "call_turn" for a in ENGINE.legal_actions(triple))
+
+
+def test_legal_actions_no_bet_template_when_no_stake_fits_the_limits() -> None:
+    state, _ = ENGINE.start(context(deck_of(("2C",)), min_bet=150, max_bet=180))
+    assert [a["type"] for a in ENGINE.legal_actions(state)] == ["turn"]
+    capped, _ = ENGINE.start(context(deck_of(("2C",)), {"max_player_action": 300}, max_bet=10_000))
+    template = next(a for a in ENGINE.legal_actions(capped) if a["type"] == "bet")
+    assert (template["max_amount"], template["max_player_action"]) == (300, 300)
+
+
+# Completeness: a syntactically valid action the list does not cover is refused.
+
+
+def _placement_of(ranks: Any) -> list[str] | None:
+    if not isinstance(ranks, list) or len(set(ranks)) != len(ranks):
+        return None
+    return sorted(ranks, key=rank_index)
+
+
+def _admits(state: FaroState, entry: Mapping[str, Any], action: Mapping[str, Any]) -> bool:
+    """Does this filling keep to the template's hints?"""
+    fixed = _fixed(entry)
+    if any(action.get(key) != value for key, value in fixed.items()):
+        return False
+    kind, choices = entry["type"], entry["choices"]
+    if kind == "soda":
+        return action.get("card") in choices["card"]
+    if kind in ("turn", "last_turn"):
+        cards = action.get("cards")
+        return (
+            isinstance(cards, list)
+            and len(cards) == entry["count"]["cards"] == len(set(cards))
+            and all(card in choices["cards"] for card in cards)
+        )
+    player, amount = action.get("player"), action.get("amount")
+    if not (isinstance(player, int) and player > 0 and isinstance(amount, int)):
+        return False
+    if not (entry["min_amount"] <= amount <= _room(state, entry, player) and amount % entry["chip"] == 0):
+        return False
+    if kind == "call_turn":
+        return action.get("order") in choices["order"]
+    if ("ranks" in action) == ("target" in action):
+        return False
+    if "target" in action:
+        return action["target"] in choices["target"] and not action.get("coppered")
+    return _placement_of(action["ranks"]) in choices["ranks"]
+
+
+def _covered(state: FaroState, legal: list[dict[str, Any]], action: Mapping[str, Any]) -> bool:
+    for entry in legal:
+        if entry["type"] != action["type"]:
+            continue
+        if entry == action if "needs" not in entry else _admits(state, entry, action):
+            return True
+    return False
+
+
+def _some_action(rng: random.Random, state: FaroState, remaining: list[str]) -> Action:
+    """A well-formed Faro action, legal or not: right types, plausible values."""
+    kind = rng.choice(["soda", "turn", "last_turn", "bet", "bet", "bet", "remove_bet", "call_turn"])
+    if kind == "soda":
+        return {"type": kind, "card": rng.choice(FULL_DECK)}
+    if kind in ("turn", "last_turn"):
+        if state.deck is not None:
+            return {"type": kind}
+        pool = remaining if rng.random() < 0.8 else list(FULL_DECK)
+        return {"type": kind, "cards": rng.sample(pool, rng.choice([2, 3]))}
+    if kind == "remove_bet":
+        return {"type": kind, "bet": f"b{rng.randint(0, state.bets_made + 2)}"}
+    chip = state.rules.chip
+    amount = rng.choice([0, 1, 150, chip, 2 * chip, rng.randrange(0, 12_000, chip), 10_000 + chip])
+    action: Action = {"type": kind, "player": rng.randint(1, 4), "amount": amount}
+    if kind == "call_turn":
+        left = [rank_of(card) for card in remaining]
+        order = rng.sample(left, 3) if len(left) >= 3 and rng.random() < 0.6 else rng.choices(RANKS, k=3)
+        return action | {"order": order}
+    if rng.random() < 0.2:
+        return action | {"target": rng.choice(["even", "odd", "high"]), "coppered": rng.random() < 0.2}
+    ranks = rng.choice(SORTED_PLACEMENTS) if rng.random() < 0.6 else rng.sample(RANKS, rng.randint(1, 4))
+    return action | {"ranks": list(ranks), "coppered": rng.random() < 0.3}
+
+
+def _remaining(state: FaroState) -> list[str]:
+    casekeeper = ENGINE.public_state(state)["casekeeper"]
+    out = {
+        card
+        for column in casekeeper.values()
+        for key in ("soda", "losers", "winners", "hock")
+        for card in column[key]
+    }
+    return [card for card in FULL_DECK if card not in out]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32),
+    manual=st.booleans(),
+    chip=st.sampled_from([1, 25, 100]),
+    cap=st.sampled_from([None, 1_000]),
+    limits=st.sampled_from(LIMITS),
+)
+def test_legal_actions_are_complete_anything_they_do_not_cover_is_refused(
+    seed: int, manual: bool, chip: int, cap: int | None, limits: tuple[int, int]
+) -> None:
+    rng = random.Random(seed)
+    state, _ = ENGINE.start(_walk_context(manual, chip, cap, limits, seed))
+    tried: Counter[bool] = Counter()
+    while not ENGINE.is_over(state):
+        legal, remaining = ENGINE.legal_actions(state), _remaining(state)
+        for attempt in range(5):
+            # A filled legal action first (both sides are tried), then any well-formed ones.
+            action = (
+                _fill(rng, state, rng.choice(legal)) if attempt == 0 else _some_action(rng, state, remaining)
+            )
+            covered = _covered(state, legal, action)
+            assert (outcome(state, action) == "accepted") == covered, action
+            tried[covered] += 1
+        state, _ = ENGINE.apply(state, _fill(rng, state, rng.choice(legal)))
+    assert tried[True] >= tried.total() // 5
+    assert tried[False]

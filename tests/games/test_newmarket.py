@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -1066,3 +1067,208 @@ def test_fuzz_start_and_reserve_refuse_bad_context_with_illegal_action_only(
     assert reserve is not None
     assert started_round is not None
     assert all(isinstance(hold, int) and hold > 0 for hold in reserve.values())
+
+
+# --- legal_actions ------------------------------------------------------------------------------
+#
+# The walks choose only from ``legal_actions``, filling each template's ``needs`` from its hints:
+# a keyed deal shuffles the choices into the counted hands, a bid takes a chip multiple between
+# ``min_amount`` and ``max_amount``, a count-only play takes a player or a card from ``choices``.
+
+HINT_KEYS = ("needs", "optional", "choices", "count", "bounds", "min_amount", "max_amount", "chip")
+LEGAL_WALK_BOUND = 800  # 52 cards, at most one pass per player between plays, a short auction
+
+
+def fixed_fields(entry: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in entry.items() if key not in HINT_KEYS}
+
+
+def fill(rng: random.Random, entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A sensible filling of a template; a concrete entry comes back as it is."""
+    action = fixed_fields(entry)
+    for need in entry.get("needs", []):
+        if need == "hands":
+            deck = rng.sample(entry["choices"]["hands"], len(FULL_DECK))
+            action["hands"] = {}
+            for slot, size in entry["count"]["hands"].items():
+                action["hands"][slot], deck = deck[:size], deck[size:]
+        elif need == "amount":
+            action["amount"] = rng.randrange(entry["min_amount"], entry["max_amount"] + 1, entry["chip"])
+        else:
+            action[need] = rng.choice(entry["choices"][need])
+    return action
+
+
+def walk_context(
+    rng: random.Random, players: int, chip: int, reserve_chips: int, electronic: bool
+) -> TableContext:
+    seats = sorted(rng.sample(range(1, 13), players))
+    return TableContext(
+        rules={"chip": chip, "reserve_chips": reserve_chips},
+        seats={seat: 100 + seat for seat in seats},
+        min_bet=chip,
+        max_bet=10 * chip,
+        ante=chip * rng.randint(1, 3),
+        deck=tuple(rng.sample(FULL_DECK, len(FULL_DECK))) if electronic else None,
+        carry={"dealer_seat": rng.choice(seats)},
+    )
+
+
+def pick(rng: random.Random, state: NewmarketState, legal: list[dict[str, Any]], mode: str) -> dict[str, Any]:
+    """Uniform among the legal actions; at a manual deal, the one of this test's tracking."""
+    if state.phase == "deal" and mode != "electronic":
+        return next(a for a in legal if ("needs" in a) == (mode == "keyed"))
+    return rng.choice(legal)
+
+
+walk_params = {
+    "seed": st.integers(0, 2**32),
+    "players": st.integers(3, 8),
+    "chip": st.sampled_from([1, 25, 100]),
+    "reserve_chips": st.integers(0, 12),
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**walk_params)
+def test_legal_actions_are_all_accepted_and_a_walk_among_them_always_ends(
+    mode: str, seed: int, players: int, chip: int, reserve_chips: int
+) -> None:
+    rng = random.Random(seed)
+    state, _ = ENGINE.start(walk_context(rng, players, chip, reserve_chips, mode == "electronic"))
+    for _ in range(LEGAL_WALK_BOUND):
+        if ENGINE.is_over(state):
+            break
+        legal = ENGINE.legal_actions(state)
+        assert legal
+        assert json.loads(json.dumps(legal)) == legal
+        for entry in legal:
+            ENGINE.apply(state, fill(rng, entry))  # raises IllegalAction if it is not legal
+        state, _ = ENGINE.apply(state, fill(rng, pick(rng, state, legal, mode)))
+    assert ENGINE.is_over(state)
+    assert ENGINE.public_state(state)["tracking"] == ("count_only" if mode == "count_only" else "full")
+    assert ENGINE.legal_actions(state) == []
+
+
+def test_legal_actions_by_phase_with_full_tracking() -> None:
+    state, _ = ENGINE.start(make_ctx(deck=FULL_DECK))
+    assert ENGINE.legal_actions(state) == [DEAL]
+    state, _ = run(state, DEAL)
+    assert ENGINE.legal_actions(state) == [{"type": "exchange", "player": 11}, {"type": "keep", "player": 11}]
+    state, _ = run(state, KEEP)
+    bids = ENGINE.legal_actions(state)
+    template = {"type": "bid", "needs": ["amount"], "min_amount": 100, "max_amount": 3000, "chip": 100}
+    assert bids == [template | {"player": 12}, template | {"player": 13}, CLOSE]
+    state, _ = run(state, bid(13, 300))
+    assert ENGINE.legal_actions(state) == [template | {"player": 12, "min_amount": 300}, CLOSE]
+    state, _ = run(state, bid(12, 300))
+    assert ENGINE.legal_actions(state) == [template | {"player": 13, "min_amount": 400}, CLOSE]
+    state, _ = run(state, CLOSE)
+    # 12 bought the widow (FULL_DECK[3::4]: 4S 8S QS 3H 7H JH 2D 6D 10D AC 5C 9C KC) and leads
+    # the lowest card of any suit it holds.
+    assert hand_of(state, 12) == list(FULL_DECK[3::4])
+    assert ENGINE.legal_actions(state) == play(12, "2D", "3H", "4S", "5C")
+
+
+def test_legal_actions_run_card_for_its_holder_and_pass_only_without_the_colour() -> None:
+    state, _, _ = started(LONG_GAME)
+    state, _ = run(state, KEEP, CLOSE, *play(12, "2D"))
+    assert ENGINE.legal_actions(state) == play(12, "3D")
+    state, _ = run(state, *LONG_GAME_ACTIONS[3:15])
+    assert ENGINE.legal_actions(state) == play(13, "2S", "5C")  # AD stopped: 13 leads black
+    state, _ = run(state, *LONG_GAME_ACTIONS[15:28])
+    assert ENGINE.legal_actions(state) == [pass_(11)]  # AS stopped; nobody holds a red card
+
+
+def test_legal_actions_count_only_need_the_player_or_the_card() -> None:
+    state, _, _ = started(LONG_GAME, mode="count_only")
+    state, _ = run(state, KEEP, CLOSE)
+    lead = ENGINE.legal_actions(state)
+    assert lead == [{"type": "play", "player": 12, "needs": ["card"], "choices": {"card": list(FULL_DECK)}}]
+    state, _ = run(state, *play(12, "2D"))
+    assert ENGINE.legal_actions(state) == [
+        {"type": "play", "card": "3D", "needs": ["player"], "choices": {"player": ORDER3}},
+        pass_(12),
+    ]
+    state, _ = run(state, pass_(12))
+    red = [c for c in FULL_DECK if c[-1] in "SC"]
+    assert ENGINE.legal_actions(state) == [
+        {"type": "play", "player": 12, "needs": ["card"], "choices": {"card": red}},
+        pass_(12),
+    ]
+
+
+def test_legal_actions_manual_deal_offers_keyed_hands_or_count_only() -> None:
+    state, _ = ENGINE.start(make_ctx())
+    keyed, bare = ENGINE.legal_actions(state)
+    assert bare == DEAL
+    assert keyed["needs"] == ["hands"]
+    assert keyed["count"] == {"hands": {"12": 13, "13": 13, "11": 13, "widow": 13}}
+
+
+# Completeness with full tracking: a well-formed action the list does not cover is refused.
+
+
+def admits(entry: Mapping[str, Any], action: Mapping[str, Any]) -> bool:
+    fixed = fixed_fields(entry)
+    if any(action.get(key) != value for key, value in fixed.items()):
+        return False
+    for need in entry["needs"]:
+        value = action.get(need)
+        if need == "amount":
+            if not (isinstance(value, int) and entry["min_amount"] <= value <= entry["max_amount"]):
+                return False
+            if value % entry["chip"]:
+                return False
+        elif need == "hands" or value not in entry["choices"][need]:
+            return False
+    return True
+
+
+def covered(legal: list[dict[str, Any]], action: Mapping[str, Any]) -> bool:
+    return any(
+        entry == action if "needs" not in entry else admits(entry, action)
+        for entry in legal
+        if entry["type"] == action["type"]
+    )
+
+
+def some_action(rng: random.Random, state: NewmarketState) -> dict[str, Any]:
+    """A well-formed Newmarket action, legal or not."""
+    kind = rng.choice(["deal", "exchange", "keep", "bid", "bid", "close_auction", "play", "play", "pass"])
+    player = rng.choice(state.order)
+    if kind in ("deal", "close_auction"):
+        return {"type": kind}
+    if kind == "bid":
+        chip, left = state.chip, state.reserve_left[state.index(player)]
+        amount = rng.choice([0, chip, state.bid, state.bid + chip, left - left % chip, left + chip, left])
+        return bid(player, amount + (1 if chip > 1 and rng.random() < 0.1 else 0))
+    if kind != "play":
+        return {"type": kind, "player": player}
+    hand = hand_of(state, player) or []
+    card = rng.choice(hand) if hand and rng.random() < 0.7 else rng.choice(FULL_DECK)
+    return play(player, card)[0]
+
+
+@pytest.mark.parametrize("mode", ["electronic", "keyed"])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**walk_params)
+def test_legal_actions_with_full_tracking_are_complete_anything_else_is_refused(
+    mode: str, seed: int, players: int, chip: int, reserve_chips: int
+) -> None:
+    rng = random.Random(seed)
+    state, _ = ENGINE.start(walk_context(rng, players, chip, reserve_chips, mode == "electronic"))
+    tried: Counter[bool] = Counter()
+    while not ENGINE.is_over(state):
+        legal = ENGINE.legal_actions(state)
+        if state.tracking == "full":
+            for sample in range(4):
+                # A filled legal action first (both sides are tried), then any well-formed ones.
+                action = fill(rng, rng.choice(legal)) if sample == 0 else some_action(rng, state)
+                accepted = attempt(ENGINE.apply, state, action)[1] is None
+                assert accepted == covered(legal, action), action
+                tried[accepted] += 1
+        state, _ = ENGINE.apply(state, fill(rng, pick(rng, state, legal, mode)))
+    assert tried[True] >= tried.total() // 4
+    assert tried[False]

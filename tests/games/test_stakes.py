@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -545,3 +546,116 @@ def _valid(state: StakesState) -> dict[str, Any]:
     if state.settle == "loser_pays":
         return {"loser": 101, "winner": None, "scores": None}
     return {"scores": {str(p): p for p in state.players}, "winner": None, "loser": None}
+
+
+# --- legal_actions ---------------------------------------------------------------------
+#
+# One ``result`` template until the result is keyed: ``needs`` names the settle mode's field,
+# ``choices`` the players dealt in, and Fifty-One by high score offers ``stop``.
+
+HINT_KEYS = ("needs", "optional", "choices")
+RESULT_FIELDS = ("winner", "loser", "scores")
+
+
+def fill(rng: random.Random, entry: Mapping[str, Any]) -> dict[str, Any]:
+    """Fill the template: a player from the choices, or a whole-number score for each of them."""
+    action = {key: value for key, value in entry.items() if key not in HINT_KEYS}
+    for need in entry["needs"]:
+        if need == "scores":
+            action["scores"] = {str(p): rng.randint(-300, 3000) for p in entry["choices"]["scores"]}
+        else:
+            action[need] = rng.choice(entry["choices"][need])
+    for field in entry.get("optional", []):
+        if rng.random() < 0.5:
+            action[field] = rng.choice(entry["choices"][field])
+    return action
+
+
+@settings(max_examples=60, deadline=None)
+@given(rounds(), st.integers(0, 2**32))
+def test_legal_actions_the_filled_result_template_is_accepted_and_ends_the_round(
+    case: tuple[TableContext, dict[str, Any]], seed: int
+) -> None:
+    ctx, _ = case
+    rng = random.Random(seed)
+    state = ENGINE.start(ctx)[0]
+    (entry,) = ENGINE.legal_actions(state)
+    assert json.loads(json.dumps(entry)) == entry
+    assert entry["type"] == "result"
+    assert entry["needs"] == [{"first_out": "winner", "loser_pays": "loser"}.get(state.settle, "scores")]
+    assert sorted(entry["choices"][entry["needs"][0]]) == sorted(ctx.seats.values())
+    settled, _ = ENGINE.apply(state, fill(rng, entry))
+    assert ENGINE.is_over(settled)
+    assert ENGINE.legal_actions(settled) == []
+
+
+def test_legal_actions_name_the_field_per_settle_mode_and_stop_for_fifty_one() -> None:
+    players = [103, 105, 107, 101]  # from the dealer's left; seat 1 deals first
+    expected = {
+        "page_one": {"type": "result", "needs": ["winner"], "choices": {"winner": players}},
+        "old_maid": {"type": "result", "needs": ["loser"], "choices": {"loser": players}},
+        "gops": {"type": "result", "needs": ["scores"], "choices": {"scores": players}},
+        "piquet": {"type": "result", "needs": ["scores"], "choices": {"scores": players}},
+        "fifty_one": {
+            "type": "result",
+            "needs": ["scores"],
+            "choices": {"scores": players, "stop": players},
+            "optional": ["stop"],
+        },
+    }
+    for variant, entry in expected.items():
+        assert ENGINE.legal_actions(started({"variant": variant})) == [entry]
+    assert "optional" not in ENGINE.legal_actions(started({"variant": "fifty_one", "settle": "points"}))[0]
+
+
+def admits(entry: Mapping[str, Any], action: Mapping[str, Any]) -> bool:
+    """Does this result keep to the template: the needed field from the choices, nothing else?"""
+    given_fields = {key for key in (*RESULT_FIELDS, "stop") if action.get(key) is not None}
+    (need,) = entry["needs"]
+    if given_fields - {need, *entry.get("optional", [])} or need not in given_fields:
+        return False
+    if "stop" in given_fields and action["stop"] not in entry["choices"]["stop"]:
+        return False
+    if need != "scores":
+        return action[need] in entry["choices"][need]
+    scores = action["scores"]
+    return sorted(int(p) for p in scores) == sorted(entry["choices"]["scores"]) and all(
+        type(n) is int for n in scores.values()
+    )
+
+
+def some_result(rng: random.Random, players: list[int]) -> dict[str, Any]:
+    """A well-formed result, legal or not: any of the fields, seated players mostly."""
+    someone = [*players, 9999]
+    action: dict[str, Any] = {"type": "result"}
+    for field in rng.sample((*RESULT_FIELDS, "stop"), rng.randint(1, 3)):
+        if field == "scores":
+            named = rng.sample(someone, rng.randint(len(players) - 1, len(someone)))
+            action["scores"] = {rng.choice([str(p), p]): rng.randint(-50, 500) for p in named}
+        else:
+            action[field] = rng.choice(someone)
+    return action
+
+
+@settings(max_examples=60, deadline=None)
+@given(rounds(), st.integers(0, 2**32))
+def test_legal_actions_are_complete_any_other_result_is_refused(
+    case: tuple[TableContext, dict[str, Any]], seed: int
+) -> None:
+    ctx, _ = case
+    rng = random.Random(seed)
+    state = ENGINE.start(ctx)[0]
+    (entry,) = ENGINE.legal_actions(state)
+    players = list(ctx.seats.values())
+    for _ in range(10):
+        action = fill(rng, entry) if rng.random() < 0.3 else some_result(rng, players)
+        try:
+            ENGINE.apply(state, action)
+        except IllegalAction:
+            accepted = False
+        else:
+            accepted = True
+        assert accepted == admits(entry, action), action
+    settled, _ = ENGINE.apply(state, fill(rng, entry))
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(settled, fill(rng, entry))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -14,7 +15,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from tables.games.base import Settlement, TableContext, wallet
-from tables.games.cards import FULL_DECK, hand_points
+from tables.games.cards import FULL_DECK, RANKS, SUITS, hand_points
 from tables.games.errors import IllegalAction
 from tables.games.shoe import shuffle
 from tables.games.tonk import ENGINE, TonkState, is_deal_tonk, spread_kind
@@ -683,18 +684,30 @@ def legal_actions(state: TonkState, allow_drop: bool) -> list[dict[str, Any]]:
         moves += [{"type": "drop", "player": player}] if allow_drop or not moves else []
         return moves + _slaps(state)
     moves = []
+    tables = [s.cards for s in state.spreads]
     if not state.barred_now:
         for size in (3, 4, 5, 6):
             moves += [
-                spread(player, " ".join(c)) for c in itertools.combinations(hand, size) if spread_kind(c)
+                spread(player, " ".join(c))
+                for c in itertools.combinations(hand, size)
+                if spread_kind(c)
+                and not _taken_left_alone(state, [x for x in hand if x not in c], [*tables, c])
             ]
         for card in hand:
             for i, s in enumerate(state.spreads):
-                if spread_kind((*s.cards, card)):
+                grown = [*tables[:i], (*s.cards, card), *tables[i + 1 :]]
+                rest = [x for x in hand if x != card]
+                if spread_kind((*s.cards, card)) and not _taken_left_alone(state, rest, grown):
                     moves.append(hit(player, card, i))
     if state.must_play is None:
         moves += [discard(player, card) for card in hand if card != state.taken]
     return moves
+
+
+def _taken_left_alone(state: TonkState, rest: Sequence[str], tables: Sequence[Sequence[str]]) -> bool:
+    """A play leaving only the card just taken from the pile, fitting no spread, is refused."""
+    taken = state.taken
+    return taken is not None and list(rest) == [taken] and not any(spread_kind((*c, taken)) for c in tables)
 
 
 def _slaps(state: TonkState) -> list[dict[str, Any]]:
@@ -891,3 +904,265 @@ def test_fuzz_garbage_actions_only_ever_raise_illegal_action(
             continue
         assert message
         assert ENGINE.public_state(state) == before
+
+
+# --- legal_actions ------------------------------------------------------------------------
+#
+# The walks choose only from ``ENGINE.legal_actions`` and fill each template's ``needs`` from
+# its hints: a keyed deal deals a shuffled deck, a stock card comes from ``choices``, totals
+# lie within ``bounds``, a count-only spread is three cards of ``choices`` that make a spread
+# with at most ``unseen`` of them outside ``held``. Play can cycle through the discard pile,
+# so the walk is biased: before drawing it takes the stock four times in five (else any
+# legal action), which shortens the stock every such turn, so the round ends within the
+# bound (run out, tonk out, drop or the stock running out).
+
+HINT_KEYS = ("needs", "optional", "choices", "count", "bounds", "min_amount", "max_amount", "chip")
+HINT_KEYS += ("held", "unseen")
+LA_BOUND = 1_500  # actions: about 40 stock cards, a few actions a turn
+
+
+def la_fixed(entry: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in entry.items() if key not in HINT_KEYS}
+
+
+def la_spread_for(rng: random.Random, entry: Mapping[str, Any], state: TonkState) -> list[str]:
+    """Three cards of the choices that make a spread, at most ``unseen`` of them not held, and
+    not leaving only the card just taken from the pile where it fits no spread."""
+    pool, held = set(entry["choices"]["cards"]), list(entry["held"])
+    found = [
+        list(three)
+        for rank in RANKS
+        for three in itertools.combinations(sorted(c for c in pool if c[:-1] == rank), 3)
+    ]
+    for suit in SUITS:
+        for start in range(12):
+            found.append([(*RANKS, "A")[value] + suit for value in range(start, start + 3)])
+    found = [three for three in found if set(three) <= pool]
+    fits = []
+    for three in found:
+        outside = sum(card not in held for card in three)
+        rest = [card for card in held if card not in three]
+        stranded = (
+            rest == [state.taken]
+            and outside == entry["unseen"]
+            and not any(
+                spread_kind((*cards, state.taken)) for cards in [*(s.cards for s in state.spreads), three]
+            )
+        )
+        if outside <= entry["unseen"] and not stranded:
+            fits.append(three)
+    return rng.choice(fits)
+
+
+def la_fill(rng: random.Random, entry: Mapping[str, Any], state: TonkState) -> dict[str, Any]:
+    """A sensible filling of a template; a concrete entry comes back as it is."""
+    action = la_fixed(entry)
+    for need in entry.get("needs", []):
+        if need == "hands":
+            deck = rng.sample(FULL_DECK, len(FULL_DECK))
+            players = list(entry["count"]["hands"])
+            action["hands"] = {p: deck[5 * i : 5 * i + 5] for i, p in enumerate(players)}
+            action["upcard"] = deck[5 * len(players)]
+        elif need == "upcard":
+            action.setdefault("upcard", rng.choice(entry["choices"]["upcard"]))
+        elif need == "totals":
+            action["totals"] = {p: rng.randint(lo, hi) for p, (lo, hi) in entry["bounds"]["totals"].items()}
+        elif need == "cards":
+            action["cards"] = la_spread_for(rng, entry, state)
+        else:
+            action[need] = rng.choice(entry["choices"][need])
+    return action
+
+
+def la_pick(
+    rng: random.Random, state: TonkState, legal: list[dict[str, Any]], mode: str, drop_rate: float
+) -> dict[str, Any]:
+    if state.phase == "deal" and mode != "electronic":
+        return next(a for a in legal if ("hands" in a.get("needs", [])) == (mode == "full"))
+    if state.phase == "draw":
+        stock = [a for a in legal if a["type"] == "draw" and a["from"] == "stock"]
+        if stock and rng.random() < 0.8:
+            return stock[0]
+        legal = [a for a in legal if a["type"] != "drop" or rng.random() < drop_rate] or legal
+    return rng.choice(legal)
+
+
+def la_start(ctx: TableContext, mode: str) -> TonkState:
+    return ENGINE.start(ctx if mode == "electronic" else replace(ctx, deck=None))[0]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    tables(),
+    st.sampled_from(["electronic", "full", "count_only"]),
+    st.integers(0, 2**32),
+    st.sampled_from([0.0, 0.3]),
+)
+def test_legal_actions_are_all_accepted_and_a_stock_biased_walk_always_ends(
+    ctx: TableContext, mode: str, seed: int, drop_rate: float
+) -> None:
+    rng = random.Random(seed)
+    state = la_start(ctx, mode)
+    for _ in range(LA_BOUND):
+        if ENGINE.is_over(state):
+            break
+        legal = ENGINE.legal_actions(state)
+        assert legal
+        assert json.loads(json.dumps(legal)) == legal
+        for entry in legal:
+            ENGINE.apply(state, la_fill(rng, entry, state))  # raises IllegalAction if it is not legal
+        state, _ = ENGINE.apply(state, la_fill(rng, la_pick(rng, state, legal, mode, drop_rate), state))
+    assert ENGINE.is_over(state)
+    event(f"outcome: {state.outcome}")
+    assert state.tracking == ("electronic" if mode == "electronic" else mode)
+    assert ENGINE.legal_actions(state) == []
+
+
+def test_legal_actions_before_and_after_the_draw() -> None:
+    state, _ = dealt(["7S 7H 8S 9S KC", "2D 3D 4D 9H 10H"], upcard="7D", stock="10S")
+    assert ENGINE.legal_actions(state) == [draw(11), draw(11, "discard"), {"type": "drop", "player": 11}]
+    after, _ = play(state, draw(11))
+    spreads = [spread(11, "7S 8S 9S"), spread(11, "8S 9S 10S"), spread(11, "7S 8S 9S 10S")]
+    discards = [discard(11, c) for c in cards("7S 7H 8S 9S KC 10S")]
+    assert ENGINE.legal_actions(after) == spreads + discards
+    after, _ = play(state, draw(11, "discard"))
+    legal = ENGINE.legal_actions(after)
+    assert spread(11, "7S 7H 7D") in legal
+    assert discard(11, "7D") not in legal  # just taken from the pile
+
+
+def test_legal_actions_hits_slaps_and_the_barred_player() -> None:
+    state = _after_twelves_discard()
+    slaps = [{"type": "slap", "player": 11}, {"type": "slap", "player": 13}]
+    assert ENGINE.legal_actions(state) == [
+        draw(13),
+        draw(13, "discard"),
+        {"type": "drop", "player": 13},
+        *slaps,
+    ]
+    state, _ = play(state, slaps[1])
+    assert ENGINE.legal_actions(state) == [hit(13, "7C", 0)]  # the slapped card first, no discard
+    state, _ = play(state, hit(13, "7C", 0), discard(13, "4C"))
+    assert state.players[state.turn] == 11
+    state, _ = play(state, draw(11))
+    assert {a["type"] for a in ENGINE.legal_actions(state)} == {"discard"}  # 11 is barred
+
+
+def test_a_play_that_leaves_only_the_card_just_taken_where_it_fits_nowhere_is_refused() -> None:
+    state, _ = dealt(["4H 5H 6H 7H 2C", "2D 3D 4D 9S 10S"], stock="8H")
+    state, _ = play(state, draw(11), spread(11, "4H 5H 6H"), hit(11, "7H", 0), discard(11, "2C"))
+    state, _ = play(state, draw(12), discard(12, "9S"), draw(11, "discard"))
+    assert "neither discarded nor played" in refused(state, hit(11, "8H", 0))
+    assert ENGINE.legal_actions(state) == [discard(11, "8H")]
+
+
+def test_legal_actions_manual_deal_and_count_only_templates() -> None:
+    state = manual(2)
+    keyed, count_only = ENGINE.legal_actions(state)
+    assert keyed["needs"] == ["hands", "upcard"]
+    assert keyed["count"] == {"hands": {"11": 5, "12": 5}}
+    assert (count_only["needs"], count_only["optional"]) == (["upcard"], ["tonks"])
+    state, _ = play(state, {"type": "deal", "upcard": "QD"})
+    stock, pile, drop = ENGINE.legal_actions(state)
+    assert (stock, pile) == (draw(11), draw(11, "discard"))
+    assert drop["needs"] == ["totals"]
+    assert drop["bounds"] == {"totals": {"11": [5, 50], "12": [5, 50]}}
+    state, _ = play(state, draw(11, "discard"))
+    legal = ENGINE.legal_actions(state)
+    spread_template = next(a for a in legal if a["type"] == "spread")
+    assert (spread_template["held"], spread_template["unseen"]) == (["QD"], 5)
+    assert "QD" in spread_template["choices"]["cards"]
+    unknown_discard = next(a for a in legal if a["type"] == "discard" and "needs" in a)
+    assert "QD" not in unknown_discard["choices"]["card"]
+    assert len(unknown_discard["choices"]["card"]) == 51
+    assert discard(11, "QD") not in legal
+
+
+def test_legal_actions_full_tracking_stock_draw_needs_an_unseen_card() -> None:
+    state = manual(2)
+    hands = {"11": cards(PLAIN[0]), "12": cards(PLAIN[1])}
+    state, _ = play(state, {"type": "deal", "hands": hands, "upcard": "KS"})
+    stock = ENGINE.legal_actions(state)[0]
+    assert stock["needs"] == ["card"]
+    assert sorted(stock["choices"]["card"]) == sorted(
+        set(FULL_DECK) - {"KS", *cards(PLAIN[0] + " " + PLAIN[1])}
+    )
+
+
+# Completeness when the engine knows every hand: any other well-formed action is refused.
+
+
+def la_admits(entry: Mapping[str, Any], action: Mapping[str, Any]) -> bool:
+    if any(action.get(key) != value for key, value in la_fixed(entry).items()):
+        return False
+    return all(need == "card" and action.get("card") in entry["choices"]["card"] for need in entry["needs"])
+
+
+def la_canonical(action: Mapping[str, Any]) -> dict[str, Any]:
+    return {**action, "cards": sorted(action["cards"])} if "cards" in action else dict(action)
+
+
+def la_covered(legal: list[dict[str, Any]], action: Mapping[str, Any]) -> bool:
+    return any(
+        la_canonical(entry) == la_canonical(action) if "needs" not in entry else la_admits(entry, action)
+        for entry in legal
+        if entry["type"] == action["type"]
+    )
+
+
+def la_some_action(rng: random.Random, state: TonkState) -> dict[str, Any]:
+    """A well-formed Tonk action, legal or not."""
+    kind = rng.choice(["deal", "draw", "draw", "spread", "hit", "hit", "discard", "discard", "drop", "slap"])
+    player = rng.choice(state.players) if rng.random() < 0.4 else state.players[state.turn]
+    hand = list(state.hands[state.players.index(player)]) if state.hands else []
+    if kind == "deal":
+        return {"type": kind}
+    if kind in ("drop", "slap"):
+        return {"type": kind, "player": player}
+    if kind == "draw":
+        action = draw(player, rng.choice(["stock", "discard"]))
+        if action["from"] == "stock" and state.tracking == "full":
+            action["card"] = rng.choice(FULL_DECK)
+        return action
+    card = rng.choice(hand) if hand and rng.random() < 0.85 else rng.choice(FULL_DECK)
+    if kind == "discard":
+        return discard(player, card)
+    if kind == "hit":
+        return hit(player, card, rng.randint(0, len(state.spreads)))
+    chosen = rng.sample(hand, rng.randint(min(2, len(hand)), len(hand))) if hand else []
+    return {"type": "spread", "player": player, "cards": chosen + ([card] if rng.random() < 0.2 else [])}
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables(), st.sampled_from(["electronic", "full"]), st.integers(0, 2**32))
+def test_legal_actions_with_known_hands_are_complete_anything_else_is_refused(
+    ctx: TableContext, mode: str, seed: int
+) -> None:
+    rng = random.Random(seed)
+    state = la_start(ctx, mode)
+    tried: Counter[bool] = Counter()
+    for _ in range(LA_BOUND):
+        if ENGINE.is_over(state):
+            break
+        legal = ENGINE.legal_actions(state)
+        if mode == "electronic":  # the same list as the property test's independent oracle
+            assert sorted(map(json.dumps, map(la_canonical, legal))) == sorted(
+                map(json.dumps, map(la_canonical, legal_actions(state, allow_drop=True)))
+            )
+        if state.tracking is not None or mode == "electronic":
+            for attempt in range(4):
+                # A filled legal action first (both sides are tried), then any well-formed ones.
+                action = (
+                    la_fill(rng, rng.choice(legal), state) if attempt == 0 else la_some_action(rng, state)
+                )
+                try:
+                    ENGINE.apply(state, action)
+                except IllegalAction:
+                    accepted = False
+                else:
+                    accepted = True
+                assert accepted == la_covered(legal, action), action
+                tried[accepted] += 1
+        state, _ = ENGINE.apply(state, la_fill(rng, la_pick(rng, state, legal, mode, 0.1), state))
+    assert ENGINE.is_over(state)
+    assert tried[True] >= tried.total() // 4
