@@ -303,7 +303,10 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
         "ante": table.ante,
         "carry": carry,
     }
-    seats = _eligible_seats(engine, table, seated, base_ctx)
+    try:
+        seats = _eligible_seats(engine, table, seated, base_ctx)
+    except IllegalAction as error:  # e.g. too few players for this game
+        raise Conflict(error.message, code=error.code) from error
     electronic = shoe == ShoeKind.ELECTRONIC
     seed = "" if not electronic else seed or secrets.token_hex(32)
     extra_seeds = [derive_seed(seed, "farmer-draw")] if electronic and table.game == "farmer" else []

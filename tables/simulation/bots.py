@@ -69,17 +69,51 @@ def faro_bets(
     return bets
 
 
+HINT_KEYS = frozenset(
+    {
+        "needs",
+        "optional",
+        "choices",
+        "count",
+        "bounds",
+        "min_amount",
+        "max_amount",
+        "chip",
+        "max_player_action",
+    }
+)
+
+
 def pick_action(
     rng: random.Random, legal: list[dict[str, Any]], *, budgets: Mapping[int, int], chip: int
 ) -> dict[str, Any] | None:
-    """One legal action, preferring play over passing, with bids sized to the bidder's reserve."""
-    if not legal:
+    """One legal action, preferring play over passing; templates get their ``needs`` filled.
+
+    ``legal_actions`` marks open choices with ``needs`` and hints (``choices``,
+    ``min_amount`` …; see ``Engine.legal_actions``). Templates a bot cannot fill (cards it
+    cannot know) are skipped.
+    """
+    playable = [a for a in legal if _fillable(a)]
+    if not playable:
         return None
-    plays = [a for a in legal if a.get("type") not in {"pass", "drop", "bid", "slap"}]
-    candidates = plays if plays and rng.random() < 0.92 else legal
-    action = dict(rng.choice(candidates))
-    if action.get("type") == "bid" and "amount" not in action:
-        minimum = int(action.get("min_amount", chip))
-        action.pop("min_amount", None)
-        action["amount"] = minimum
+    plays = [a for a in playable if a.get("type") not in {"pass", "drop", "bid", "slap"}]
+    candidates = plays if plays and rng.random() < 0.92 else playable
+    return _fill(rng, rng.choice(candidates))
+
+
+def _fillable(action: Mapping[str, Any]) -> bool:
+    choices = action.get("choices") or {}
+    return all(need == "amount" or need in choices for need in action.get("needs") or ())
+
+
+def _fill(rng: random.Random, template: Mapping[str, Any]) -> dict[str, Any]:
+    action = {k: v for k, v in template.items() if k not in HINT_KEYS}
+    choices = template.get("choices") or {}
+    for need in template.get("needs") or ():
+        if need == "amount":
+            action["amount"] = int(template.get("min_amount", template.get("chip", 100)))
+        elif need == "scores":
+            action["scores"] = {str(player): rng.randint(0, 60) for player in choices["scores"]}
+        else:
+            action[need] = rng.choice(list(choices[need]))
     return action
