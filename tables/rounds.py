@@ -178,56 +178,41 @@ def _post_settlements(
     settlements: Sequence[Settlement],
     key: str,
 ) -> None:
-    for stage, part in enumerate(_stages(settlements)):
-        legs = [accounts.leg(s) for s in part]
-        kinds = {s.kind for s in part}
-        transfer = post_transfer(
-            key=key if stage == 0 else f"{key}:{stage}",
-            kind=kinds.pop() if len(kinds) == 1 else "round_settlement",
-            legs=legs,
-            memo=f"{round_.get_game_display()} round {round_.number} at {accounts.table.name}",
-            meta={
-                "table": accounts.table.pk,
-                "round": round_.pk,
-                "action": action.seq if action else 0,
-                "game": round_.game,
-            },
-        )
-        RoundSettlement.objects.bulk_create(
-            [
-                RoundSettlement(
-                    round=round_,
-                    action=action,
-                    transfer=transfer,
-                    kind=s.kind,
-                    from_account=leg.debit,
-                    to_account=leg.credit,
-                    amount=s.amount,
-                    player_id=s.player,
-                )
-                for s, leg in zip(part, legs, strict=True)
-            ]
-        )
-        if action is not None and stage == 0:
-            action.transfer = transfer
-            action.save(update_fields=["transfer"])
-
-
-def _stages(settlements: Sequence[Settlement]) -> list[list[Settlement]]:
-    """Cut an action's settlements where chips pass through an account (paid in, then paid on).
-
-    ``post_transfer`` covers a transfer's debits from balances as they were before it, so a
-    pot filled and emptied by one action (Farmer's side pot) must be two transfers, in order.
-    """
-    stages: list[list[Settlement]] = []
-    credited: set[str] = set()
-    for settlement in settlements:
-        if not stages or settlement.payer in credited:
-            stages.append([])
-            credited = set()
-        stages[-1].append(settlement)
-        credited.add(settlement.payee)
-    return stages
+    """One transfer per action: its legs are simultaneous, so a pot may be filled and won at once."""
+    if not settlements:
+        return
+    legs = [accounts.leg(s) for s in settlements]
+    kinds = {s.kind for s in settlements}
+    transfer = post_transfer(
+        key=key,
+        kind=kinds.pop() if len(kinds) == 1 else "round_settlement",
+        legs=legs,
+        memo=f"{round_.get_game_display()} round {round_.number} at {accounts.table.name}",
+        meta={
+            "table": accounts.table.pk,
+            "round": round_.pk,
+            "action": action.seq if action else 0,
+            "game": round_.game,
+        },
+    )
+    RoundSettlement.objects.bulk_create(
+        [
+            RoundSettlement(
+                round=round_,
+                action=action,
+                transfer=transfer,
+                kind=s.kind,
+                from_account=leg.debit,
+                to_account=leg.credit,
+                amount=s.amount,
+                player_id=s.player,
+            )
+            for s, leg in zip(settlements, legs, strict=True)
+        ]
+    )
+    if action is not None:
+        action.transfer = transfer
+        action.save(update_fields=["transfer"])
 
 
 def _pot_balances(table: Table) -> dict[str, int]:

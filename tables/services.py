@@ -38,6 +38,7 @@ from tables.models import (
 from tables.pots import split_unwon_pots
 
 MAX_SEATS = 12
+DROP_KINDS = ("bet", "ante")
 MAX_CENTS = 10**12
 
 
@@ -227,10 +228,15 @@ def open_table(*, actor: User, table_id: int, opening_inventory: Any) -> TableSe
 
 
 def session_drop(*, table: Table, since: Any) -> int:
-    """Chips players put into play at the table (bets, antes): the electronic drop."""
+    """Chips players staked at the table (Faro bets, pot-game antes): the electronic drop.
+
+    Payments between players (a Farmer bust, a Tonk drop) move chips among players, not
+    into the game, so they are not drop; the house's share of those games is the rake.
+    """
     total = Entry.objects.filter(
         account__purpose=AccountPurpose.WALLET,
         amount__lt=0,
+        transfer__kind__in=DROP_KINDS,
         transfer__meta__table=table.pk,
         created_at__gte=since,
     ).aggregate(total=Sum("amount"))["total"]

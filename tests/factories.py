@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import factory
@@ -11,6 +12,9 @@ from ledger.models import AccountKind, AccountPurpose
 from ledger.services import open_account
 
 PASSWORD = "correct-horse-battery-42"
+# Usernames carry this run's tag: a test database another session commits to at the same
+# time (a transactional test) must not make "user7" of this run collide with "user7" of that one.
+RUN = secrets.token_hex(3)
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -18,7 +22,7 @@ class UserFactory(factory.django.DjangoModelFactory):
         model = User
         skip_postgeneration_save = True
 
-    username = factory.Sequence(lambda n: f"user{n}")
+    username = factory.Sequence(lambda n: f"user{n}-{RUN}")
     name = factory.Faker("name")
     role = Role.DEALER
     password = factory.PostGenerationMethodCall("set_password", PASSWORD)
@@ -52,7 +56,7 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Player
 
-    username = factory.Sequence(lambda n: f"player{n}")
+    username = factory.Sequence(lambda n: f"player{n}-{RUN}")
     password = PASSWORD
     name = factory.Faker("name")
     actor = None
@@ -82,7 +86,7 @@ class TableFactory(factory.django.DjangoModelFactory):
         model = "tables.Table"
 
     actor = factory.SubFactory(UserFactory, role=Role.PIT_BOSS)
-    name = factory.Sequence(lambda n: f"Table {n}")
+    name = factory.Sequence(lambda n: f"Table {n} {RUN}")
     game = "faro"
     min_bet = 500
     max_bet = 50_000
@@ -125,6 +129,7 @@ class ApiFloor:
         self.cashier = staff(Role.CASHIER)
         self._clients: dict[int, Any] = {}
         self._made = 0
+        self.table_ids: list[int] = []  # the tables this floor opened, for checks scoped to them
 
     def client(self, user: User) -> Any:
         from rest_framework.test import APIClient
@@ -158,6 +163,7 @@ class ApiFloor:
         body = {"name": f"{game} {id(self)}-{self._serial()}", "game": game, "min_bet": min_bet}
         body.update(max_bet=max_bet, ante=ante, rules=rules or {})
         table = self.post(self.pit_boss, "tables", body, 201)
+        self.table_ids.append(int(table["id"]))
         self.post(self.pit_boss, f"tables/{table['id']}/assign", {"dealer": self.dealer.pk}, 200)
         self.post(self.dealer, f"tables/{table['id']}/open", {"opening_inventory": inventory}, 201)
         return self.table(table["id"])
@@ -198,6 +204,30 @@ class ApiFloor:
     def close_table(self, table_id: int, closing_inventory: int) -> dict[str, Any]:
         body = {"closing_inventory": closing_inventory}
         return self.post(self.dealer, f"tables/{table_id}/close", body, 200)
+
+    def assert_rounds_replay(self) -> None:
+        """Every round at this floor's tables replays exactly: ``check_round`` on each, then the
+        ``replay_round`` command (``--all`` when the database holds no other rounds, as in a
+        normal run; by id when another process is committing rounds to the same database)."""
+        from io import StringIO
+
+        from django.core.management import call_command
+
+        from tables.models import Round
+        from tables.replay import check_round
+
+        rounds = list(Round.objects.filter(table_id__in=self.table_ids).order_by("pk"))
+        for round_ in rounds:
+            result = check_round(round_)
+            assert result.ok, f"round {round_.pk}: {result.problems}"
+        out = StringIO()
+        if not Round.objects.exclude(table_id__in=self.table_ids).exists():
+            call_command("replay_round", "--all", stdout=out)
+        elif rounds:
+            call_command("replay_round", *[r.pk for r in rounds], stdout=out)
+        else:
+            return
+        assert "All rounds replay exactly." in out.getvalue()
 
 
 # --- pot and stakes games through the API (tests/tables/test_rounds_{fan_tan,newmarket,tonk,stakes}_http.py)

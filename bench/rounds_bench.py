@@ -1,0 +1,703 @@
+"""Rounds benchmark: the Faro engine alone, then Faro actions over HTTP at 8 tables at once.
+
+    bench/run-rounds [--quick]              # 30 s of HTTP load (10 s with --quick)
+    .venv/bin/python -m bench.rounds_bench [--quick] [--duration S] [--keep-db]
+
+Not a test: it prints a markdown report and writes it to build/bench/rounds.md.
+
+(a) Engine: one scripted Faro deal (opening bets, two bets a turn, removals, 24 turns, calls,
+    the last turn) is generated once from a fixed seed, then replayed through
+    ``tables.games.faro.ENGINE`` for a few seconds, with and without ``public_state`` (which
+    the service computes after every action). No database.
+(b) HTTP: a throwaway database ``casekeeper_bench_rounds`` is created and migrated, a floor is
+    set up through the services (8 Faro tables, a dealer each, 3 funded punters seated at
+    each), and the app is served by gunicorn (4 sync workers) on 127.0.0.1 with
+    ``casino.settings.local``, DEBUG off. One client thread per table deals electronic-shoe
+    rounds back to back (bets and turns, as a dealer's console would send them) for a fixed
+    time, timing each request. Then gunicorn is stopped and the ledger and the rounds are
+    checked: trial balance equal and summing to 0, one RoundAction row per 200 response, and
+    every round replaying exactly. The database is dropped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import random
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_BIN = ROOT / ".venv" / "bin"
+OUTPUT = ROOT / "build" / "bench" / "rounds.md"
+GUNICORN_LOG = ROOT / "build" / "bench" / "rounds-gunicorn.log"
+SERVER_URL = os.environ.get("BENCH_SERVER_URL", "postgres://root@127.0.0.1:5432")
+DB_NAME = "casekeeper_bench_rounds"
+SETTINGS = "casino.settings.local"
+SECRET = "bench-rounds-not-a-secret-0123456789-abcdefghijklmnopqrstuvwxyz"
+
+TABLES = 8
+WORKERS = 4
+PUNTERS = 3
+TRAY = 10_000_000  # cents in each tray
+BUY_IN = 100_000_000  # cents per punter: never the limit during a run
+MIN_BET, MAX_BET = 500, 50_000
+REQUEST_TIMEOUT = 30.0
+STARTUP_TIMEOUT = 60.0
+BUDGET = 900.0  # seconds for everything but the measured load: migrate, setup, checks, cleanup
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+PLACEMENTS: tuple[tuple[str, ...], ...] = (
+    *((r,) for r in RANKS),
+    ("K", "A"),
+    ("Q", "10"),
+    ("A", "3"),
+    ("10", "3"),
+    ("10", "4", "9"),
+    ("6", "7", "8"),
+    ("9", "8", "5", "6"),
+)
+TARGETS = ("even", "odd", "high")
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    http_seconds: float
+    engine_seconds: float  # per engine measurement
+
+
+QUICK = Profile("quick", 10.0, 1.5)
+FULL = Profile("full", 30.0, 4.0)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """Nearest-rank percentile of a list of numbers (nan when empty)."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))]
+
+
+def db_url(name: str) -> str:
+    parts = urlsplit(SERVER_URL)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", "", ""))
+
+
+def app_env(url: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": SETTINGS,
+        "DATABASE_URL": url,
+        "DEBUG": "false",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECRET_KEY": SECRET,
+        "LOG_LEVEL": "WARNING",
+        "PYTHONPATH": str(ROOT),
+    }
+
+
+# --------------------------------------------------------------------------- (a) the engine
+
+
+def choose_bet(
+    rng: random.Random, state: dict[str, Any], player: int, *, target: bool
+) -> dict[str, Any] | None:
+    """A legal bet for this moment of the deal (a live placement, an amount within limits)."""
+    amount = rng.randrange(MIN_BET, 5_000, 100)
+    if target:
+        return {"type": "bet", "player": player, "target": rng.choice(TARGETS), "amount": amount}
+    left = state["casekeeper"]
+    live = [p for p in PLACEMENTS if all(left[r]["left"] > 0 for r in p)]
+    if not live:
+        return None
+    ranks = list(rng.choice(live))
+    return {
+        "type": "bet",
+        "player": player,
+        "ranks": ranks,
+        "amount": amount,
+        "coppered": rng.random() < 0.25,
+    }
+
+
+def scripted_deal(seed: str) -> tuple[Any, list[dict[str, Any]]]:
+    """One Faro deal as the service would feed it to the engine (limits injected on each action)."""
+    from tables.games.base import TableContext
+    from tables.games.cards import FULL_DECK
+    from tables.games.faro import ENGINE
+    from tables.games.shoe import shuffle
+
+    ctx = TableContext(
+        rules={},
+        seats={1: 1, 2: 2, 3: 3},
+        min_bet=MIN_BET,
+        max_bet=MAX_BET,
+        ante=0,
+        deck=shuffle(FULL_DECK, seed),
+    )
+    rng = random.Random(7)
+    limits = {"min_bet": MIN_BET, "max_bet": MAX_BET}
+    state, _ = ENGINE.start(ctx)
+    actions: list[dict[str, Any]] = []
+
+    def act(action: dict[str, Any]) -> dict[str, Any]:
+        nonlocal state
+        payload = {**action, "limits": limits}
+        state, _ = ENGINE.apply(state, payload)
+        actions.append(payload)
+        return ENGINE.public_state(state)
+
+    public = ENGINE.public_state(state)
+    for player in (1, 2, 3):
+        for target in (False, True):
+            bet = choose_bet(rng, public, player, target=target)
+            if bet:
+                public = act(bet)
+    turn = 0
+    while public["next_action"] == "turn":
+        public = act({"type": "turn"})
+        turn += 1
+        for target in (False, True):
+            bet = choose_bet(rng, public, 1 + (turn + target) % 3, target=target)
+            if bet:
+                public = act(bet)
+        if turn % 4 == 0 and public["bets"]:
+            public = act({"type": "remove_bet", "bet": public["bets"][0]["id"]})
+    if public["can_call_turn"]:
+        left = [r for r in RANKS for _ in range(public["casekeeper"][r]["left"])]
+        public = act({"type": "call_turn", "player": 1, "order": left, "amount": 1_000})
+    act({"type": "last_turn"})
+    return ctx, actions
+
+
+def bench_engine(seconds: float) -> dict[str, Any]:
+    from tables.games.faro import ENGINE
+
+    ctx, actions = scripted_deal("5eed" * 16)
+    kinds = Counter("bet (even/odd/high)" if a.get("target") else a["type"] for a in actions)
+
+    def measure(with_public: bool) -> tuple[float, float, int]:
+        """(CPU seconds, wall seconds, deals): CPU time is what the engine costs on a busy machine."""
+        deals = 0
+        cpu, wall = time.process_time(), time.perf_counter()
+        while time.perf_counter() - wall < seconds:
+            state, _ = ENGINE.start(ctx)
+            for action in actions:
+                state, _ = ENGINE.apply(state, action)
+                if with_public:
+                    ENGINE.public_state(state)
+            deals += 1
+        return time.process_time() - cpu, time.perf_counter() - wall, deals
+
+    results = {}
+    for label, with_public in (("apply", False), ("apply + public_state", True)):
+        cpu, wall, deals = measure(with_public)
+        results[label] = {
+            "actions_per_cpu_s": deals * len(actions) / cpu,
+            "actions_per_s": deals * len(actions) / wall,
+            "deal_ms": cpu / deals * 1000,
+            "deals": deals,
+        }
+    return {"actions": len(actions), "kinds": dict(kinds), "results": results}
+
+
+# --------------------------------------------------------------------------- (b) database, app, load
+
+
+def admin_sql(*statements: str) -> None:
+    import psycopg
+
+    with psycopg.connect(db_url("postgres"), autocommit=True) as conn:
+        for sql in statements:
+            conn.execute(sql)
+
+
+def create_database() -> None:
+    admin_sql(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)', f'CREATE DATABASE "{DB_NAME}"')
+    subprocess.run(
+        [str(VENV_BIN / "python"), "manage.py", "migrate", "--verbosity", "0"],
+        cwd=ROOT,
+        env=app_env(db_url(DB_NAME)),
+        check=True,
+        timeout=300,
+    )
+
+
+def drop_database() -> None:
+    admin_sql(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+
+
+def run_child(step: str) -> dict[str, Any]:
+    """Run a Django step (setup / verify) in a child process against the bench database."""
+    done = subprocess.run(
+        [str(VENV_BIN / "python"), "-m", "bench.rounds_bench", "--child", step],
+        cwd=ROOT,
+        env=app_env(db_url(DB_NAME)),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{step} failed:\n{done.stderr[-4000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def child_setup() -> dict[str, Any]:
+    """The floor, made through the services: staff, tables opened, punters bought in and seated."""
+    import django
+
+    django.setup()
+    from casino.models import Role, User
+    from casino.services import buy_in, create_player, issue_token
+    from tables.services import assign_dealer, create_table, open_table, seat_player
+
+    def staff(username: str, role: str) -> User:
+        user = User(username=username, name=username.title(), role=role)
+        user.set_unusable_password()
+        user.save()
+        return user
+
+    boss, cashier = staff("bench-pit", Role.PIT_BOSS), staff("bench-cage", Role.CASHIER)
+    tables = []
+    for t in range(TABLES):
+        dealer = staff(f"bench-dealer-{t}", Role.DEALER)
+        table = create_table(actor=boss, name=f"Faro {t + 1}", game="faro", min_bet=MIN_BET, max_bet=MAX_BET)
+        assign_dealer(actor=boss, table_id=table.pk, dealer_id=dealer.pk)
+        open_table(actor=dealer, table_id=table.pk, opening_inventory=TRAY)
+        players = []
+        for p in range(PUNTERS):
+            name = f"punter-{t}-{p}"
+            player = create_player(actor=cashier, username=name, password="bench-punter-pass-1", name=name)
+            buy_in(actor=cashier, player=player, amount=BUY_IN)
+            seat_player(actor=dealer, table_id=table.pk, player_id=player.pk, seat=p + 1)
+            players.append(player.pk)
+        tables.append({"id": table.pk, "token": issue_token(user=dealer), "players": players})
+    return {"tables": tables}
+
+
+def child_verify() -> dict[str, Any]:
+    import django
+
+    django.setup()
+    from ledger.selectors import get_trial_balance
+    from tables.models import Round, RoundAction, RoundStatus
+    from tables.replay import check_round
+
+    trial = get_trial_balance()
+    failures = [r.pk for r in Round.objects.order_by("pk") if not check_round(r).ok]
+    return {
+        "actions": RoundAction.objects.count(),
+        "rounds": Round.objects.count(),
+        "settled": Round.objects.filter(status=RoundStatus.SETTLED).count(),
+        "total_debits": trial.total_debits,
+        "total_credits": trial.total_credits,
+        "balance_sum": sum(row.balance for row in trial.rows),
+        "replay_failures": failures,
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of these processes so far (Linux /proc; gone processes count 0)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+def children_of(ppid: int) -> list[int]:
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == ppid:
+                pids.append(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return pids
+
+
+def backends() -> list[int]:
+    """PostgreSQL server processes connected to the bench database (the app's connections)."""
+    import psycopg
+
+    with psycopg.connect(db_url("postgres")) as conn:
+        rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", (DB_NAME,)).fetchall()
+    return [int(row[0]) for row in rows]
+
+
+def start_gunicorn(port: int) -> subprocess.Popen[bytes]:
+    GUNICORN_LOG.parent.mkdir(parents=True, exist_ok=True)
+    log = GUNICORN_LOG.open("wb")
+    command = [
+        str(VENV_BIN / "gunicorn"),
+        "casino.wsgi:application",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(WORKERS),
+        "--timeout",
+        "60",
+        "--log-level",
+        "warning",
+    ]
+    # Its own session, so it (master and workers) is stopped by its process group id alone.
+    return subprocess.Popen(
+        command, cwd=ROOT, env=app_env(db_url(DB_NAME)), stdout=log, stderr=log, start_new_session=True
+    )
+
+
+def stop_gunicorn(server: subprocess.Popen[bytes]) -> None:
+    if server.poll() is not None:
+        return
+    os.killpg(server.pid, signal.SIGTERM)
+    try:
+        server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait(timeout=10)
+
+
+def wait_until_up(base: str, server: subprocess.Popen[bytes]) -> None:
+    import requests
+
+    deadline = time.monotonic() + STARTUP_TIMEOUT
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"gunicorn exited ({server.returncode}); see {GUNICORN_LOG}")
+        try:
+            if requests.get(f"{base}/healthz", timeout=2).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.25)
+    raise RuntimeError(f"gunicorn did not answer within {STARTUP_TIMEOUT:.0f}s; see {GUNICORN_LOG}")
+
+
+@dataclass
+class Tally:
+    """What one client thread saw: latencies per request kind, 2xx counts, failures."""
+
+    latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    ok_actions: int = 0
+    ok_rounds: int = 0
+    settled: int = 0
+    failures: Counter[str] = field(default_factory=Counter)
+
+
+def drive_table(base: str, table: dict[str, Any], deadline: float, seed: int, tally: Tally) -> None:
+    """Deal electronic-shoe rounds back to back at one table until the deadline passes."""
+    import requests
+
+    rng = random.Random(seed)
+    session = requests.Session()
+    session.headers["Authorization"] = f"Token {table['token']}"
+
+    def post(kind: str, path: str, body: dict[str, Any], expect: int) -> dict[str, Any] | None:
+        started = time.perf_counter()
+        try:
+            response = session.post(f"{base}{path}", json=body, timeout=REQUEST_TIMEOUT)
+        except requests.RequestException as error:
+            tally.failures[f"{kind}: {type(error).__name__}"] += 1
+            return None
+        tally.latencies[kind].append(time.perf_counter() - started)
+        try:
+            answer: Any = response.json()
+        except ValueError:
+            answer = None
+        if response.status_code != expect or not isinstance(answer, dict):
+            code = answer.get("error", {}).get("code", "?") if isinstance(answer, dict) else "not JSON"
+            tally.failures[f"{kind}: {response.status_code} {code}"] += 1
+            return None
+        return answer
+
+    def act(kind: str, round_: dict[str, Any], action: dict[str, Any]) -> dict[str, Any] | None:
+        body = post(
+            kind, f"/api/v1/rounds/{round_['id']}/actions", {**action, "version": round_["version"]}, 200
+        )
+        if body is not None:
+            tally.ok_actions += 1
+        return body
+
+    try:
+        deal_rounds(post, act, rng, table, deadline, tally)
+    except Exception as error:
+        tally.failures[f"client crashed: {type(error).__name__}: {error}"[:200]] += 1
+
+
+def deal_rounds(
+    post: Any, act: Any, rng: random.Random, table: dict[str, Any], deadline: float, tally: Tally
+) -> None:
+    players = table["players"]
+    while time.monotonic() < deadline:
+        round_ = post("start round", f"/api/v1/tables/{table['id']}/rounds", {"shoe": "electronic"}, 201)
+        if round_ is None:
+            return
+        tally.ok_rounds += 1
+        turn = 0
+        while time.monotonic() < deadline and round_["state"]["next_action"] is not None:
+            state = round_["state"]
+            for target in (False, True):
+                bet = choose_bet(rng, state, players[(turn + target) % len(players)], target=target)
+                if bet and (next_round := act("bet", round_, bet)) is not None:
+                    round_, state = next_round, next_round["state"]
+            if turn % 4 == 3 and state["bets"]:
+                removed = act("remove_bet", round_, {"type": "remove_bet", "bet": state["bets"][0]["id"]})
+                round_ = removed or round_
+            if state["next_action"] == "last_turn" and round_["state"]["can_call_turn"]:
+                left = [r for r in RANKS for _ in range(round_["state"]["casekeeper"][r]["left"])]
+                call = {"type": "call_turn", "player": players[0], "order": left, "amount": 1_000}
+                round_ = act("call_turn", round_, call) or round_
+            kind = round_["state"]["next_action"]
+            dealt = act(kind, round_, {"type": kind})
+            if dealt is None:
+                return  # something is wrong: stop this table, the report shows the failure
+            round_ = dealt
+            turn += 1
+        if round_["status"] == "settled":
+            tally.settled += 1
+
+
+def warm_up(base: str, tables: list[dict[str, Any]]) -> None:
+    """A few reads from every table's thread first, so no measured request pays a cold worker."""
+    import requests
+
+    def reads(table: dict[str, Any]) -> None:
+        with requests.Session() as session:
+            session.headers["Authorization"] = f"Token {table['token']}"
+            for _ in range(4):
+                session.get(f"{base}/api/v1/tables/{table['id']}", timeout=REQUEST_TIMEOUT)
+
+    threads = [threading.Thread(target=reads, args=(table,), daemon=True) for table in tables]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=REQUEST_TIMEOUT * 4)
+
+
+def run_http(duration: float) -> dict[str, Any]:
+    create_database()
+    server: subprocess.Popen[bytes] | None = None
+    try:
+        floor = run_child("setup")
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        server = start_gunicorn(port)
+        wait_until_up(base, server)
+        warm_up(base, floor["tables"])
+        tallies = [Tally() for _ in floor["tables"]]
+        workers = children_of(server.pid)
+        app_cpu = cpu_seconds(workers)
+        db_cpu = {pid: cpu_seconds([pid]) for pid in backends()}
+        started = time.monotonic()
+        deadline = started + duration
+        threads = [
+            threading.Thread(
+                target=drive_table, args=(base, table, deadline, 1000 + i, tallies[i]), daemon=True
+            )
+            for i, table in enumerate(floor["tables"])
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=duration + REQUEST_TIMEOUT * 4)
+        elapsed = time.monotonic() - started
+        app_cpu = cpu_seconds(workers) - app_cpu
+        db_cpu_used = sum(cpu_seconds([pid]) - db_cpu.get(pid, 0.0) for pid in backends())
+        stop_gunicorn(server)
+        server = None
+        checks = run_child("verify")
+    finally:
+        if server is not None:
+            stop_gunicorn(server)
+    latencies: dict[str, list[float]] = defaultdict(list)
+    for tally in tallies:
+        for kind, values in tally.latencies.items():
+            latencies[kind] += values
+    failures: Counter[str] = Counter()
+    for tally in tallies:
+        failures.update(tally.failures)
+    return {
+        "elapsed": elapsed,
+        "latencies": latencies,
+        "ok_actions": sum(t.ok_actions for t in tallies),
+        "ok_rounds": sum(t.ok_rounds for t in tallies),
+        "settled": sum(t.settled for t in tallies),
+        "failures": dict(failures),
+        "checks": checks,
+        "app_cpu": app_cpu,
+        "db_cpu": db_cpu_used,
+    }
+
+
+# --------------------------------------------------------------------------- report
+
+
+def environment() -> str:
+    import psycopg
+
+    with psycopg.connect(db_url("postgres")) as conn:
+        row = conn.execute("SHOW server_version").fetchone()
+    server = row[0] if row else "?"
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return (
+        f"{now} · {os.cpu_count()} CPUs, Python {platform.python_version()} · PostgreSQL {server} · "
+        f"load average before the run: {load}"
+    )
+
+
+def report(profile: Profile, env: str, engine: dict[str, Any], http: dict[str, Any]) -> str:
+    lines = [f"# Rounds benchmark ({profile.name})", "", env, ""]
+    lines += ["## (a) Faro engine, no database", ""]
+    kinds = ", ".join(f"{n} {k}" for k, n in sorted(engine["kinds"].items()))
+    lines += [
+        f"One scripted deal = {engine['actions']} actions ({kinds}), replayed from `start` again and again.",
+        "",
+    ]
+    lines += [
+        "| Engine work per action | actions per CPU-s | actions/s (wall) | full deal (CPU) | deals timed |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for label, r in engine["results"].items():
+        lines.append(
+            f"| `{label}` | {r['actions_per_cpu_s']:,.0f} | {r['actions_per_s']:,.0f} "
+            f"| {r['deal_ms']:.2f} ms | {r['deals']:,} |"
+        )
+    lines += [
+        "",
+        "CPU time is the figure to compare across runs; wall time also counts whatever else the machine ran.",
+    ]
+    lines += ["", f"## (b) HTTP, Faro, {TABLES} tables at once", ""]
+    lines += [
+        f"gunicorn, {WORKERS} sync workers on 127.0.0.1, `{SETTINGS}` with DEBUG off; {TABLES} client "
+        "threads, one per table, each dealing electronic-shoe rounds back to back (two bets a turn, a "
+        f"removal every fourth turn, a called turn when allowed) for {http['elapsed']:.1f} s. Latency is "
+        "the client's wall time per request (queueing for a worker included).",
+        "",
+        "| Request | count | per s | p50 ms | p99 ms |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    elapsed = http["elapsed"]
+    order = ["bet", "remove_bet", "turn", "call_turn", "last_turn"]
+    every = [v for k in order for v in http["latencies"].get(k, [])]
+    rows = [(k, http["latencies"].get(k, [])) for k in order] + [("all actions", every)]
+    rows.append(("start round (`POST /tables/{id}/rounds`)", http["latencies"].get("start round", [])))
+    for label, values in rows:
+        if not values:
+            continue
+        p50, p99 = percentile(values, 0.5) * 1000, percentile(values, 0.99) * 1000
+        lines.append(f"| {label} | {len(values):,} | {len(values) / elapsed:,.1f} | {p50:.1f} | {p99:.1f} |")
+    requests_made = sum(len(v) for v in http["latencies"].values())
+    if requests_made:
+        app_ms, db_ms = http["app_cpu"] / requests_made * 1000, http["db_cpu"] / requests_made * 1000
+        lines += [
+            "",
+            f"Server CPU per request (all {requests_made:,} requests): gunicorn workers {app_ms:.1f} ms, "
+            f"PostgreSQL backends {db_ms:.1f} ms. These count only work done for this benchmark, so they "
+            "hold on a busy machine where the latencies above do not.",
+        ]
+    checks = http["checks"]
+    lines += ["", "## Integrity after the run", ""]
+    failures = http["failures"]
+    lines.append(
+        f"- refused or failed requests: {sum(failures.values())}"
+        + (f" ({', '.join(f'{k} x{n}' for k, n in failures.items())})" if failures else "")
+        + (" → ok" if not failures else " → **CHECK**")
+    )
+    same = checks["actions"] == http["ok_actions"]
+    lines.append(
+        f"- RoundAction rows {checks['actions']:,} = 200 responses {http['ok_actions']:,} → "
+        + ("ok (no action lost or doubled)" if same else "**MISMATCH**")
+    )
+    rounds_ok = checks["rounds"] == http["ok_rounds"]
+    lines.append(
+        f"- rounds {checks['rounds']} = 201 responses {http['ok_rounds']} ({checks['settled']} settled, "
+        "the rest cut off by the clock) → " + ("ok" if rounds_ok else "**MISMATCH**")
+    )
+    balanced = checks["total_debits"] == checks["total_credits"] and checks["balance_sum"] == 0
+    lines.append(
+        f"- trial balance: debits {checks['total_debits']:,} = credits {checks['total_credits']:,}, "
+        f"sum of balances {checks['balance_sum']} → " + ("ok" if balanced else "**UNBALANCED**")
+    )
+    replays = checks["replay_failures"]
+    lines.append(
+        f"- replay: {checks['rounds'] - len(replays)} of {checks['rounds']} rounds replay exactly → "
+        + ("ok" if not replays else f"**FAILED** {replays[:10]}")
+    )
+    return "\n".join(lines) + "\n"
+
+
+def healthy(http: dict[str, Any]) -> bool:
+    checks = http["checks"]
+    return (
+        not http["failures"]
+        and checks["actions"] == http["ok_actions"]
+        and checks["rounds"] == http["ok_rounds"]
+        and checks["total_debits"] == checks["total_credits"]
+        and checks["balance_sum"] == 0
+        and not checks["replay_failures"]
+    )
+
+
+def _out_of_time(signum: int, frame: Any) -> None:
+    raise TimeoutError(f"the benchmark ran past its {BUDGET:.0f} s budget (plus the load time)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--quick", action="store_true", help="10 s of HTTP load instead of 30 s")
+    parser.add_argument("--duration", type=float, help="seconds of HTTP load (overrides the profile)")
+    parser.add_argument("--keep-db", action="store_true", help=f"leave {DB_NAME} for inspection")
+    parser.add_argument("--output", type=Path, default=OUTPUT)
+    parser.add_argument("--child", choices=("setup", "verify"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        print(json.dumps(child_setup() if args.child == "setup" else child_verify()))
+        return 0
+    profile = QUICK if args.quick else FULL
+    duration = args.duration or profile.http_seconds
+    signal.signal(signal.SIGALRM, _out_of_time)
+    signal.alarm(int(duration + BUDGET))  # the whole run, cleanup included, is bounded
+    env = environment()
+    print(f"[bench] engine: {profile.engine_seconds:.1f} s per measurement", file=sys.stderr)
+    engine = bench_engine(profile.engine_seconds)
+    print(f"[bench] HTTP: {TABLES} tables, {WORKERS} gunicorn workers, {duration:.0f} s", file=sys.stderr)
+    try:
+        http = run_http(duration)
+    finally:
+        if not args.keep_db:
+            drop_database()
+    text = report(profile, env, engine, http)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(text)
+    print(text)
+    return 0 if healthy(http) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
