@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from casino.models import Player, Role, User
+from ledger.services import ensure_system_accounts
 from tests import factories
 
 
@@ -18,7 +20,7 @@ def api() -> APIClient:
 
 @pytest.fixture
 def login(api: APIClient) -> Callable[[Any], APIClient]:
-    """Authenticate the shared client as a user through the real token endpoint."""
+    """A fresh client signed in as ``user`` with a token issued by the token service."""
 
     def _login(user: Any) -> APIClient:
         client = APIClient()
@@ -27,3 +29,58 @@ def login(api: APIClient) -> Callable[[Any], APIClient]:
         return client
 
     return _login
+
+
+# The floor: people and tables made through the services, for tests/api, tests/casino, tests/tables.
+
+
+@pytest.fixture
+def system_accounts(db: None) -> None:
+    """The cage and rake rows of ledger migration 0003; a transactional test's flush removes them."""
+    ensure_system_accounts()
+
+
+@pytest.fixture
+def admin(system_accounts: None) -> User:
+    return factories.staff(Role.ADMIN)
+
+
+@pytest.fixture
+def pit_boss(system_accounts: None) -> User:
+    return factories.staff(Role.PIT_BOSS)
+
+
+@pytest.fixture
+def dealer(system_accounts: None) -> User:
+    return factories.staff(Role.DEALER)
+
+
+@pytest.fixture
+def other_dealer(system_accounts: None) -> User:
+    return factories.staff(Role.DEALER)
+
+
+@pytest.fixture
+def cashier(system_accounts: None) -> User:
+    return factories.staff(Role.CASHIER)
+
+
+@pytest.fixture
+def auditor(system_accounts: None) -> User:
+    return factories.staff(Role.AUDITOR)
+
+
+@pytest.fixture
+def player(cashier: User) -> Player:
+    return factories.PlayerFactory(actor=cashier)
+
+
+@pytest.fixture
+def other_player(cashier: User) -> Player:
+    return factories.PlayerFactory(actor=cashier)
+
+
+@pytest.fixture
+def table(pit_boss: User, dealer: User) -> Any:
+    """A closed Faro table ($5 to $500) with ``dealer`` assigned."""
+    return factories.TableFactory(actor=pit_boss, dealer=dealer)

@@ -1,0 +1,111 @@
+"""The audit trail: each state change through the API leaves one row naming who, what and which request."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from casino.models import AuditLog, Player, User
+from tables.models import Table, TableSession, TrayRequest
+
+Login = Callable[[Any], APIClient]
+
+
+@pytest.mark.django_db
+def test_a_shift_leaves_its_trail(
+    login: Login, pit_boss: User, dealer: User, cashier: User, player: Player, table: Table
+) -> None:
+    boss, croupier, cage = login(pit_boss), login(dealer), login(cashier)
+    base = f"/api/v1/tables/{table.pk}"
+    start = (
+        AuditLog.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    )  # after the fixtures' rows
+
+    steps: list[tuple[Any, str, User, str, Callable[[Any], str]]] = []
+
+    def step(
+        response: Any, action: str, actor: User, object_type: str, object_id: Callable[[Any], str]
+    ) -> Any:
+        assert response.status_code < 300, response.content
+        steps.append((response, action, actor, object_type, object_id))
+        return response
+
+    step(
+        cage.post("/api/v1/cage/buy-ins", {"player": player.pk, "amount": 10_000}, format="json"),
+        "cage.buy_in",
+        cashier,
+        "transfer",
+        lambda r: str(r.json()["transfer_id"]),
+    )
+    step(
+        boss.patch(f"{base}/limits", {"min_bet": 1_000, "max_bet": 20_000}, format="json"),
+        "table.limits_changed",
+        pit_boss,
+        "table",
+        lambda r: str(table.pk),
+    )
+    step(
+        croupier.post(f"{base}/open", {"opening_inventory": 50_000}, format="json"),
+        "table.opened",
+        dealer,
+        "tablesession",
+        lambda r: str(r.json()["id"]),
+    )
+    step(
+        croupier.post(f"{base}/seats", {"player": player.pk}, format="json"),
+        "seat.taken",
+        dealer,
+        "seat",
+        lambda r: str(player.seatings.get().pk),
+    )
+    fill = step(
+        croupier.post(f"{base}/fills", {"amount": 5_000}, format="json"),
+        "fill.requested",
+        dealer,
+        "trayrequest",
+        lambda r: str(r.json()["id"]),
+    )
+    step(
+        cage.post(f"{base}/fills/{fill.json()['id']}/approve"),
+        "fill.approved",
+        cashier,
+        "trayrequest",
+        lambda r: str(r.json()["id"]),
+    )
+    step(
+        croupier.delete(f"{base}/seats/{player.pk}"),
+        "seat.left",
+        dealer,
+        "seat",
+        lambda r: str(player.seatings.get().pk),
+    )
+    step(
+        croupier.post(f"{base}/close", {"closing_inventory": 55_000}, format="json"),
+        "table.closed", dealer, "tablesession", lambda r: str(r.json()["id"]),
+    )  # fmt: skip
+
+    rows = list(AuditLog.objects.filter(pk__gt=start, actor__in=[pit_boss, dealer, cashier]).order_by("pk"))
+    assert [row.action for row in rows] == [action for _, action, _, _, _ in steps]
+    for row, (response, action, actor, object_type, object_id) in zip(rows, steps, strict=True):
+        assert (row.actor, row.object_type, row.object_id) == (actor, object_type, object_id(response)), (
+            action
+        )
+        assert row.request_id == response["X-Request-ID"], action
+        assert row.remote_addr == "127.0.0.1"
+    assert rows[-1].data == {"count": 55_000, "win": 0, "variance": 0}
+    assert TableSession.objects.get(table=table).closed_by == dealer
+    assert TrayRequest.objects.get(table=table).decided_by == cashier
+
+
+@pytest.mark.django_db
+def test_a_refused_change_leaves_no_row(login: Login, dealer: User, pit_boss: User, table: Table) -> None:
+    before = AuditLog.objects.filter(actor__in=[dealer, pit_boss]).count()
+
+    refused = login(pit_boss).post(f"/api/v1/tables/{table.pk}/open", {"opening_inventory": 1}, format="json")
+    invalid = login(dealer).post(f"/api/v1/tables/{table.pk}/open", {"opening_inventory": -1}, format="json")
+
+    assert (refused.status_code, invalid.status_code) == (403, 400)
+    assert AuditLog.objects.filter(actor__in=[dealer, pit_boss]).count() == before

@@ -1,0 +1,151 @@
+"""The OpenAPI 3 schema (drf-spectacular) is valid, public, and describes every floor endpoint."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from drf_spectacular.validation import validate_schema
+from rest_framework.test import APIClient
+
+# The People, Cage and Tables sections of API.md, plus the token endpoint of its Conventions
+# and the paths written in prose (credits, approvals, unseating).
+API_MD_ENDPOINTS = {
+    ("POST", "/api/v1/auth/token"),
+    ("GET", "/api/v1/schema"),
+    ("GET", "/api/v1/me"),
+    ("POST", "/api/v1/staff"),
+    ("POST", "/api/v1/players"),
+    ("GET", "/api/v1/players/{id}"),
+    ("GET", "/api/v1/players/{id}/balance"),
+    ("GET", "/api/v1/players/{id}/transactions"),
+    ("POST", "/api/v1/cage/buy-ins"),
+    ("POST", "/api/v1/cage/cash-outs"),
+    ("POST", "/api/v1/tables"),
+    ("GET", "/api/v1/tables"),
+    ("GET", "/api/v1/tables/{id}"),
+    ("PATCH", "/api/v1/tables/{id}/limits"),
+    ("POST", "/api/v1/tables/{id}/assign"),
+    ("POST", "/api/v1/tables/{id}/open"),
+    ("POST", "/api/v1/tables/{id}/close"),
+    ("POST", "/api/v1/tables/{id}/fills"),
+    ("POST", "/api/v1/tables/{id}/credits"),
+    ("POST", "/api/v1/tables/{id}/fills/{id}/approve"),
+    ("POST", "/api/v1/tables/{id}/credits/{id}/approve"),
+    ("POST", "/api/v1/tables/{id}/seats"),
+    ("DELETE", "/api/v1/tables/{id}/seats/{player}"),
+}
+MONEY_POSTS = {
+    "/api/v1/cage/buy-ins",
+    "/api/v1/cage/cash-outs",
+    "/api/v1/tables/{}/open",
+    "/api/v1/tables/{}/close",
+    "/api/v1/tables/{}/fills",
+    "/api/v1/tables/{}/credits",
+    "/api/v1/tables/{}/fills/{}/approve",
+    "/api/v1/tables/{}/credits/{}/approve",
+}
+API_MD = Path("/work/shared/API.md")
+SECTIONS = ("## Conventions", "## People", "## Cage", "## Tables")
+
+
+def _shape(path: str) -> str:
+    """``/tables/{table_id}/seats/{player_id}`` and ``/tables/{id}/seats/{player}`` alike."""
+    return re.sub(r"\{[^}]+\}", "{}", path.rstrip("/"))
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict[str, Any]:
+    response = APIClient().get("/api/v1/schema?format=json")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/vnd.oai.openapi+json")
+    return response.json()
+
+
+def test_schema_is_public_and_a_valid_openapi_3_document(schema: dict[str, Any]) -> None:
+    validate_schema(schema)  # raises on any violation of the OpenAPI 3.0 meta-schema
+
+    assert schema["openapi"].startswith("3.")
+    assert schema["info"]["title"] == "Casekeeper API"
+
+
+def test_yaml_is_the_default_format() -> None:
+    response = APIClient().get("/api/v1/schema")
+
+    assert response.status_code == 200
+    assert response.content.startswith(b"openapi: 3.")
+
+
+def test_swagger_ui_is_served() -> None:
+    response = APIClient().get("/api/v1/docs")
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")
+    page = response.content.decode()
+    assert "swagger-ui" in page
+    assert "/api/v1/schema" in page
+
+
+def test_every_api_md_endpoint_is_in_the_schema(schema: dict[str, Any]) -> None:
+    have = {(method.upper(), _shape(path)) for path, ops in schema["paths"].items() for method in ops}
+
+    missing = sorted((m, p) for m, p in API_MD_ENDPOINTS if (m, _shape(p)) not in have)
+
+    assert missing == []
+
+
+@pytest.mark.skipif(not API_MD.exists(), reason="the shared API.md is not on this machine")
+def test_the_list_above_is_api_md() -> None:
+    """The same parse as /work/shared/tools/api-contract-check, limited to these sections."""
+    text = API_MD.read_text()
+    wanted: set[tuple[str, str]] = set()
+    for section in text.split("\n## ")[1:]:
+        if not any(("## " + section).startswith(title) for title in SECTIONS):
+            continue
+        for row in section.splitlines():
+            if not row.startswith("| "):
+                continue
+            method = None
+            for verb, path in re.findall(
+                r"(GET|POST|PUT|PATCH|DELETE)?\s*(/api/v1/[^\s,|]+)", row.split("|")[1]
+            ):
+                method = verb or method
+                if method:
+                    wanted.add((method, path.split("?")[0]))
+
+    listed = {(m, _shape(p)) for m, p in API_MD_ENDPOINTS}
+    assert {(m, _shape(p)) for m, p in wanted} <= listed
+
+
+def test_money_moving_posts_document_the_idempotency_key(schema: dict[str, Any]) -> None:
+    for path, ops in schema["paths"].items():
+        if _shape(path) not in MONEY_POSTS:
+            continue
+        headers = {p["name"] for p in ops["post"].get("parameters", []) if p["in"] == "header"}
+        assert "Idempotency-Key" in headers, path
+
+
+def test_amounts_are_integers_and_errors_have_one_shape(schema: dict[str, Any]) -> None:
+    components = schema["components"]["schemas"]
+    buy_in = schema["paths"]["/api/v1/cage/buy-ins"]["post"]
+    request_ref = buy_in["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    request = components[request_ref.rsplit("/", 1)[1]]
+
+    assert request["properties"]["amount"]["type"] == "integer"
+    assert set(request["required"]) == {"player", "amount"}
+    conflict = buy_in["responses"]["409"]["content"]["application/json"]["schema"]["$ref"]
+    error = components[conflict.rsplit("/", 1)[1]]
+    detail = error["properties"]["error"]
+    detail = components[detail["$ref"].rsplit("/", 1)[1]] if "$ref" in detail else detail
+    assert set(detail["properties"]) == {"code", "message", "fields"}
+
+
+def test_lists_are_documented_as_cursor_pages(schema: dict[str, Any]) -> None:
+    for path in ("/api/v1/tables", "/api/v1/players/{player_id}/transactions"):
+        ref = schema["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"][
+            "$ref"
+        ]
+        page = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]
+        assert set(page["properties"]) == {"results", "next"}, path
