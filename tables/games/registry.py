@@ -26,10 +26,27 @@ def engine_for(game: str) -> Engine:
     return engine
 
 
+# No house rule needs a number this large (chips, payouts, percents, minutes): a cap here
+# keeps absurd values (10**30 to 1) from reaching money arithmetic in any engine.
+RULE_NUMBER_MAX = 10**9
+
+
 def validate_rules(game: str, rules: Any) -> dict[str, Any]:
     """The table's rules with the game's defaults filled in; unknown or bad keys are refused."""
     if rules is None:
         rules = {}
     if not isinstance(rules, dict):
         raise IllegalAction("bad_rules", "rules must be an object.")
+    _check_numbers(rules, path="rules")
     return engine_for(game).validate_rules(rules)
+
+
+def _check_numbers(value: Any, *, path: str) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _check_numbers(item, path=f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _check_numbers(item, path=f"{path}[{index}]")
+    elif isinstance(value, int | float) and not isinstance(value, bool) and abs(value) > RULE_NUMBER_MAX:
+        raise IllegalAction("bad_rules", f"{path} is out of range (at most {RULE_NUMBER_MAX}).")
