@@ -213,13 +213,28 @@ def post_transfer(
                 },
             )
 
+    # Credits are entered before debits, so each account's balance_after chain never dips
+    # below zero inside a transfer that the net rule above allowed (paid on what it received).
     running = {pk: account.balance for pk, account in accounts.items()}
-    entries: list[Entry] = []
+    credits: list[Entry] = []
+    debits_out: list[Entry] = []
     for index, leg in enumerate(legs):
-        payer, payee = by_code[leg.debit], by_code[leg.credit]
-        running[payer.pk] -= leg.amount
+        payee = by_code[leg.credit]
         running[payee.pk] += leg.amount
-        entries.append(
+        credits.append(
+            Entry(
+                transfer_id=transfer_id,
+                account_id=payee.pk,
+                leg=index,
+                amount=leg.amount,
+                balance_after=running[payee.pk],
+                created_at=now,
+            )
+        )
+    for index, leg in enumerate(legs):
+        payer = by_code[leg.debit]
+        running[payer.pk] -= leg.amount
+        debits_out.append(
             Entry(
                 transfer_id=transfer_id,
                 account_id=payer.pk,
@@ -230,16 +245,7 @@ def post_transfer(
                 created_at=now,
             )
         )
-        entries.append(
-            Entry(
-                transfer_id=transfer_id,
-                account_id=payee.pk,
-                leg=index,
-                amount=leg.amount,
-                balance_after=running[payee.pk],
-                created_at=now,
-            )
-        )
+    entries = credits + debits_out
     Entry.objects.bulk_create(entries)
     _apply_balances(deltas=deltas, debits=debits, captured=captured)
     for hold_pk, used in hold_use.items():
