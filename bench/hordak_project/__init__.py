@@ -1,0 +1,1 @@
+"""A minimal standalone Django project running django-hordak under .bench-venv (never the project venv)."""
