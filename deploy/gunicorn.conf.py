@@ -11,6 +11,9 @@ timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 20
 max_requests = 5000
 max_requests_jitter = 500
+# gunicorn 27's control socket lives at one fixed path per host; several services (or the
+# bench beside a dev server) would fight over it, and nothing here uses it.
+control_socket_disable = True
 accesslog = "-"
 access_log_format = '{"request_id":"%({x-request-id}o)s","method":"%(m)s","path":"%(U)s","status":%(s)s,"ms":%(M)s}'
 
