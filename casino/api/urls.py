@@ -4,6 +4,8 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from casino.api import views as people
+from tables.api import audit_views as audits
+from tables.api import ratings_views as ratings
 from tables.api import round_views as rounds
 from tables.api import views as tables
 
@@ -16,7 +18,11 @@ urlpatterns = [
     path("players", people.PlayerListCreateApi.as_view(), name="players"),
     path("players/<str:player_id>", people.PlayerDetailApi.as_view(), name="player-detail"),
     path("players/<str:player_id>/balance", people.PlayerBalanceApi.as_view(), name="player-balance"),
-    path("players/<str:player_id>/transactions", people.PlayerTransactionsApi.as_view(), name="player-transactions"),
+    path(
+        "players/<str:player_id>/transactions",
+        people.PlayerTransactionsApi.as_view(),
+        name="player-transactions",
+    ),
     path("cage/buy-ins", people.BuyInApi.as_view(), name="cage-buy-in"),
     path("cage/cash-outs", people.CashOutApi.as_view(), name="cage-cash-out"),
     path("tables", tables.TableListCreateApi.as_view(), name="tables"),
@@ -26,17 +32,33 @@ urlpatterns = [
     path("tables/<int:table_id>/open", tables.TableOpenApi.as_view(), name="table-open"),
     path("tables/<int:table_id>/close", tables.TableCloseApi.as_view(), name="table-close"),
     path("tables/<int:table_id>/fills", tables.FillCreateApi.as_view(), name="table-fills"),
-    path("tables/<int:table_id>/fills/<int:request_id>/approve", tables.FillApproveApi.as_view(), name="fill-approve"),
-    path("tables/<int:table_id>/fills/<int:request_id>/refuse", tables.FillRefuseApi.as_view(), name="fill-refuse"),
+    path(
+        "tables/<int:table_id>/fills/<int:request_id>/approve",
+        tables.FillApproveApi.as_view(),
+        name="fill-approve",
+    ),
+    path(
+        "tables/<int:table_id>/fills/<int:request_id>/refuse",
+        tables.FillRefuseApi.as_view(),
+        name="fill-refuse",
+    ),
     path("tables/<int:table_id>/credits", tables.CreditCreateApi.as_view(), name="table-credits"),
     path(
-        "tables/<int:table_id>/credits/<int:request_id>/approve", tables.CreditApproveApi.as_view(), name="credit-approve"
+        "tables/<int:table_id>/credits/<int:request_id>/approve",
+        tables.CreditApproveApi.as_view(),
+        name="credit-approve",
     ),
     path(
-        "tables/<int:table_id>/credits/<int:request_id>/refuse", tables.CreditRefuseApi.as_view(), name="credit-refuse"
+        "tables/<int:table_id>/credits/<int:request_id>/refuse",
+        tables.CreditRefuseApi.as_view(),
+        name="credit-refuse",
     ),
     path("tables/<int:table_id>/seats", tables.SeatCreateApi.as_view(), name="table-seats"),
-    path("tables/<int:table_id>/seats/<int:player_id>", tables.SeatDeleteApi.as_view(), name="table-seat-delete"),
+    path(
+        "tables/<int:table_id>/seats/<int:player_id>",
+        tables.SeatDeleteApi.as_view(),
+        name="table-seat-delete",
+    ),
 ]
 
 urlpatterns += [
@@ -44,4 +66,26 @@ urlpatterns += [
     path("rounds/<int:round_id>", rounds.RoundDetailApi.as_view(), name="round-detail"),
     path("rounds/<int:round_id>/actions", rounds.RoundActionApi.as_view(), name="round-actions"),
     path("rounds/<int:round_id>/verify", rounds.RoundVerifyApi.as_view(), name="round-verify"),
+]
+
+urlpatterns += [
+    path("gaming-days/<str:day>/close", audits.GamingDayCloseApi.as_view(), name="gaming-day-close"),
+    path("gaming-days/<str:day>/report", audits.GamingDayReportApi.as_view(), name="gaming-day-report"),
+]
+
+urlpatterns += [
+    path("players/<str:player_id>/ratings", ratings.PlayerRatingsApi.as_view(), name="player-ratings"),
+    path("tables/<int:table_id>/hourly", ratings.TableHourlyApi.as_view(), name="table-hourly"),
+    path(
+        "dealers/<int:dealer_id>/performance",
+        ratings.DealerPerformanceApi.as_view(),
+        name="dealer-performance",
+    ),
+]
+
+from tables.api import alert_views as alerts  # noqa: E402
+
+urlpatterns += [
+    path("alerts", alerts.AlertListApi.as_view(), name="alerts"),
+    path("alerts/<int:alert_id>/resolve", alerts.AlertResolveApi.as_view(), name="alert-resolve"),
 ]

@@ -108,6 +108,14 @@ CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL)
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=REDIS_URL)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Redis has no real acks: a task a worker took (acks_late) and never acknowledged, because the
+# whole worker died, goes back to its queue once it has been out this many seconds (the next
+# worker to start, or any worker's periodic sweep, restores it). Keep it above the longest task
+# (the audit); a redelivery of a task still running is harmless but wasted. Tests set it low.
+# An audit whose lock is held (a twin delivery, or a dead worker's session not yet reaped)
+# is retried after this many seconds instead of being acknowledged unrun.
+AUDIT_BUSY_RETRY_SECONDS = env.int("AUDIT_BUSY_RETRY_SECONDS", default=20)
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TRACK_STARTED = True
 CELERY_RESULT_EXTENDED = True
@@ -173,6 +181,15 @@ CELERY_IMPORTS = ["tables.audit.tasks"]  # not an app's tasks.py, so autodiscove
 AUDIT_QUEUE = env("AUDIT_QUEUE", default="")
 # Beat closes and audits the gaming day that just ended this many minutes after the rollover.
 AUDIT_MINUTES_AFTER_ROLLOVER = env.int("AUDIT_MINUTES_AFTER_ROLLOVER", default=15)
+# The report's choice sets get their own schema names (``status`` and ``kind`` are common words).
+SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"] = {
+    **dict(SPECTACULAR_SETTINGS.get("ENUM_NAME_OVERRIDES") or {}),  # type: ignore[call-overload]
+    "AuditStatusEnum": "tables.models.AuditStatus",
+    "AuditSeverityEnum": "tables.audit.report.SEVERITIES",
+    "AuditCountStageEnum": "tables.audit.report.COUNT_STAGES",
+    "AuditCashKindEnum": "tables.audit.report.CASH_KINDS",
+    "AuditCashDirectionEnum": "tables.audit.report.CASH_DIRECTIONS",
+}
 CELERY_BEAT_SCHEDULE["gaming-day-audit"] = {
     "task": "tables.audit.tasks.audit_previous_gaming_day_task",
     "schedule": crontab(
@@ -181,3 +198,64 @@ CELERY_BEAT_SCHEDULE["gaming-day-audit"] = {
     ),
 }
 COMP_RATE = env.float("COMP_RATE", default=0.25)  # comp points per cent of theoretical win
+
+# Cheating-pattern and AML detection (tables.detection; README there). Cents for amounts,
+# z-scores and p-values for the statistical rules; every one can be overridden from the env.
+CELERY_IMPORTS = [*CELERY_IMPORTS, "tables.detection.tasks"]
+# Faro dealing integrity: a dealer's splits over the window against 25/17 per deal (sd 1.19).
+DETECT_SPLIT_Z = env.float("DETECT_SPLIT_Z", default=3.0)
+DETECT_SPLIT_MIN_DEALS = env.int("DETECT_SPLIT_MIN_DEALS", default=3)
+DETECT_SPLIT_DEAL_MIN = env.int("DETECT_SPLIT_DEAL_MIN", default=7)  # one deal: P(>= 7) = 0.0006
+# Hold: a table's or dealer's Faro win against its theoretical win, in standard deviations.
+DETECT_HOLD_Z = env.float("DETECT_HOLD_Z", default=3.29)  # 99.9 % two-sided
+DETECT_HOLD_MIN_HANDLE = env.int("DETECT_HOLD_MIN_HANDLE", default=100_000)
+DETECT_HOLD_MIN_ROUNDS = env.int("DETECT_HOLD_MIN_ROUNDS", default=3)
+# Collusion and chip dumping (pot and stakes games; Faro for dealer affinity and never-loses).
+DETECT_FLOW_P = env.float("DETECT_FLOW_P", default=0.003)  # each side of the pair (by wins)
+DETECT_FLOW_TOP_P = env.float("DETECT_FLOW_TOP_P", default=0.001)  # the largest payer (by amounts)
+DETECT_FLOW_TOP_ELSEWHERE_P = env.float("DETECT_FLOW_TOP_ELSEWHERE_P", default=0.05)
+DETECT_FLOW_MIN_ROUNDS = env.int("DETECT_FLOW_MIN_ROUNDS", default=6)
+DETECT_FLOW_MAX_REVERSE = env.float("DETECT_FLOW_MAX_REVERSE", default=0.2)
+DETECT_FLOW_MIN_AMOUNT = env.int("DETECT_FLOW_MIN_AMOUNT", default=1_000)
+DETECT_AFFINITY_P = env.float("DETECT_AFFINITY_P", default=0.0001)
+DETECT_AFFINITY_ELSEWHERE_P = env.float("DETECT_AFFINITY_ELSEWHERE_P", default=0.01)
+DETECT_AFFINITY_MIN_ROUNDS = env.int("DETECT_AFFINITY_MIN_ROUNDS", default=6)
+DETECT_AFFINITY_MIN_OTHER_ROUNDS = env.int("DETECT_AFFINITY_MIN_OTHER_ROUNDS", default=3)
+DETECT_NEVER_LOSES_P = env.float("DETECT_NEVER_LOSES_P", default=0.0001)
+DETECT_NEVER_LOSES_MIN_ROUNDS = env.int("DETECT_NEVER_LOSES_MIN_ROUNDS", default=6)
+# Betting limits.
+DETECT_LIMIT_REFUSALS = env.int("DETECT_LIMIT_REFUSALS", default=3)
+DETECT_UNDER_MAX_RATIO = env.float("DETECT_UNDER_MAX_RATIO", default=0.9)
+DETECT_UNDER_MAX_MIN_BETS = env.int("DETECT_UNDER_MAX_MIN_BETS", default=4)
+DETECT_UNDER_MAX_MIN_TABLES = env.int("DETECT_UNDER_MAX_MIN_TABLES", default=2)
+# Fills and credits.
+DETECT_FILL_NEED_RATIO = env.float("DETECT_FILL_NEED_RATIO", default=0.5)  # tray / opening count
+DETECT_FILL_PAIR_MIN = env.int("DETECT_FILL_PAIR_MIN", default=3)
+DETECT_FILL_PAIR_SHARE = env.float("DETECT_FILL_PAIR_SHARE", default=0.75)
+DETECT_FILL_PAIR_DAYS = env.int("DETECT_FILL_PAIR_DAYS", default=7)
+DETECT_CREDIT_CLOSE_MIN = env.int("DETECT_CREDIT_CLOSE_MIN", default=100_000)
+DETECT_SHORT_COUNT = env.int("DETECT_SHORT_COUNT", default=AUDIT_VARIANCE_THRESHOLD)
+# AML (CTR_THRESHOLD above is the reporting line).
+DETECT_STRUCTURING_LOW = env.float("DETECT_STRUCTURING_LOW", default=0.8)  # share of the CTR line
+DETECT_STRUCTURING_MIN_COUNT = env.int("DETECT_STRUCTURING_MIN_COUNT", default=2)
+DETECT_STRUCTURING_DAYS = env.int("DETECT_STRUCTURING_DAYS", default=2)
+DETECT_MINPLAY_MIN_CASH_OUT = env.int("DETECT_MINPLAY_MIN_CASH_OUT", default=500_000)
+DETECT_MINPLAY_RATIO = env.float("DETECT_MINPLAY_RATIO", default=0.1)  # handle / cash-out
+DETECT_WALK_MIN_BUY_IN = env.int("DETECT_WALK_MIN_BUY_IN", default=500_000)
+DETECT_WALK_PLAY_RATIO = env.float("DETECT_WALK_PLAY_RATIO", default=0.25)  # handle / buy-in
+DETECT_WALK_UNREDEEMED_RATIO = env.float("DETECT_WALK_UNREDEEMED_RATIO", default=0.5)
+# Beat: the day that just ended, after its audit; and the day in progress every few minutes.
+DETECT_MINUTES_AFTER_ROLLOVER = env.int("DETECT_MINUTES_AFTER_ROLLOVER", default=45)
+DETECT_LIVE_MINUTES = env.int("DETECT_LIVE_MINUTES", default=15)  # 0: no live runs
+CELERY_BEAT_SCHEDULE["gaming-day-detection"] = {
+    "task": "tables.detection.tasks.detect_previous_gaming_day_task",
+    "schedule": crontab(
+        hour=(GAMING_DAY_ROLLOVER_HOUR + DETECT_MINUTES_AFTER_ROLLOVER // 60) % 24,
+        minute=DETECT_MINUTES_AFTER_ROLLOVER % 60,
+    ),
+}
+if DETECT_LIVE_MINUTES:
+    CELERY_BEAT_SCHEDULE["live-detection"] = {
+        "task": "tables.detection.tasks.detect_live_task",
+        "schedule": DETECT_LIVE_MINUTES * 60.0,
+    }

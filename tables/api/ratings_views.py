@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 from typing import Any
+from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -16,7 +18,7 @@ from casino.api.schema import errors
 from casino.errors import NotFound, ValidationFailed
 from casino.models import Role, User
 from casino.permissions import access_player, require_role
-from ledger.gaming_day import gaming_day_for
+from ledger.gaming_day import gaming_day_bounds, gaming_day_for
 from tables.models import Table
 from tables.ratings.selectors import dealer_performance, list_sittings, sitting_row, table_hours
 
@@ -31,15 +33,22 @@ def _parse_date(value: str | None, *, field: str) -> dt.date:
 
 
 def _parse_moment(value: str | None, *, field: str) -> dt.datetime | None:
+    """A date means the start of that gaming day; a datetime without a zone is casino time."""
     if not value:
         return None
     try:
-        moment = dt.datetime.fromisoformat(value)
+        return gaming_day_bounds(dt.date.fromisoformat(value))[0]
     except ValueError:
-        day = _parse_date(value, field=field)
-        moment = dt.datetime.combine(day, dt.time.min)
+        pass
+    try:
+        moment = dt.datetime.fromisoformat(value)
+    except ValueError as error:
+        raise ValidationFailed(
+            f"{field} must be a date like 2026-11-22 or a datetime like 2026-11-22T21:00:00-08:00.",
+            fields={field: value},
+        ) from error
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=dt.UTC)
+        moment = moment.replace(tzinfo=ZoneInfo(settings.CASINO_TIME_ZONE))
     return moment
 
 
@@ -65,8 +74,10 @@ class PlayerRatingsApi(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("from", str, description="ISO date or datetime"),
-            OpenApiParameter("to", str, description="ISO date or datetime (exclusive)"),
+            OpenApiParameter("from", str, description="ISO date (the gaming day's start) or datetime"),
+            OpenApiParameter(
+                "to", str, description="ISO date (that gaming day's start) or datetime; exclusive"
+            ),
         ],
         responses={200: OutputSerializer(many=True), **errors(400, 401, 404)},
     )

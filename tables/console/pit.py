@@ -1,5 +1,8 @@
 """The pit view: every table at a glance (polled every 5 s), fills and credits to approve, limits.
 
+Each table's card carries tonight's hourly win/hold chart, its dealer's pace and its occupancy
+(``tables.console.floor_figures``, from the ratings rows), refreshed with the same partial.
+
 Approvals and limit changes go through ``tables.services`` like the API's, once per form
 token. Detection alerts are not shown here: detection is not built yet.
 """
@@ -13,27 +16,49 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
+from casino.models import Role
 from casino.permissions import role_of
 from tables import services
 from tables.console.access import APPROVER_ROLES, LIMIT_ROLES, NotAllowed, actor_of, require_pit, signed_in
+from tables.console.floor_figures import floor_figures
 from tables.console.games import GAME_TITLES
 from tables.console.idempotency import body_hash, run_once
 from tables.console.money import format_dollars
 from tables.console.selectors import list_floor
 from tables.console.views import SERVICE_ERRORS, Flash, change_limits_work
-from tables.models import TrayRequest
+from tables.detection.selectors import count_open_alerts, list_open_alerts
+from tables.detection.services import resolve_alert as resolve_alert_service
+from tables.models import Alert, TrayRequest
 from tables.selectors import list_pending_tray_requests
+
+ALERTS_SHOWN = 20
+EVIDENCE_FIELDS = 5
+
+
+def evidence_brief(evidence: dict[str, Any]) -> str:
+    """The first few plain numbers of an alert's evidence, for a one-line glance."""
+    parts = [
+        f"{key.replace('_', ' ')} {value}"
+        for key, value in evidence.items()
+        if isinstance(value, int | float | str) and not isinstance(value, bool) and len(str(value)) <= 24
+    ]
+    return " · ".join(parts[:EVIDENCE_FIELDS])
 
 
 def pit_context(request: HttpRequest, flash: Flash | None = None) -> dict[str, Any]:
     role = role_of(request.user)
+    rows = list_floor(user=request.user)
     return {
-        "rows": list_floor(user=request.user),
+        "rows": rows,
+        "figures": floor_figures([row.table for row in rows]),
         "pending": list(list_pending_tray_requests()),
         "titles": GAME_TITLES,
         "flash": flash,
         "can_approve": role in APPROVER_ROLES,
         "can_change_limits": role in LIMIT_ROLES,
+        "alerts": [(alert, evidence_brief(alert.evidence)) for alert in list_open_alerts(limit=ALERTS_SHOWN)],
+        "alerts_open": count_open_alerts(),
+        "can_resolve": role == Role.PIT_BOSS,
     }
 
 
@@ -115,3 +140,21 @@ def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
 @signed_in
 def limits(request: HttpRequest, table_id: int) -> HttpResponse:
     return _perform(request, form=f"limits-{table_id}", work=change_limits_work(request, table_id))
+
+
+@require_POST
+@signed_in
+def resolve_alert(request: HttpRequest, alert_id: int) -> HttpResponse:
+    """A pit boss closes a detector's alert with a note (the API's resolve, once per form token)."""
+    alert = Alert.objects.filter(pk=alert_id).first()
+    if alert is None:
+        raise NotAllowed("No such alert.", status=404)
+
+    def work() -> dict[str, Any]:
+        resolve_alert_service(actor=actor_of(request), alert_id=alert.pk, note=request.POST.get("note", ""))
+        return {
+            "headline": f"Resolved: {alert.summary}",
+            "lines": [f"Note: {request.POST.get('note', '').strip()}"],
+        }
+
+    return _perform(request, form=f"alert-{alert.pk}", work=work)

@@ -12,4 +12,5 @@ urlpatterns = [
     path("requests/<int:request_id>/approve/", pit.decide, {"verdict": "approve"}, name="approve"),
     path("requests/<int:request_id>/refuse/", pit.decide, {"verdict": "refuse"}, name="refuse"),
     path("tables/<int:table_id>/limits/", pit.limits, name="limits"),
+    path("alerts/<int:alert_id>/resolve/", pit.resolve_alert, name="resolve_alert"),
 ]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tables.console import views
+from tables.console import me, views
 
 app_name = "console"
 
@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("login/", views.ConsoleLoginView.as_view(), name="login"),
     path("logout/", views.ConsoleLogoutView.as_view(), name="logout"),
+    path("me/", me.my_page, name="me"),
     path("tables/<int:table_id>/", views.table_screen, name="table"),
     path("tables/<int:table_id>/open/", views.open_table, name="open"),
     path("tables/<int:table_id>/close/", views.close_table, name="close"),

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import DomainError, ValidationFailed
-from casino.models import Player
+from casino.models import Player, Role
 from casino.permissions import role_of
 from casino.selectors import get_player_balance, search_players
 from ledger.errors import LedgerError
@@ -77,9 +77,11 @@ class ConsoleLogoutView(LogoutView):
 @require_GET
 @signed_in
 def home(request: HttpRequest) -> HttpResponse:
-    """Dealers get their tables; pit staff go to the pit view; anyone else gets a polite refusal."""
+    """Dealers get their tables; pit staff go to the pit view; players to their own page."""
     if role_of(request.user) in PIT_ROLES:
         return redirect("pit:home")
+    if role_of(request.user) == Role.PLAYER:
+        return redirect("console:me")
     require_dealer(request.user)
     tables = [table for table in list_tables(user=request.user) if table.dealer_id == request.user.pk]
     rows = [{"table": t, "session": get_open_session(t), "round": get_live_round(t)} for t in tables]

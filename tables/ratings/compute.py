@@ -60,14 +60,21 @@ def hour_of(moment: dt.datetime) -> dt.datetime:
     return local.replace(minute=0, second=0, microsecond=0)
 
 
-def _wallet_owners(round_: Round) -> dict[str, int]:
-    seated = [int(p) for p in round_.context.get("seats", {}).values()]
-    return dict(Player.objects.filter(pk__in=seated).values_list("wallet__code", "pk"))
+def _wallet_owners(settlements: list[RoundSettlement]) -> dict[str, int]:
+    """Wallet code → player for every wallet the round's settlements touched.
+
+    Not just the seats at the start: a Faro punter may sit down during the deal and bet.
+    """
+    codes = {row.from_account for row in settlements} | {row.to_account for row in settlements}
+    wallets = [code for code in codes if code.startswith("wallet:")]
+    if not wallets:
+        return {}
+    return dict(Player.objects.filter(wallet__code__in=wallets).values_list("wallet__code", "pk"))
 
 
 def figures_for(round_: Round, settlements: list[RoundSettlement]) -> RoundFigures:
     figures = RoundFigures()
-    owners = _wallet_owners(round_)
+    owners = _wallet_owners(settlements)
     tray, players = f"tray:{round_.table_id}", figures.players
 
     def of(player: int) -> PlayerFigures:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,59 +72,80 @@ class Hour:
     occupancy: float
 
 
+def day_hours(day: dt.date) -> list[dt.datetime]:
+    """The start of every real hour of a gaming day (23, 24 or 25 of them across a DST change).
+
+    Counted in UTC: adding hours to a wall-clock time in the casino's zone would skip or repeat
+    an hour on the nights the clocks change.
+    """
+    start, end = (moment.astimezone(dt.UTC) for moment in gaming_day_bounds(day))
+    count = int((end - start).total_seconds() // 3600)
+    return [start + dt.timedelta(hours=index) for index in range(count)]
+
+
 def table_hours(*, table_id: int, day: dt.date) -> list[Hour]:
-    """24 rows for a gaming day: three grouped queries, whatever the night's size."""
-    start, end = gaming_day_bounds(day)
+    """One row per hour of a gaming day: three grouped queries, whatever the night's size."""
+    return tables_hours(table_ids=[table_id], day=day)[table_id]
+
+
+def tables_hours(*, table_ids: Sequence[int], day: dt.date) -> dict[int, list[Hour]]:
+    """``table_hours`` for many tables (the pit view) in the same three queries."""
+    begins = day_hours(day)
+    start, end = begins[0], begins[-1] + dt.timedelta(hours=1)
+    ids = list(table_ids)
     stats = {
-        row["hour"]: row
-        for row in RoundStat.objects.filter(table_id=table_id, ended_at__gte=start, ended_at__lt=end)
-        .values("hour")
+        (row["table_id"], row["hour"]): row
+        for row in RoundStat.objects.filter(table_id__in=ids, ended_at__gte=start, ended_at__lt=end)
+        .values("table_id", "hour")
         .annotate(handle=Sum("handle"), win=Sum("win"), decisions=Sum("decisions"))
+        .order_by()
     }
-    trays: dict[tuple[dt.datetime, str], int] = {}
-    for decided_at, kind, amount in TrayRequest.objects.filter(
-        table_id=table_id, status=TrayRequestStatus.APPROVED, decided_at__gte=start, decided_at__lt=end
-    ).values_list("decided_at", "kind", "amount"):
-        if decided_at is not None:
-            key = (_hour_index(decided_at, start), kind)
-            trays[key] = trays.get(key, 0) + amount
-    seat_seconds = [0.0] * 24
-    for seated_at, left_at in (
-        Seat.objects.filter(table_id=table_id, seated_at__lt=end)
+    trays: dict[tuple[int, int, str], int] = {}
+    for request in TrayRequest.objects.filter(
+        table_id__in=ids, status=TrayRequestStatus.APPROVED, decided_at__gte=start, decided_at__lt=end
+    ).values("table_id", "decided_at", "kind", "amount"):
+        decided_at: dt.datetime = request["decided_at"]  # type: ignore[assignment]  # filtered: not null
+        key = (request["table_id"], _hour_index(decided_at, start), request["kind"])
+        trays[key] = trays.get(key, 0) + request["amount"]
+    seat_seconds = {table_id: [0.0] * len(begins) for table_id in ids}
+    now = timezone.now()
+    for table_id, seated_at, left_at in (
+        Seat.objects.filter(table_id__in=ids, seated_at__lt=end)
         .filter(Q(left_at__isnull=True) | Q(left_at__gt=start))
-        .values_list("seated_at", "left_at")
+        .values_list("table_id", "seated_at", "left_at")
     ):
-        _spread(seat_seconds, start, max(seated_at, start), min(left_at or timezone.now(), end))
-    hours = []
-    for index in range(24):
-        begin = start + dt.timedelta(hours=index)
-        row: dict[str, Any] = dict(stats.get(begin) or {})
-        handle, win = int(row.get("handle") or 0), int(row.get("win") or 0)
-        hours.append(
-            Hour(
-                hour=begin,
-                handle=handle,
-                win=win,
-                hold=round(win / handle, 6) if handle else None,
-                fills=trays.get((begin, "fill"), 0),
-                credits=trays.get((begin, "credit"), 0),
-                decisions=int(row.get("decisions") or 0),
-                occupancy=round(seat_seconds[index] / 3600, 3),
+        _spread(seat_seconds[table_id], start, max(seated_at, start), min(left_at or now, end))
+    result: dict[int, list[Hour]] = {}
+    for table_id in ids:
+        hours = []
+        for index, begin in enumerate(begins):
+            row: Mapping[str, Any] = stats.get((table_id, begin)) or {}
+            handle, win = int(row.get("handle") or 0), int(row.get("win") or 0)
+            hours.append(
+                Hour(
+                    hour=begin,
+                    handle=handle,
+                    win=win,
+                    hold=round(win / handle, 6) if handle else None,
+                    fills=trays.get((table_id, index, "fill"), 0),
+                    credits=trays.get((table_id, index, "credit"), 0),
+                    decisions=int(row.get("decisions") or 0),
+                    occupancy=round(seat_seconds[table_id][index] / 3600, 3),
+                )
             )
-        )
-    return hours
+        result[table_id] = hours
+    return result
 
 
-def _hour_index(moment: dt.datetime, start: dt.datetime) -> dt.datetime:
-    offset = int((moment - start).total_seconds() // 3600)
-    return start + dt.timedelta(hours=offset)
+def _hour_index(moment: dt.datetime, start: dt.datetime) -> int:
+    return int((moment - start).total_seconds() // 3600)
 
 
 def _spread(buckets: list[float], day_start: dt.datetime, begin: dt.datetime, end: dt.datetime) -> None:
-    """Add a sitting's seconds to each hour it overlaps."""
+    """Add a sitting's seconds to each hour it overlaps (``day_start`` in UTC)."""
     cursor = begin
     while cursor < end:
-        index = int((cursor - day_start).total_seconds() // 3600)
+        index = _hour_index(cursor, day_start)
         if index >= len(buckets):
             return
         hour_end = day_start + dt.timedelta(hours=index + 1)
@@ -133,30 +155,47 @@ def _spread(buckets: list[float], day_start: dt.datetime, begin: dt.datetime, en
 
 
 def dealer_performance(*, dealer_id: int, day: dt.date) -> dict[str, Any]:
+    return dealers_performance(dealer_ids=[dealer_id], day=day)[dealer_id]
+
+
+def dealers_performance(*, dealer_ids: Sequence[int], day: dt.date) -> dict[int, dict[str, Any]]:
+    """Minutes on shift, pace, handle, win and refusals per dealer: three queries for any number."""
     start, end = gaming_day_bounds(day)
     now = timezone.now()
-    seconds = 0.0
-    for started_at, ended_at in (
-        DealerShift.objects.filter(dealer_id=dealer_id, started_at__lt=end)
+    ids = list(dealer_ids)
+    seconds = dict.fromkeys(ids, 0.0)
+    for dealer_id, started_at, ended_at in (
+        DealerShift.objects.filter(dealer_id__in=ids, started_at__lt=end)
         .filter(Q(ended_at__isnull=True) | Q(ended_at__gt=start))
-        .values_list("started_at", "ended_at")
+        .values_list("dealer_id", "started_at", "ended_at")
     ):
-        seconds += max((min(ended_at or now, end) - max(started_at, start)).total_seconds(), 0)
-    totals = RoundStat.objects.filter(dealer_id=dealer_id, ended_at__gte=start, ended_at__lt=end).aggregate(
-        decisions=Coalesce(Sum("decisions"), 0),
-        handle=Coalesce(Sum("handle"), 0),
-        win=Coalesce(Sum("win"), 0),
-    )
-    refused = RefusedAction.objects.filter(actor_id=dealer_id, at__gte=start, at__lt=end).aggregate(
-        n=Count("pk")
-    )["n"]
-    minutes = int(seconds // 60)
-    return {
-        "dealer": dealer_id,
-        "minutes": minutes,
-        "decisions": totals["decisions"],
-        "decisions_per_hour": round(totals["decisions"] * 3600 / seconds, 1) if seconds else 0.0,
-        "handle": totals["handle"],
-        "win": totals["win"],
-        "refused_actions": refused,
+        seconds[dealer_id] += max((min(ended_at or now, end) - max(started_at, start)).total_seconds(), 0)
+    totals = {
+        row["dealer_id"]: row
+        for row in RoundStat.objects.filter(dealer_id__in=ids, ended_at__gte=start, ended_at__lt=end)
+        .values("dealer_id")
+        .annotate(decisions=Sum("decisions"), handle=Sum("handle"), win=Sum("win"))
+        .order_by()
     }
+    refused = dict(
+        RefusedAction.objects.filter(actor_id__in=ids, at__gte=start, at__lt=end)
+        .values("actor_id")
+        .annotate(n=Count("pk"))
+        .order_by()
+        .values_list("actor_id", "n")
+    )
+    result: dict[int, dict[str, Any]] = {}
+    for dealer_id in ids:
+        row: Mapping[str, Any] = totals.get(dealer_id) or {}
+        decisions = int(row.get("decisions") or 0)
+        shift = seconds[dealer_id]
+        result[dealer_id] = {
+            "dealer": dealer_id,
+            "minutes": int(shift // 60),
+            "decisions": decisions,
+            "decisions_per_hour": round(decisions * 3600 / shift, 1) if shift else 0.0,
+            "handle": int(row.get("handle") or 0),
+            "win": int(row.get("win") or 0),
+            "refused_actions": int(refused.get(dealer_id, 0)),
+        }
+    return result

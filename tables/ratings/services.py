@@ -9,14 +9,28 @@ from tables.models import Round, RoundPlayerStat, RoundSettlement, RoundStat, Ro
 from tables.ratings.compute import figures_for, hour_of
 
 
-def _sitting_for(round_: Round, player_id: int) -> Seat | None:
-    """The sitting the player was in when the round was dealt."""
-    return (
-        Seat.objects.filter(table_id=round_.table_id, player_id=player_id, seated_at__lte=round_.started_at)
+def _sittings_for(round_: Round, player_ids: list[int]) -> dict[int, int]:
+    """Player → the sitting the round belongs to, in one query.
+
+    The sitting open when the round was dealt; for a Faro punter who sat down during the deal,
+    the first sitting that began before the round ended. (A punter who gets up and sits down
+    again within one deal has the whole round on the first of those sittings.)
+    """
+    if not player_ids:
+        return {}
+    candidates = (
+        Seat.objects.filter(
+            table_id=round_.table_id, player_id__in=player_ids, seated_at__lte=round_.ended_at
+        )
         .filter(Q(left_at__isnull=True) | Q(left_at__gte=round_.started_at))
-        .order_by("-seated_at")
-        .first()
+        .order_by("player_id", "seated_at", "pk")
+        .values_list("player_id", "pk", "seated_at")
     )
+    chosen: dict[int, int] = {}
+    for player_id, seat_id, seated_at in candidates:
+        if seated_at <= round_.started_at or player_id not in chosen:
+            chosen[player_id] = seat_id  # open at the deal: it wins over any that began later
+    return chosen
 
 
 @transaction.atomic
@@ -42,12 +56,13 @@ def rate_round(*, round_id: int) -> RoundStat | None:
         decisions=figures.decisions,
         theo_milli=figures.theo_milli,
     )
+    sittings = _sittings_for(round_, sorted(figures.players))
     RoundPlayerStat.objects.bulk_create(
         [
             RoundPlayerStat(
                 round=round_,
                 player_id=player,
-                seat=_sitting_for(round_, player),
+                seat_id=sittings.get(player),
                 table_id=round_.table_id,
                 handle=f.handle,
                 result=f.result,

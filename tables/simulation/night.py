@@ -27,6 +27,7 @@ from tables.games.registry import ENGINE_MODULES, engine_for
 from tables.models import Seat, Table, TableStatus
 from tables.rounds import _cached_state, apply_round_action, log_refused_action, start_round
 from tables.simulation.bots import chip_amount, faro_bets, pick_action
+from tables.simulation.inject import Injector
 
 ACTION_CAP = 3000  # a round that needs more engine steps than this is a bug, not a long game
 
@@ -67,6 +68,10 @@ class NightConfig:
     seed: int = 1
     count_error_rate: float = 0.0
     games: tuple[str, ...] | None = None
+    # Cheats to inject (tables.simulation.inject): scenario -> rate. Empty: a clean night.
+    inject: dict[str, float] = field(default_factory=dict)
+    truth_path: str | None = None  # where the injected night writes its ground truth (JSON)
+    stakes_rounds: int = 1  # rounds a card-room (stakes) table deals per pass: its deals are quick
 
 
 @dataclass
@@ -85,6 +90,7 @@ class NightSummary:
     transfers_by_kind: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     table_ids: list[int] = field(default_factory=list)
+    truth: dict[str, Any] | None = None
 
 
 def dealer_of(table: Table) -> User:
@@ -111,6 +117,8 @@ class Night:
         self.rng = random.Random(config.seed)
         self.progress = progress or (lambda _n: None)
         self.summary = NightSummary()
+        self.pass_number = 0
+        self.injector: Injector | None = Injector(self, config.inject) if config.inject else None
 
     # --- the cast ---------------------------------------------------------------------
     def _staff(self, username: str, role: str, name: str) -> User:
@@ -124,7 +132,8 @@ class Night:
     def cast(self) -> None:
         self.pit = [self._staff(f"sim-pit-{i}", Role.PIT_BOSS, f"Pit Boss {i}") for i in (1, 2)]
         self.cashier = self._staff("sim-cashier-1", Role.CASHIER, "Cashier 1")
-        dealers = self.config.tables + max(2, self.config.tables // 4)
+        tables = self.config.tables + (self.injector.extra_tables() if self.injector else 0)
+        dealers = tables + max(2, tables // 4)
         self.dealers = [
             self._staff(f"sim-dealer-{i}", Role.DEALER, f"Dealer {i}") for i in range(1, dealers + 1)
         ]
@@ -165,6 +174,8 @@ class Night:
                     rules=rules,
                 )
             self.table_list.append(table)
+        if self.injector:
+            self.injector.add_tables()
         self.summary.tables = len(self.table_list)
         self.summary.table_ids = [t.pk for t in self.table_list]
 
@@ -191,10 +202,17 @@ class Night:
             services.open_table(actor=dealer, table_id=table.pk, opening_inventory=count)
 
     def seat_players(self, table: Table) -> None:
+        injector = self.injector
+        if injector:
+            injector.seat_for(table, self.pass_number)
         seated_here = list(Seat.objects.filter(table=table, left_at__isnull=True).select_related("player"))
         low, high = SPECS[table.game].seats
+        if injector and (own := injector.seats(table)):
+            low, high = own
         # Some players get up between rounds (never with chips on the layout).
         for seat in seated_here:
+            if injector and injector.manages(seat.player_id):
+                continue
             if self.rng.random() < 0.12 and len(seated_here) > low:
                 try:
                     services.unseat_player(
@@ -204,7 +222,12 @@ class Night:
                 except DomainError:
                     pass
         target = self.rng.randint(low, high)
-        free = [p for p in self.players if not Seat.objects.filter(player=p, left_at__isnull=True).exists()]
+        free = [
+            p
+            for p in self.players
+            if not (injector and injector.manages(p.pk))
+            and not Seat.objects.filter(player=p, left_at__isnull=True).exists()
+        ]
         self.rng.shuffle(free)
         for player in free[: max(target - len(seated_here), 0)]:
             if self._available(player) < table.min_bet * 4 + table.ante * 4:
@@ -223,8 +246,12 @@ class Night:
 
     def play_round(self, table: Table, number: int) -> None:
         seed = hashlib.sha256(f"{self.config.seed}:{table.name}:{number}".encode()).hexdigest()
+        shoe = "electronic"
+        if self.injector:
+            seed = self.injector.round_seed(table, number, seed)
+            shoe = self.injector.shoe_for(table)
         try:
-            round_ = start_round(actor=dealer_of(table), table_id=table.pk, shoe="electronic", seed=seed)
+            round_ = start_round(actor=dealer_of(table), table_id=table.pk, shoe=shoe, seed=seed)
         except DomainError:
             return  # too few players can cover the reserve: the table waits
         self.summary.rounds += 1
@@ -243,6 +270,8 @@ class Night:
             action = pick_action(self.rng, legal, budgets=budgets, chip=chip)
             if action is None:
                 raise RuntimeError(f"round {round_.pk} has no legal action but is not over")
+            if self.injector:
+                action = self.injector.steer(table, round_, action)
             self._act(table, round_.pk, action)
         raise RuntimeError(f"round {round_.pk} did not finish in {ACTION_CAP} actions")
 
@@ -256,6 +285,9 @@ class Night:
         if next_action in {"turn", "last_turn"}:
             for bet in faro_bets(self.rng, public, budgets, chip=chip):
                 self._act(table, round_id, bet)
+            if self.injector:
+                for probe in self.injector.faro_actions(table, public):
+                    self._act(table, round_id, probe)
             if (
                 next_action == "last_turn"
                 and public.get("can_call_turn")
@@ -273,7 +305,10 @@ class Night:
                         round_id,
                         {"type": "call_turn", "player": player, "order": order, "amount": amount},
                     )
-        self._act(table, round_id, {"type": next_action or "turn"})
+        dealing: dict[str, Any] = {"type": next_action or "turn"}
+        if self.injector and public.get("shoe") == "manual":
+            dealing = self.injector.deal_cards(public, dealing)
+        self._act(table, round_id, dealing)
 
     def _call_order(self, public: dict[str, Any]) -> list[str] | None:
         left = [
@@ -314,8 +349,12 @@ class Night:
     def rotate_dealers(self) -> None:
         """Dealers go on break and come back: each table gets the next free dealer."""
         busy = {t.dealer_id for t in Table.objects.filter(pk__in=self.summary.table_ids)}
+        if self.injector:  # cheating dealers stay at their tables, and nobody takes them
+            busy |= self.injector.pinned_dealers()
         spare = [d for d in self.dealers if d.pk not in busy]
         for table in self.table_list:
+            if self.injector and self.injector.is_pinned(table):
+                continue
             if not spare or self.rng.random() > 0.5:
                 continue
             fresh = spare.pop(0)
@@ -327,6 +366,8 @@ class Night:
     def close_tables(self) -> None:
         for table in self.table_list:
             table.refresh_from_db()
+            if self.injector:
+                self.injector.before_close(table)
             table.tray.refresh_from_db()
             count = table.tray.balance
             if self.config.count_error_rate and self.rng.random() < self.config.count_error_rate:
@@ -334,10 +375,14 @@ class Night:
                 error = max(error, -count)
                 count += error
                 self.summary.count_errors.append({"table": table.pk, "name": table.name, "error": error})
+            if self.injector:
+                count = self.injector.closing_count(table, count)
             services.close_table(actor=dealer_of(table), table_id=table.pk, closing_inventory=count)
 
     def cash_out_everyone(self) -> None:
         for player in self.players:
+            if self.injector and self.injector.cash_out(player):
+                continue
             available = self._available(player)
             if available > 0:
                 cash_out(actor=self.cashier, player=player, amount=available)
@@ -348,20 +393,35 @@ class Night:
         first_transfer = Transfer.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
         self.cast()
         self.tables()
+        if self.injector:
+            self.injector.plan()
         for player in self.players:
             self._buy_in(player)
+        if self.injector:
+            self.injector.cage_start()
         self.open_tables()
         for number in range(1, self.config.rounds + 1):
+            self.pass_number = number
             for table in self.table_list:
                 table.refresh_from_db()
                 self.seat_players(table)
-                self.play_round(table, number)
+                deals = self.config.stakes_rounds if table.game == "stakes" else 1
+                for deal in range(deals):
+                    self.play_round(table, number if deals == 1 else (number - 1) * deals + deal + 1)
                 self.tray_check(table)
+                if self.injector:
+                    self.injector.after_round(table)
                 self.progress(1)
             if number % 4 == 0:
                 self.rotate_dealers()
         self.close_tables()
         self.cash_out_everyone()
+        if self.injector:
+            self.summary.truth = (
+                self.injector.write_truth(self.config.truth_path)
+                if self.config.truth_path
+                else self.injector.truth()
+            )
         made = Transfer.objects.filter(pk__gt=first_transfer)
         self.summary.transfers = made.count()
         self.summary.transfers_by_kind = dict(

@@ -1,0 +1,474 @@
+"""Detection benchmark: precision and recall of every detector on nights with injected cheats.
+
+    bench/run-detection [--seeds 1,2,3] [--tables 16] [--rounds 6] [--inject ...] [--jobs 2]
+    .venv/bin/python -m bench.detection_bench [...]
+
+Not a test. For each seed it simulates two gaming days through the real services
+(``tables.simulation.night``): a clean night, and the same night with the cheat scenarios
+of ``--inject`` (``tables.simulation.inject``), each in a throwaway database copied from a
+migrated template. Then it runs every detector over the day (``run_detectors``), matches
+the alerts against the night's ground truth (by kind and subject: dealer, player, table or
+pair) and prints precision and recall per detector and per alert kind, and false alerts per
+50 tables on the clean nights. The markdown goes to ``build/bench/detection.md``.
+
+Ratings run in-process (Celery eager mode, here only: no task reaches Redis) because the
+detectors read them; ``synchronous_commit`` is off for the nights (test data only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+OUTPUT = ROOT / "build" / "bench" / "detection.md"
+WORK = ROOT / "build" / "bench" / "detection"
+SERVER_URL = os.environ.get("BENCH_SERVER_URL", "postgres://root@127.0.0.1:5432")
+TEMPLATE_DB = "casekeeper_bench_detect_template"
+SETTINGS = "casino.settings.local"
+DEFAULT_INJECT = (
+    "split_stacker:0.5,colluders:1,dumper:1,structurer:1,fill_abuser:1,short_count:0.5,"
+    "limit_prober:0.3,chip_walker:1,dealer_partner:1,cold_deck:0.5"
+)
+GOAL_PRECISION = 0.9
+GOAL_RECALL = 0.9
+GOAL_FALSE_PER_50 = 1.0
+NIGHT_TIMEOUT = 3600
+
+
+def db_url(name: str) -> str:
+    parts = urlsplit(SERVER_URL)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", "", ""))
+
+
+def log(message: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def admin(sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(db_url("postgres"), autocommit=True) as conn:
+        conn.execute(sql.encode())
+
+
+def child_env(database: str) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": SETTINGS,
+        "DATABASE_URL": db_url(database),
+        "DEBUG": "false",
+        "LOG_LEVEL": "WARNING",
+        "PYTHONPATH": str(ROOT),
+    }
+
+
+def prepare_template() -> None:
+    admin(f'DROP DATABASE IF EXISTS "{TEMPLATE_DB}" WITH (FORCE)')
+    admin(f'CREATE DATABASE "{TEMPLATE_DB}"')
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--verbosity", "0", "--no-input"],
+        cwd=ROOT,
+        env=child_env(TEMPLATE_DB),
+        check=True,
+        timeout=600,
+    )
+
+
+# --------------------------------------------------------------------------- one night (child)
+
+
+def run_child(args: argparse.Namespace) -> None:
+    """In a child process on its own database: simulate a night, or detect on a simulated one."""
+    import django
+
+    django.setup()
+    from django.db import connection
+    from django.db.backends.signals import connection_created
+
+    from casino.celery import app
+
+    app.conf.task_always_eager = True  # ratings in-process: nothing is sent to the broker
+
+    def async_commit(sender: Any, connection: Any, **kwargs: Any) -> None:
+        with connection.cursor() as cursor:
+            cursor.execute("SET synchronous_commit TO off")
+
+    connection_created.connect(async_commit)
+    with connection.cursor() as cursor:
+        cursor.execute("SET synchronous_commit TO off")
+    if args.child == "simulate":
+        simulate_child(args)
+    else:
+        detect_child(args)
+
+
+def simulate_child(args: argparse.Namespace) -> None:
+    from ledger.gaming_day import gaming_day_for
+    from tables.simulation.inject import parse_inject
+    from tables.simulation.night import NightConfig, simulate_night
+
+    first_day = gaming_day_for()
+    config = NightConfig(
+        tables=args.tables,
+        players=args.players,
+        rounds=args.rounds,
+        seed=args.seed,
+        inject=parse_inject(args.inject),
+        stakes_rounds=args.stakes_rounds,
+    )
+    started = time.monotonic()
+    summary = simulate_night(config)
+    night = {
+        "seed": args.seed,
+        "injected": bool(config.inject),
+        "tables": summary.tables,
+        "rounds": summary.rounds,
+        "actions": summary.actions,
+        "refused": summary.refused,
+        "night_seconds": round(time.monotonic() - started, 1),
+        "days": sorted({first_day.isoformat(), gaming_day_for().isoformat()}),
+        "truth": summary.truth,
+    }
+    Path(args.result).write_text(json.dumps(night, indent=2, default=str))
+
+
+def detect_child(args: argparse.Namespace) -> None:
+    import datetime as dt
+
+    from tables.detection.detectors import DETECTOR_OF_KIND
+    from tables.detection.services import run_detectors
+    from tables.models import Alert
+
+    night = json.loads(Path(args.result).read_text())
+    Alert.objects.all().delete()  # thresholds may have changed since the last run
+    started = time.monotonic()
+    runs = {}
+    for day in night["days"]:
+        runs[day] = run_detectors(day=dt.date.fromisoformat(day))
+        again = run_detectors(day=dt.date.fromisoformat(day))  # idempotent: the second run only updates
+        assert all(v.get("created", 0) == 0 for v in again.values()), again
+    detect_seconds = time.monotonic() - started
+    alerts = [
+        {
+            "id": a.pk,
+            "kind": a.kind,
+            "detector": DETECTOR_OF_KIND.get(a.kind, a.detector),
+            "severity": a.severity,
+            "table": a.table_id,
+            "dealer": a.dealer_id,
+            "player": a.player_id,
+            "pair": a.evidence.get("pair"),
+            "summary": a.summary,
+            "detections": a.detections,
+        }
+        for a in Alert.objects.order_by("pk")
+    ]
+    night.update(detect_seconds=round(detect_seconds, 2), runs=runs, alerts=alerts)
+    Path(args.result).write_text(json.dumps(night, indent=2, default=str))
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def matches(alert: dict[str, Any], spec: dict[str, Any]) -> bool:
+    if alert["kind"] != spec["kind"]:
+        return False
+    for key, value in spec.items():
+        if key == "kind":
+            continue
+        if key == "pair":
+            if alert.get("pair") != value:
+                return False
+        elif alert.get(key) != value:
+            return False
+    return True
+
+
+def score(nights: list[dict[str, Any]]) -> dict[str, Any]:
+    from tables.detection.detectors import DETECTOR_OF_KIND, KINDS
+
+    def blank() -> dict[str, int]:
+        return {"alerts": 0, "true": 0, "expected": 0, "found": 0, "clean_alerts": 0}
+
+    by_detector: dict[str, dict[str, int]] = {name: blank() for name in KINDS}
+    by_kind: dict[str, dict[str, int]] = {k: blank() for kinds in KINDS.values() for k in kinds}
+    misses: list[dict[str, Any]] = []
+    false_alerts: list[dict[str, Any]] = []
+    clean_tables = clean_alerts = 0
+    for night in nights:
+        truth = night.get("truth") or {"scenarios": []}
+        specs = [
+            (item["scenario"], spec, True) for item in truth["scenarios"] for spec in item["expected"]
+        ] + [(item["scenario"], spec, False) for item in truth["scenarios"] for spec in item["tolerated"]]
+        if not night["injected"]:
+            clean_tables += night["tables"]
+            clean_alerts += len(night["alerts"])
+        for alert in night["alerts"]:
+            detector = DETECTOR_OF_KIND.get(alert["kind"], alert["detector"])
+            rows = [by_detector.setdefault(detector, blank()), by_kind.setdefault(alert["kind"], blank())]
+            true = any(matches(alert, spec) for _, spec, _ in specs)
+            for row in rows:
+                row["alerts"] += 1
+                row["true"] += int(true)
+                row["clean_alerts"] += int(not night["injected"])
+            if not true:
+                false_alerts.append({"seed": night["seed"], "injected": night["injected"], **alert})
+        for scenario, spec, expected in specs:
+            if not expected:
+                continue
+            detector = DETECTOR_OF_KIND[spec["kind"]]
+            found = any(matches(alert, spec) for alert in night["alerts"])
+            for row in (by_detector[detector], by_kind[spec["kind"]]):
+                row["expected"] += 1
+                row["found"] += int(found)
+            if not found:
+                misses.append({"seed": night["seed"], "scenario": scenario, **spec})
+    total = blank()
+    for row in by_detector.values():
+        for key in total:
+            total[key] += row[key]
+    return {
+        "by_detector": by_detector,
+        "by_kind": by_kind,
+        "total": total,
+        "misses": misses,
+        "false_alerts": false_alerts,
+        "clean_tables": clean_tables,
+        "clean_alerts": clean_alerts,
+        "false_per_50": 50 * clean_alerts / clean_tables if clean_tables else 0.0,
+    }
+
+
+def spec_of(miss: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in miss.items() if k not in {"seed", "scenario"}}
+
+
+def ratio(num: int, den: int) -> str:
+    return f"{num / den:.2f}" if den else "n/a"
+
+
+def table_rows(rows: dict[str, dict[str, int]]) -> list[str]:
+    lines = [
+        "| | alerts | true | precision | expected | found | recall | clean-night alerts |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, row in rows.items():
+        lines.append(
+            f"| {name} | {row['alerts']} | {row['true']} | {ratio(row['true'], row['alerts'])} | "
+            f"{row['expected']} | {row['found']} | {ratio(row['found'], row['expected'])} | "
+            f"{row['clean_alerts']} |"
+        )
+    return lines
+
+
+def report(
+    args: argparse.Namespace, nights: list[dict[str, Any]], scored: dict[str, Any], seconds: float
+) -> str:
+    total = scored["total"]
+    goals = []
+    for name, row in scored["by_detector"].items():
+        precision = row["true"] / row["alerts"] if row["alerts"] else 1.0
+        recall = row["found"] / row["expected"] if row["expected"] else None
+        ok = precision >= GOAL_PRECISION and (recall is None or recall >= GOAL_RECALL)
+        goals.append(f"{name}: {'met' if ok else 'NOT met'}")
+    lines = [
+        "# Detection benchmark",
+        "",
+        f"Seeds {', '.join(str(s) for s in args.seeds)}; each a clean night and an injected night of "
+        f"{args.tables} tables (plus one card-room table per stakes scenario on the injected night), "
+        f"{args.players} players, {args.rounds} passes (card-room tables deal {args.stakes_rounds} "
+        "rounds a pass). "
+        f"Injected: `{args.inject}`. Wall time {seconds / 60:.1f} min.",
+        "",
+        "Precision counts every alert of the detector, on clean and injected nights; an alert is true when "
+        "it matches an expected or tolerated spec of the night's ground truth (kind and subject). Recall "
+        "counts the expected specs found.",
+        "",
+        "## Per detector",
+        "",
+        *table_rows(scored["by_detector"]),
+        f"| **overall** | {total['alerts']} | {total['true']} | {ratio(total['true'], total['alerts'])} | "
+        f"{total['expected']} | {total['found']} | {ratio(total['found'], total['expected'])} | "
+        f"{total['clean_alerts']} |",
+        "",
+        f"False alerts on clean nights: {scored['clean_alerts']} over {scored['clean_tables']} tables = "
+        f"**{scored['false_per_50']:.2f} per 50 tables** (goal ≤ {GOAL_FALSE_PER_50:g}).",
+        "",
+        f"Goals (precision ≥ {GOAL_PRECISION}, recall ≥ {GOAL_RECALL} per detector): "
+        + "; ".join(goals)
+        + ".",
+        "",
+        "## Per alert kind",
+        "",
+        *table_rows(scored["by_kind"]),
+        "",
+        "## Nights",
+        "",
+        "| seed | night | tables | rounds | actions | refused | alerts | simulate (s) | detect (s) |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for night in nights:
+        lines.append(
+            f"| {night['seed']} | {'injected' if night['injected'] else 'clean'} | {night['tables']} | "
+            f"{night['rounds']} | {night['actions']} | {night['refused']} | {len(night['alerts'])} | "
+            f"{night['night_seconds']} | {night['detect_seconds']} |"
+        )
+    lines += ["", "## Missed (expected, not found)", ""]
+    lines += [
+        f"- seed {m['seed']} {m['scenario']}: `{json.dumps(spec_of(m))}`" for m in scored["misses"]
+    ] or ["none"]
+    lines += ["", "## False alerts", ""]
+    lines += [
+        f"- seed {a['seed']} ({'injected' if a['injected'] else 'clean'}) {a['kind']} "
+        f"(table {a['table']}, dealer {a['dealer']}, player {a['player']}): {a['summary']}"
+        for a in scored["false_alerts"]
+    ] or ["none"]
+    lines += ["", "## Injected scenarios (last seed)", ""]
+    last = next((n for n in reversed(nights) if n["injected"]), None)
+    if last and last["truth"]:
+        for item in last["truth"]["scenarios"]:
+            lines.append(
+                f"- {item['scenario']} at {item['rate']}: subjects `{json.dumps(item['subjects'])}`, "
+                f"expects {', '.join(s['kind'] for s in item['expected']) or 'nothing'}; "
+                f"stats `{json.dumps(item['stats'])}`"
+            )
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- the run
+
+
+def database_exists(name: str) -> bool:
+    import psycopg
+
+    with psycopg.connect(db_url("postgres"), autocommit=True) as conn:
+        return conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is not None
+
+
+def run_night(args: argparse.Namespace, seed: int, injected: bool) -> dict[str, Any]:
+    """Simulate the night (unless ``--detect-only`` finds it kept), then run the detectors on it."""
+    name = f"casekeeper_bench_detect_{seed}_{'inj' if injected else 'clean'}"
+    result = WORK / f"{name}.json"
+    label = f"seed {seed}: {'injected' if injected else 'clean'} night"
+    try:
+        if not (args.detect_only and database_exists(name) and result.exists()):
+            simulate(args, name, result, seed, injected)
+        log(f"{label}: detecting")
+        subprocess.run(
+            [sys.executable, "-m", "bench.detection_bench", "--child", "detect", "--result", str(result)],
+            cwd=ROOT,
+            env=child_env(name),
+            check=True,
+            timeout=NIGHT_TIMEOUT,
+        )
+        night: dict[str, Any] = json.loads(result.read_text())
+    finally:
+        if not args.keep_dbs:
+            admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    log(f"{label}: {night['rounds']} rounds in {night['night_seconds']} s, {len(night['alerts'])} alerts")
+    return night
+
+
+def simulate(args: argparse.Namespace, name: str, result: Path, seed: int, injected: bool) -> None:
+    if not database_exists(TEMPLATE_DB):
+        raise RuntimeError("the template database is missing")
+    admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    admin(f'CREATE DATABASE "{name}" TEMPLATE "{TEMPLATE_DB}"')
+    command = [
+        sys.executable,
+        "-m",
+        "bench.detection_bench",
+        "--child",
+        "simulate",
+        "--seed",
+        str(seed),
+        "--tables",
+        str(args.tables),
+        "--players",
+        str(args.players),
+        "--rounds",
+        str(args.rounds),
+        "--stakes-rounds",
+        str(args.stakes_rounds),
+        "--inject",
+        args.inject if injected else "",
+        "--result",
+        str(result),
+    ]
+    log(f"seed {seed}: {'injected' if injected else 'clean'} night in {name}")
+    subprocess.run(command, cwd=ROOT, env=child_env(name), check=True, timeout=NIGHT_TIMEOUT)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seeds", default="1,2,3", help="comma list of night seeds")
+    parser.add_argument("--tables", type=int, default=16)
+    parser.add_argument("--players", type=int, default=80)
+    parser.add_argument("--rounds", type=int, default=8, help="passes over the tables")
+    parser.add_argument("--stakes-rounds", type=int, default=6, help="card-room rounds per pass")
+    parser.add_argument("--inject", default=DEFAULT_INJECT)
+    parser.add_argument("--jobs", type=int, default=2, help="nights simulated at once")
+    parser.add_argument(
+        "--keep-dbs", action="store_true", help="keep the nights' databases (for --detect-only)"
+    )
+    parser.add_argument(
+        "--detect-only",
+        action="store_true",
+        help="reuse nights kept by --keep-dbs: run the detectors again (after changing thresholds)",
+    )
+    parser.add_argument("--output", default=str(OUTPUT))
+    parser.add_argument("--rescore", action="store_true", help="score the last run's night files again")
+    parser.add_argument("--child", choices=["simulate", "detect"], help=argparse.SUPPRESS)
+    parser.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
+    parser.add_argument("--result", default="", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        run_child(args)
+        return 0
+    args.seeds = [int(s) for s in str(args.seeds).split(",") if s.strip()]
+    WORK.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", SETTINGS)
+    import django
+
+    django.setup()
+    started = time.monotonic()
+    jobs = [(seed, injected) for seed in args.seeds for injected in (False, True)]
+    if args.rescore:
+        nights = [
+            json.loads((WORK / f"casekeeper_bench_detect_{s}_{'inj' if i else 'clean'}.json").read_text())
+            for s, i in jobs
+        ]
+    else:
+        signal.alarm(NIGHT_TIMEOUT * len(jobs))
+        if not args.detect_only or not database_exists(TEMPLATE_DB):
+            prepare_template()
+        try:
+            with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+                nights = list(pool.map(lambda job: run_night(args, *job), jobs))
+        finally:
+            signal.alarm(0)
+            if not args.keep_dbs:
+                admin(f'DROP DATABASE IF EXISTS "{TEMPLATE_DB}" WITH (FORCE)')
+    scored = score(nights)
+    text = report(args, nights, scored, time.monotonic() - started)
+    output = Path(args.output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

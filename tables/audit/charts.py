@@ -1,0 +1,212 @@
+"""The report's three charts, drawn with matplotlib's Agg backend (no display, thread-safe use).
+
+Each function takes the stored report (tables.audit.report.ReportData) and returns PNG
+bytes, so the PDF and the auditors' HTML page show the very same pictures.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import io
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
+
+MAX_BARS = 30  # more tables than this: show the 15 best and 15 worst
+WIDTH = 10.4  # inches: the PDF's landscape text width, so 8 pt in the figure is 8 pt on paper
+HOUSE = "#1f6f43"
+LOSS = "#b03a2e"
+THEO = "#2c5d8f"
+MUTED = "#8a8f98"
+FONT: dict[str, Any] = {"family": "DejaVu Sans", "size": 8}
+
+
+def _dollars(value: float, _pos: int | None = None) -> str:
+    """Axis ticks: -$2.5k, $0, $750, $4M (the sign before the dollar)."""
+    dollars = value / 100
+    sign = "-" if dollars < 0 else ""
+    dollars = abs(dollars)
+    for size, suffix in ((1_000_000, "M"), (1000, "k")):
+        if dollars >= size:
+            return f"{sign}${dollars / size:,.1f}".rstrip("0").rstrip(".") + suffix
+    return f"{sign}${dollars:,.0f}"
+
+
+def _png(figure: Figure, dpi: int) -> bytes:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")
+    return buffer.getvalue()
+
+
+def _figure(width: float, height: float) -> Figure:
+    return Figure(figsize=(width, height))
+
+
+def _styled(draw: Callable[..., bytes]) -> Callable[..., bytes]:
+    """Fonts through rc_context, so drawing never leaves global matplotlib state changed."""
+
+    @functools.wraps(draw)
+    def wrapper(*args: Any, **kwargs: Any) -> bytes:
+        with matplotlib.rc_context({"font.family": FONT["family"], "font.size": FONT["size"]}):
+            return draw(*args, **kwargs)
+
+    return wrapper
+
+
+def _empty(ax: Any, message: str) -> None:
+    ax.text(0.5, 0.5, message, ha="center", va="center", color=MUTED, transform=ax.transAxes)
+    ax.set_xticks([])
+    ax.set_yticks([])
+
+
+@_styled
+def win_by_table(report: Mapping[str, Any], *, dpi: int = 160) -> bytes:
+    """House win per table (count win + rake), best at the top, losses in red."""
+    tables = sorted(report.get("tables", []), key=lambda t: t["house_win"])
+    title = "House win by table"
+    if len(tables) > MAX_BARS:
+        half = MAX_BARS // 2
+        title += f" (the {half} lowest and {half} highest of {len(tables)})"
+        tables = tables[:half] + tables[-half:]
+    height = max(1.6, 0.16 * len(tables) + 0.8)
+    figure = _figure(WIDTH, height)
+    ax = figure.add_subplot()
+    if not tables:
+        _empty(ax, "No table had play this day")
+    else:
+        wins = [t["house_win"] for t in tables]
+        ax.barh(
+            [t["name"] for t in tables],
+            wins,
+            color=[HOUSE if w >= 0 else LOSS for w in wins],
+            height=0.7,
+        )
+        ax.axvline(0, color="#333", linewidth=0.8)
+        ax.xaxis.set_major_formatter(FuncFormatter(_dollars))
+        ax.tick_params(axis="y", labelsize=7)
+        ax.grid(axis="x", color="#ddd", linewidth=0.6)
+        ax.set_axisbelow(True)
+    ax.set_title(title, loc="left", fontweight="bold")
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    return _png(figure, dpi)
+
+
+@_styled
+def hold_vs_theoretical(report: Mapping[str, Any], *, dpi: int = 160) -> bytes:
+    """Each house-banked table's hold % against its theoretical hold and 95 % band."""
+    rows = [t for t in report.get("tables", []) if t.get("theo") is not None and t.get("handle")]
+    rows.sort(key=lambda t: t["name"])
+    title = "Hold % against theoretical (95 % band)"
+    if len(rows) > MAX_BARS:
+        rows = sorted(rows, key=lambda t: t["handle"], reverse=True)[:MAX_BARS]
+        rows.sort(key=lambda t: t["name"])
+        title += f", the {MAX_BARS} busiest tables"
+    figure = _figure(WIDTH, 2.3)
+    ax = figure.add_subplot()
+    if not rows:
+        _empty(ax, "No house-banked table took bets this day")
+    else:
+        xs = list(range(len(rows)))
+        for x, row in zip(xs, rows, strict=True):
+            band = row["theo_band"]
+            if band["low_pct"] is not None and band["high_pct"] is not None:
+                ax.vlines(x, band["low_pct"], band["high_pct"], color=THEO, alpha=0.35, linewidth=7)
+        ax.scatter(
+            xs,
+            [r["theo_hold_pct"] for r in rows],
+            marker="_",
+            s=160,
+            color=THEO,
+            label="theoretical",
+            zorder=3,
+        )
+        outside = [_outside(r) for r in rows]
+        ax.scatter(
+            xs,
+            [r["hold_pct"] for r in rows],
+            color=[LOSS if o else HOUSE for o in outside],
+            s=22,
+            zorder=4,
+            label="actual (red: outside the band)",
+        )
+        ax.axhline(0, color="#333", linewidth=0.6)
+        ax.set_xticks(xs)
+        many = len(rows) > 15
+        ax.set_xticklabels(
+            [r["name"] for r in rows],
+            rotation=90 if many else 45,
+            ha="center" if many else "right",
+            fontsize=6 if many else 7,
+        )
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _p: f"{v:.0f}%"))
+        ax.grid(axis="y", color="#ddd", linewidth=0.6)
+        ax.set_axisbelow(True)
+        ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), fontsize=7, frameon=False, ncols=2)
+    ax.set_title(title, loc="left", fontweight="bold")
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    return _png(figure, dpi)
+
+
+def _outside(row: Mapping[str, Any]) -> bool:
+    band = row["theo_band"]
+    hold = row["hold_pct"]
+    if hold is None or band["low_pct"] is None or band["high_pct"] is None:
+        return False
+    return not band["low_pct"] <= hold <= band["high_pct"]
+
+
+@_styled
+def cash_flow(report: Mapping[str, Any], *, dpi: int = 160) -> bytes:
+    """The cage hour by hour: buy-ins up, cash-outs down, and the running net."""
+    hours: Sequence[Mapping[str, Any]] = report.get("cash_flow", [])
+    figure = _figure(WIDTH, 2.0)
+    ax = figure.add_subplot()
+    if not hours or not any(h["cash_in"] or h["cash_out"] or h["fills"] or h["credits"] for h in hours):
+        _empty(ax, "No cash moved this day")
+    else:
+        xs = list(range(len(hours)))
+        cash_in = [h["cash_in"] for h in hours]
+        cash_out = [-h["cash_out"] for h in hours]
+        ax.bar(xs, cash_in, color=HOUSE, width=0.8, label="buy-ins")
+        ax.bar(xs, cash_out, color=LOSS, width=0.8, label="cash-outs")
+        running, net = 0, []
+        for h in hours:
+            running += h["cash_in"] - h["cash_out"]
+            net.append(running)
+        ax.plot(xs, net, color=THEO, linewidth=1.6, marker="o", markersize=2.5, label="net cash in (running)")
+        fills = [h["fills"] - h["credits"] for h in hours]
+        if any(fills):
+            ax.plot(xs, fills, color=MUTED, linewidth=1, linestyle="--", label="fills - credits")
+        ax.axhline(0, color="#333", linewidth=0.6)
+        ax.set_xticks(xs[::2])
+        ax.set_xticklabels([h["hour"] for h in hours][::2], fontsize=7)
+        ax.yaxis.set_major_formatter(FuncFormatter(_dollars))
+        ax.grid(axis="y", color="#ddd", linewidth=0.6)
+        ax.set_axisbelow(True)
+        ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), fontsize=7, frameon=False, ncols=4)
+    ax.set_title("The day's cash flow at the cage (casino time)", loc="left", fontweight="bold")
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    return _png(figure, dpi)
+
+
+def data_uri(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+def all_charts(report: Mapping[str, Any], *, dpi: int = 160) -> dict[str, str]:
+    """The three charts as data URIs, keyed as the templates use them."""
+    return {
+        "win_by_table": data_uri(win_by_table(report, dpi=dpi)),
+        "hold_vs_theo": data_uri(hold_vs_theoretical(report, dpi=dpi)),
+        "cash_flow": data_uri(cash_flow(report, dpi=dpi)),
+    }

@@ -1,0 +1,1541 @@
+"""The end-of-night audit: close the gaming day, recompute it from the ledger, check everything.
+
+``request_audit`` (the API and the beat) creates or reuses the day's ``AuditReport`` and
+sends ``run_audit_task`` after commit; the task calls ``run_audit``, which closes the day in
+the ledger (no transfer can be dated into it afterwards), computes the report with
+``compute_audit`` and stores it on the same row. A rerun rewrites that row and nothing
+else: closing is ``get_or_create`` and the audit itself only reads.
+
+Where the numbers come from (tables/audit/README.md has the long form):
+
+* the count: ``TableSession`` opening and closing inventories of sessions opened in the day,
+  fills and credits from approved ``TrayRequest`` rows whose transfer is dated in the day;
+* the ledger: ``Entry`` sums of the day's transfers (tray, rake, wallets, cage);
+* the rounds: ``RoundSettlement`` rows (handle, dealer and player attribution) and a replay
+  of every round's actions through its engine (integrity and Faro's theoretical win).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import logging
+import threading
+import time
+import uuid
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.db import connection, connections, transaction
+from django.db.models import Exists, F, OuterRef, Q
+from django.utils import timezone
+
+from casino.audit import record_audit
+from casino.errors import Conflict
+from casino.models import Player, Role, User
+from casino.permissions import require_role
+from ledger.gaming_day import gaming_day_bounds, gaming_day_for
+from ledger.models import Transfer
+from ledger.selectors import get_trial_balance
+from ledger.services import close_gaming_day
+from tables.audit import report as shape
+from tables.games import faro_edge
+from tables.games.cards import RANKS, rank_of
+from tables.games.faro_edge import DECK_SIZE
+from tables.games.registry import engine_for
+from tables.games.shoe import commitment_for
+from tables.models import (
+    LIVE_ROUND_STATUSES,
+    AuditReport,
+    AuditStatus,
+    DealerShift,
+    Round,
+    RoundSettlement,
+    Seat,
+    ShoeKind,
+    Table,
+    TableSession,
+    TrayRequest,
+    TrayRequestKind,
+    TrayRequestStatus,
+)
+from tables.rounds import context_of
+
+logger = logging.getLogger(__name__)
+
+ProgressCallback = Callable[[int, int], None]
+
+# Tray postings that are not play: the rest (bets lost, wins paid, splits …) is the house's win.
+NON_PLAY_TRAY_KINDS = frozenset({"fill", "credit", "table_issue", "count_variance"})
+LOCK_CLASS = 0x41554454  # "AUDT": advisory-lock namespace for one audit run per report
+REQUEUE_QUEUED_AFTER = dt.timedelta(minutes=10)
+MAX_FINDINGS_PER_KIND = 200
+SECTIONS = 10  # progress steps besides one per replayed round
+
+
+# --------------------------------------------------------------------------- requesting
+
+
+@contextlib.contextmanager
+def _audit_lock(report_id: int) -> Iterator[bool]:
+    """A PostgreSQL session lock: one run per report at a time, released if the worker dies."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [LOCK_CLASS, report_id])
+        acquired = bool(cursor.fetchone()[0])
+    try:
+        yield acquired
+    finally:
+        if acquired:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_CLASS, report_id])
+
+
+def _in_flight(report: AuditReport, now: dt.datetime) -> bool:
+    """A queued task that may still arrive, or a run some worker is doing right now."""
+    if report.status == AuditStatus.QUEUED:
+        return now - report.requested_at < REQUEUE_QUEUED_AFTER
+    if report.status == AuditStatus.RUNNING:
+        with _audit_lock(report.pk) as free:
+            return not free  # running but unlocked: its worker died, so it may be requeued
+    return False
+
+
+def _send_audit(report_id: int, task_id: str) -> None:
+    from tables.audit.tasks import run_audit_task
+
+    options: dict[str, Any] = {"task_id": task_id}
+    if settings.AUDIT_QUEUE:
+        options["queue"] = settings.AUDIT_QUEUE
+    run_audit_task.apply_async(args=[report_id], **options)
+
+
+@transaction.atomic
+def request_audit(*, day: dt.date, actor: User | None, force: bool = False) -> AuditReport:
+    """Queue the close-and-audit of ``day``; the report row is created once and reused.
+
+    A day whose end has not come yet is refused (409 ``gaming_day_open``) unless ``force``:
+    an early end-of-night close, after which the ledger refuses every transfer dated into
+    the day, i.e. until the rollover. A request while a run is queued or running returns
+    that run instead of starting a second one.
+    """
+    if actor is not None:
+        require_role(actor, Role.PIT_BOSS, Role.AUDITOR)
+    start, end = gaming_day_bounds(day)
+    now = timezone.now()
+    if start > now:
+        raise Conflict(f"Gaming day {day} has not started yet.", code="gaming_day_not_started")
+    if end > now and not force:
+        raise Conflict(
+            f'Gaming day {day} runs until {end.isoformat()}; send {{"force": true}} to close it early.',
+            code="gaming_day_open",
+            fields={"ends_at": end.isoformat()},
+        )
+    AuditReport.objects.get_or_create(gaming_day=day, defaults={"requested_at": now, "requested_by": actor})
+    report = AuditReport.objects.select_for_update().get(gaming_day=day)
+    if report.task_id and _in_flight(report, now):
+        return report
+    report.status = AuditStatus.QUEUED
+    report.task_id = str(uuid.uuid4())
+    report.requested_by = actor
+    report.requested_at = now
+    report.forced = end > now
+    report.progress_done = report.progress_total = 0
+    report.error = ""
+    report.save()
+    record_audit(
+        actor=actor,
+        action="gaming_day.close_requested",
+        obj=report,
+        data={"day": day.isoformat(), "forced": report.forced, "task_id": report.task_id},
+    )
+    report_id, task_id = report.pk, report.task_id
+    transaction.on_commit(lambda: _send_audit(report_id, task_id))
+    return report
+
+
+def audit_previous_gaming_day(*, now: dt.datetime | None = None) -> AuditReport | None:
+    """The beat's job after the rollover: audit the day that just ended, unless done already."""
+    day = gaming_day_for(now or timezone.now()) - dt.timedelta(days=1)
+    existing = AuditReport.objects.filter(gaming_day=day).first()
+    if existing is not None and existing.status == AuditStatus.DONE:
+        return None
+    return request_audit(day=day, actor=None)
+
+
+# --------------------------------------------------------------------------- running
+
+
+class _Progress:
+    """Reports (done, total) to the task and to the report row, a few times a second at most.
+
+    Steps may come from the audit's SQL thread too; only the thread that created the tracker
+    reports (a Celery task's ``update_state`` knows its task only in the task's own thread).
+    """
+
+    def __init__(self, report_id: int, callback: ProgressCallback | None, every: float = 0.5) -> None:
+        self.report_id = report_id
+        self.callback = callback
+        self.every = every
+        self.done = 0
+        self.total = 0
+        self._last = 0.0
+        self._lock = threading.Lock()
+        self._owner = threading.get_ident()
+
+    def set_total(self, total: int) -> None:
+        self.total = total
+        self._emit(force=True)
+
+    def step(self, n: int = 1) -> None:
+        with self._lock:
+            self.done = min(self.done + n, self.total) if self.total else self.done + n
+        if threading.get_ident() == self._owner:
+            self._emit()
+
+    def finish(self) -> None:
+        self.done = self.total
+        self._emit(force=True)
+
+    def _emit(self, force: bool = False) -> None:
+        now = time.monotonic()
+        if not force and now - self._last < self.every and self.done < self.total:
+            return
+        self._last = now
+        AuditReport.objects.filter(pk=self.report_id).update(
+            progress_done=self.done, progress_total=self.total
+        )
+        if self.callback is not None:
+            self.callback(self.done, self.total)
+
+
+class AuditBusy(Exception):
+    """Another session holds the report's audit lock: a twin delivery runs, or a dead worker's
+    session has not been reaped yet. The task retries later rather than dropping the audit."""
+
+
+def run_audit(
+    *, report_id: int, progress: ProgressCallback | None = None, task_id: str | None = None
+) -> AuditReport:
+    """Close the report's gaming day and (re)compute its report in place.
+
+    Safe to rerun and to redeliver (``acks_late``): the close is idempotent, the audit only
+    reads, and the result replaces ``data`` on the same row. While another session holds the
+    lock it raises ``AuditBusy``; a redelivery of a task that already finished (same
+    ``task_id``, report done) returns the report without recomputing it.
+    """
+    with _audit_lock(report_id) as acquired:
+        if not acquired:
+            logger.info("audit report %s is locked by another session; will retry", report_id)
+            raise AuditBusy(f"audit report {report_id} is locked by another session")
+        report = AuditReport.objects.select_related("requested_by").get(pk=report_id)
+        if task_id and report.task_id == task_id and report.status == AuditStatus.DONE:
+            return report
+        AuditReport.objects.filter(pk=report_id).update(
+            status=AuditStatus.RUNNING,
+            started_at=timezone.now(),
+            finished_at=None,
+            runs=F("runs") + 1,
+            progress_done=0,
+            progress_total=0,
+            error="",
+        )
+        tracker = _Progress(report_id, progress)
+        actor = report.requested_by
+        try:
+            with transaction.atomic():
+                closed = close_gaming_day(
+                    day=report.gaming_day, closed_by=(actor.username if actor else "beat")
+                )
+                record_audit(
+                    actor=actor, action="gaming_day.closed", obj=closed, data={"forced": report.forced}
+                )
+            data = compute_audit(day=report.gaming_day, progress=tracker, closed_at=closed.closed_at)
+            tracker.finish()
+            data["closed"].update(by=closed.closed_by, forced=report.forced)
+        except Exception as error:
+            AuditReport.objects.filter(pk=report_id).update(
+                status=AuditStatus.FAILED,
+                finished_at=timezone.now(),
+                error=f"{type(error).__name__}: {error}",
+            )
+            raise
+        with transaction.atomic():
+            AuditReport.objects.filter(pk=report_id).update(
+                status=AuditStatus.DONE,
+                finished_at=timezone.now(),
+                data=data,
+                findings=len(data["findings"]),
+                progress_done=tracker.total,
+                progress_total=tracker.total,
+            )
+            record_audit(
+                actor=actor,
+                action="gaming_day.audited",
+                obj=report,
+                data={"findings": len(data["findings"]), "seconds": data["seconds"]},
+            )
+    return AuditReport.objects.get(pk=report_id)
+
+
+# --------------------------------------------------------------------------- computing
+
+
+def _rows(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return list(cursor.fetchall())
+
+
+@dataclass
+class _TableAcc:
+    """Everything gathered about one table before it becomes a report row."""
+
+    table: Table
+    sessions: list[TableSession] = field(default_factory=list)
+    tray_by_kind: dict[str, int] = field(default_factory=dict)
+    slip_fills: int = 0
+    slip_credits: int = 0
+    rake: int = 0
+    handle: int = 0
+    rounds: int = 0
+    bets: int = 0
+    theo: float = 0.0
+    theo_var: float = 0.0
+
+
+@dataclass
+class _PersonAcc:
+    tables: set[str] = field(default_factory=set)
+    minutes: float = 0.0
+    rounds: int = 0
+    handle: int = 0
+    win: int = 0
+    theo: float = 0.0
+    cash_in: int = 0
+    cash_out: int = 0
+
+
+@dataclass
+class _Audit:
+    """The state of one computation; the sections below fill it in."""
+
+    day: dt.date
+    start: dt.datetime
+    end: dt.datetime
+    as_of: dt.datetime | None
+    zone: ZoneInfo
+    progress: _Progress | None
+    variance_threshold: int = field(default_factory=lambda: int(settings.AUDIT_VARIANCE_THRESHOLD))
+    ctr_threshold: int = field(default_factory=lambda: int(settings.CTR_THRESHOLD))
+    mtl_threshold: int = field(default_factory=lambda: int(settings.MTL_THRESHOLD))
+    findings: list[shape.FindingData] = field(default_factory=list)
+    checks: list[shape.CheckData] = field(default_factory=list)
+    tables: dict[int, _TableAcc] = field(default_factory=dict)
+    dealers: dict[int, _PersonAcc] = field(default_factory=lambda: defaultdict(_PersonAcc))
+    players: dict[int, _PersonAcc] = field(default_factory=lambda: defaultdict(_PersonAcc))
+    wallet_player: dict[int, int] = field(default_factory=dict)  # wallet account id -> player id
+    wallet_code_player: dict[str, int] = field(default_factory=dict)
+    player_names: dict[int, str] = field(default_factory=dict)
+    rounds: list[Round] = field(default_factory=list)
+    variances: list[shape.VarianceData] = field(default_factory=list)
+    cage: shape.CageData | None = None
+    cash_flow: list[shape.CashFlowHour] = field(default_factory=list)
+    trial_balance: shape.TrialBalanceData | None = None
+    table_rows: list[shape.TableData] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    # The replay's theo by player and dealer, kept apart from the SQL thread's dicts until both end.
+    theo_players: dict[int, float] = field(default_factory=lambda: defaultdict(float))
+    theo_dealers: dict[int, float] = field(default_factory=lambda: defaultdict(float))
+    _counted: Counter[str] = field(default_factory=Counter)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, item: shape.FindingData) -> None:
+        """Findings of one kind are capped so a broken night still renders; the cap is noted."""
+        with self._lock:
+            self._counted[item["kind"]] += 1
+            count = self._counted[item["kind"]]
+            if count <= MAX_FINDINGS_PER_KIND:
+                self.findings.append(item)
+            elif count == MAX_FINDINGS_PER_KIND + 1:
+                self.notes.append(
+                    f"More than {MAX_FINDINGS_PER_KIND} '{item['kind']}' findings; the rest are counted only."
+                )
+
+    def check(self, name: str, label: str, checked: int, failed: int) -> None:
+        with self._lock:
+            self.checks.append(
+                {"name": name, "label": label, "checked": checked, "failed": failed, "passed": failed == 0}
+            )
+
+    def table_for(self, table_id: int) -> _TableAcc | None:
+        return self.tables.get(table_id)
+
+    def step(self, n: int = 1) -> None:
+        if self.progress is not None:
+            self.progress.step(n)
+
+
+def compute_audit(
+    *, day: dt.date, progress: _Progress | None = None, closed_at: dt.datetime | None = None
+) -> dict[str, Any]:
+    """The whole report for ``day`` as a JSON-ready dict (tables.audit.report.ReportData)."""
+    began = time.monotonic()
+    start, end = gaming_day_bounds(day)
+    now = timezone.now()
+    audit = _Audit(
+        day=day,
+        start=start,
+        end=end,
+        as_of=end if end <= now else None,
+        zone=ZoneInfo(settings.CASINO_TIME_ZONE),
+        progress=progress,
+    )
+    _load_people(audit)
+    _load_rounds(audit)
+    if progress is not None:
+        progress.set_total(len(audit.rounds) + SECTIONS)
+    ledger_sections: list[tuple[str, Callable[[_Audit], None]]] = [
+        ("tables", _section_tables),
+        ("settlements", _section_settlements),
+        ("time", _section_time),
+        ("cage", _section_cage),
+        ("cash flow", _section_cash_flow),
+        ("trial balance", _section_trial_balance),
+        ("transfers", _section_zero_sum),
+        ("accounts", _section_account_balances),
+        ("settlements vs ledger", _section_settlements_vs_ledger),
+    ]
+    if connection.in_atomic_block:
+        # Inside a caller's transaction another connection would not see its rows: one thread.
+        _run_sections(audit, ledger_sections)
+        _run_sections(audit, [("rounds", _section_rounds)])
+    else:
+        # The replay is Python on this core; the ledger's sums are PostgreSQL's work on another.
+        # The SQL sections run meanwhile in a thread with its own connection.
+        worker = threading.Thread(
+            target=_run_sections, args=(audit, ledger_sections), kwargs={"own_connection": True}, daemon=True
+        )
+        worker.start()
+        _run_sections(audit, [("rounds", _section_rounds)])
+        worker.join()
+    _run_sections(audit, [("table results", _finish_tables)])
+    for player_id, theo in audit.theo_players.items():
+        audit.players[player_id].theo += theo
+    for dealer_id, theo in audit.theo_dealers.items():
+        audit.dealers[dealer_id].theo += theo
+    audit.checks.sort(key=lambda c: CHECK_ORDER.index(c["name"]) if c["name"] in CHECK_ORDER else 99)
+    return _assemble(audit, began=began, closed_at=closed_at)
+
+
+CHECK_ORDER = (
+    "trial_balance",
+    "zero_sum",
+    "account_balances",
+    "settlements_vs_ledger",
+    "round_replay",
+    "commitments",
+    "rounds_finished",
+)
+
+
+def _run_sections(
+    audit: _Audit, sections: list[tuple[str, Callable[[_Audit], None]]], *, own_connection: bool = False
+) -> None:
+    """Run sections in order; one that fails becomes a finding and the others still run."""
+    try:
+        for label, section in sections:
+            try:
+                section(audit)
+            except Exception as error:
+                logger.exception("audit section %s failed for %s", label, audit.day)
+                audit.add(
+                    shape.finding(
+                        "audit_section_failed",
+                        "critical",
+                        f"The {label} section could not be computed: {type(error).__name__}: {error}",
+                        evidence={"section": label},
+                    )
+                )
+            if section is not _section_rounds:
+                audit.step()
+    finally:
+        if own_connection:
+            connections.close_all()  # this thread's connections only
+
+
+# --- loading ------------------------------------------------------------------------------
+
+
+def _load_people(audit: _Audit) -> None:
+    for pk, wallet_id, code, name, username in Player.objects.values_list(
+        "pk", "wallet_id", "wallet__code", "user__name", "user__username"
+    ):
+        audit.wallet_player[wallet_id] = pk
+        audit.wallet_code_player[code] = pk
+        audit.player_names[pk] = name or username
+
+
+def _load_rounds(audit: _Audit) -> None:
+    """Rounds started in the day, and rounds started the day before that moved chips in this one."""
+    straddling = RoundSettlement.objects.filter(round_id=OuterRef("pk"), transfer__gaming_day=audit.day)
+    audit.rounds = list(
+        Round.objects.filter(
+            Q(started_at__gte=audit.start, started_at__lt=audit.end)
+            | Q(started_at__gte=audit.start - dt.timedelta(days=1), started_at__lt=audit.start)
+            & Exists(straddling)
+        ).order_by("table_id", "number")
+    )
+    # The replay and the SQL thread both fill these in; create them before either starts.
+    _table_acc(audit, {r.table_id for r in audit.rounds})
+
+
+def _table_acc(audit: _Audit, table_ids: set[int]) -> None:
+    missing = table_ids - audit.tables.keys()
+    if missing:
+        for table in Table.objects.filter(pk__in=missing).select_related("tray"):
+            audit.tables[table.pk] = _TableAcc(table=table)
+
+
+# --- sections -----------------------------------------------------------------------------
+
+
+def _section_tables(audit: _Audit) -> None:
+    """Sessions (the count), tray postings by kind (the ledger), slips, rake."""
+    sessions = list(
+        TableSession.objects.filter(opened_at__gte=audit.start, opened_at__lt=audit.end).order_by(
+            "opened_at", "pk"
+        )
+    )
+    tray_rows = _rows(
+        """
+        SELECT e.account_id, t.kind, SUM(e.amount)
+          FROM ledger_entry e
+          JOIN ledger_transfer t ON t.id = e.transfer_id
+          JOIN ledger_account a ON a.id = e.account_id
+         WHERE t.gaming_day = %s AND a.purpose = 'tray'
+         GROUP BY e.account_id, t.kind
+        """,
+        [audit.day],
+    )
+    rake_rows = _rows(
+        """
+        SELECT t.meta ->> 'table', SUM(e.amount)
+          FROM ledger_entry e
+          JOIN ledger_transfer t ON t.id = e.transfer_id
+          JOIN ledger_account a ON a.id = e.account_id
+         WHERE t.gaming_day = %s AND a.purpose = 'rake_revenue'
+         GROUP BY 1
+        """,
+        [audit.day],
+    )
+    slips = list(
+        TrayRequest.objects.filter(
+            status=TrayRequestStatus.APPROVED, transfer__gaming_day=audit.day
+        ).values_list("table_id", "kind", "amount")
+    )
+    tray_table = dict(
+        Table.objects.filter(tray_id__in={r[0] for r in tray_rows}).values_list("tray_id", "pk")
+    )
+    table_ids = (
+        {s.table_id for s in sessions}
+        | set(tray_table.values())
+        | {int(t) for t, _ in rake_rows if t is not None}
+        | {table_id for table_id, _, _ in slips}
+        | {r.table_id for r in audit.rounds}
+    )
+    _table_acc(audit, table_ids)
+    for session in sessions:
+        audit.tables[session.table_id].sessions.append(session)
+    for account_id, kind, total in tray_rows:
+        acc = audit.tables[tray_table[account_id]]
+        acc.tray_by_kind[kind] = acc.tray_by_kind.get(kind, 0) + int(total)
+    for table_ref, total in rake_rows:
+        if table_ref is None:
+            audit.add(
+                shape.finding(
+                    "rake_without_table",
+                    "warning",
+                    "Rake was posted with no table in its metadata.",
+                    amount=int(total),
+                )
+            )
+            continue
+        audit.tables[int(table_ref)].rake += int(total)
+    for table_id, kind, amount in slips:
+        acc = audit.tables[table_id]
+        if kind == TrayRequestKind.FILL:
+            acc.slip_fills += amount
+        else:
+            acc.slip_credits += amount
+    for round_ in audit.rounds:
+        audit.tables[round_.table_id].rounds += 1
+
+
+def _section_settlements(audit: _Audit) -> None:
+    """Handle and house win from the day's round settlements, by table, player and dealer.
+
+    Handle: chips moved from a wallet onto the table's layouts or into its pots. The dealer
+    of a movement is whoever keyed the action (the round's starter for its opening antes).
+    """
+    rows = _rows(
+        """
+        SELECT r.table_id, s.player_id, COALESCE(act.actor_id, r.started_by_id),
+               SUM(CASE WHEN s.from_account LIKE 'wallet:%%'
+                         AND (s.to_account LIKE 'layout:%%' OR s.to_account LIKE 'pot:%%')
+                        THEN s.amount ELSE 0 END),
+               SUM(CASE WHEN s.to_account = 'tray:' || r.table_id OR s.to_account = 'rake'
+                        THEN s.amount ELSE 0 END)
+             - SUM(CASE WHEN s.from_account = 'tray:' || r.table_id OR s.from_account = 'rake'
+                        THEN s.amount ELSE 0 END)
+          FROM tables_roundsettlement s
+          JOIN tables_round r ON r.id = s.round_id
+          JOIN ledger_transfer t ON t.id = s.transfer_id
+          LEFT JOIN tables_roundaction act ON act.id = s.action_id
+         WHERE t.gaming_day = %s
+         GROUP BY 1, 2, 3
+        """,
+        [audit.day],
+    )
+    _table_acc(audit, {r[0] for r in rows})
+    for table_id, player_id, dealer_id, handle, house in rows:
+        acc = audit.tables[table_id]
+        acc.handle += int(handle)
+        dealer = audit.dealers[dealer_id]
+        dealer.handle += int(handle)
+        dealer.win += int(house)
+        dealer.tables.add(acc.table.name)
+        if player_id is not None:
+            player = audit.players[player_id]
+            player.handle += int(handle)
+            player.tables.add(acc.table.name)
+    results = _rows(
+        """
+        SELECT e.account_id, t.meta ->> 'table', SUM(e.amount)
+          FROM ledger_entry e
+          JOIN ledger_transfer t ON t.id = e.transfer_id
+          JOIN ledger_account a ON a.id = e.account_id
+         WHERE t.gaming_day = %s AND a.purpose = 'wallet' AND t.meta ? 'table'
+         GROUP BY 1, 2
+        """,
+        [audit.day],
+    )
+    for account_id, _table, total in results:
+        player_id = audit.wallet_player.get(account_id)
+        if player_id is not None:
+            audit.players[player_id].win += int(total)  # the player's side: positive = player won
+    for round_ in audit.rounds:
+        audit.dealers[round_.started_by_id].rounds += 1
+
+
+def _minutes(since: dt.datetime, until: dt.datetime | None, audit: _Audit) -> float:
+    """Minutes of [since, until) inside the gaming day (open-ended spans stop now)."""
+    stop = min(until or timezone.now(), audit.end)
+    begin = max(since, audit.start)
+    return max((stop - begin).total_seconds() / 60.0, 0.0)
+
+
+def _section_time(audit: _Audit) -> None:
+    """Dealer time from DealerShift, player time from Seat, both clipped to the day."""
+    overlapping = Q(left_at__isnull=True) | Q(left_at__gt=audit.start)
+    for player_id, table_name, seated_at, left_at in Seat.objects.filter(
+        overlapping, seated_at__lt=audit.end
+    ).values_list("player_id", "table__name", "seated_at", "left_at"):
+        player = audit.players[player_id]
+        player.minutes += _minutes(seated_at, left_at, audit)
+        player.tables.add(table_name)
+    shifts = DealerShift.objects.filter(
+        Q(ended_at__isnull=True) | Q(ended_at__gt=audit.start), started_at__lt=audit.end
+    ).values_list("dealer_id", "table__name", "started_at", "ended_at")
+    for dealer_id, table_name, started_at, ended_at in shifts:
+        dealer = audit.dealers[dealer_id]
+        dealer.minutes += _minutes(started_at, ended_at, audit)
+        dealer.tables.add(table_name)
+
+
+def _section_cage(audit: _Audit) -> None:
+    """Cash in and out per player: CTR above the daily threshold, an MTL entry per large transaction."""
+    rows = _rows(
+        """
+        SELECT e.account_id, t.id, t.kind, t.created_at, e.amount
+          FROM ledger_entry e
+          JOIN ledger_transfer t ON t.id = e.transfer_id
+          JOIN ledger_account a ON a.id = e.account_id
+         WHERE t.gaming_day = %s AND t.kind IN ('buy_in', 'cash_out') AND a.purpose = 'wallet'
+         ORDER BY t.created_at, t.id
+        """,
+        [audit.day],
+    )
+    mtl: list[shape.MtlEntryData] = []
+    total_in = total_out = 0
+    for account_id, transfer_id, kind, at, amount in rows:
+        player_id = audit.wallet_player.get(account_id)
+        if player_id is None:
+            continue
+        player = audit.players[player_id]
+        cents = abs(int(amount))
+        if kind == "buy_in":
+            player.cash_in += cents
+            total_in += cents
+        else:
+            player.cash_out += cents
+            total_out += cents
+        if cents > audit.mtl_threshold:
+            mtl.append(
+                {
+                    "player": player_id,
+                    "name": audit.player_names.get(player_id, ""),
+                    "kind": kind,
+                    "amount": cents,
+                    "at": at.astimezone(audit.zone).isoformat(),
+                    "transfer": transfer_id,
+                }
+            )
+    ctr: list[shape.CtrData] = []
+    for player_id, player in sorted(audit.players.items()):
+        directions = [
+            label
+            for label, total in (("cash_in", player.cash_in), ("cash_out", player.cash_out))
+            if total > audit.ctr_threshold
+        ]
+        if not directions:
+            continue
+        name = audit.player_names.get(player_id, "")
+        ctr.append(
+            {
+                "player": player_id,
+                "name": name,
+                "cash_in": player.cash_in,
+                "cash_out": player.cash_out,
+                "directions": directions,
+            }
+        )
+        audit.add(
+            shape.finding(
+                "ctr_required",
+                "compliance",
+                f"{name}: "
+                + " and ".join(
+                    f"{label.replace('_', ' ')} {shape.dollars(total)}"
+                    for label, total in (("cash_in", player.cash_in), ("cash_out", player.cash_out))
+                    if label in directions
+                )
+                + f" above the CTR threshold of {shape.dollars(audit.ctr_threshold)}: a Currency Transaction "
+                "Report is due.",
+                player=player_id,
+                amount=max(player.cash_in, player.cash_out),
+                evidence={"cash_in": player.cash_in, "cash_out": player.cash_out},
+            )
+        )
+    audit.cage = {
+        "cash_in": total_in,
+        "cash_out": total_out,
+        "transactions": len(rows),
+        "ctr": ctr,
+        "mtl": mtl,
+    }
+
+
+def _section_cash_flow(audit: _Audit) -> None:
+    """The day hour by hour (casino time): buy-ins, cash-outs, fills and credits."""
+    rows = _rows(
+        """
+        SELECT date_trunc('hour', t.created_at AT TIME ZONE %s), t.kind, SUM(e.amount)
+          FROM ledger_entry e
+          JOIN ledger_transfer t ON t.id = e.transfer_id
+         WHERE t.gaming_day = %s AND t.kind IN ('buy_in', 'cash_out', 'fill', 'credit') AND e.amount > 0
+         GROUP BY 1, 2
+        """,
+        [str(audit.zone), audit.day],
+    )
+    by_hour: dict[dt.datetime, dict[str, int]] = defaultdict(dict)
+    for hour, kind, total in rows:
+        by_hour[hour.replace(tzinfo=None)][kind] = int(total)
+    hours: list[shape.CashFlowHour] = []
+    moment = audit.start
+    while moment < audit.end:
+        local = moment.astimezone(audit.zone)
+        key = local.replace(minute=0, second=0, microsecond=0, tzinfo=None)
+        sums = by_hour.get(key, {})
+        hours.append(
+            {
+                "hour": local.strftime("%H:00"),
+                "start": local.isoformat(),
+                "cash_in": sums.get("buy_in", 0),
+                "cash_out": sums.get("cash_out", 0),
+                "fills": sums.get("fill", 0),
+                "credits": sums.get("credit", 0),
+            }
+        )
+        moment += dt.timedelta(hours=1)
+    audit.cash_flow = hours
+
+
+def _section_trial_balance(audit: _Audit) -> None:
+    """Total debits = total credits, balances sum to 0, summed from the entries themselves.
+
+    As of the day's end (or now, after an early close): from entries rather than the stored
+    account totals, so an entry changed behind the ledger's back unbalances it.
+    """
+    trial = get_trial_balance(as_of=audit.as_of or timezone.now())
+    groups: dict[str, shape.PurposeBalance] = {}
+    for row in trial.rows:
+        group = groups.setdefault(
+            row.purpose, {"purpose": row.purpose, "accounts": 0, "debits": 0, "credits": 0, "balance": 0}
+        )
+        group["accounts"] += 1
+        group["debits"] += row.debits
+        group["credits"] += row.credits
+        group["balance"] += row.balance
+    balances = sum(row.balance for row in trial.rows)
+    audit.trial_balance = {
+        "as_of": (audit.as_of or timezone.now()).isoformat(),
+        "total_debits": trial.total_debits,
+        "total_credits": trial.total_credits,
+        "sum_of_balances": balances,
+        "balanced": trial.balanced,
+        "by_purpose": sorted(groups.values(), key=lambda g: g["purpose"]),
+    }
+    audit.check(
+        "trial_balance",
+        "Trial balance: debits = credits, balances sum to 0",
+        len(trial.rows),
+        0 if trial.balanced else 1,
+    )
+    if not trial.balanced:
+        audit.add(
+            shape.finding(
+                "trial_balance_unbalanced",
+                "critical",
+                f"The trial balance does not balance: debits {shape.dollars(trial.total_debits)}, "
+                f"credits {shape.dollars(trial.total_credits)}, balances sum to {shape.dollars(balances)}.",
+                amount=trial.total_credits - trial.total_debits,
+                evidence={
+                    "total_debits": trial.total_debits,
+                    "total_credits": trial.total_credits,
+                    "sum": balances,
+                },
+            )
+        )
+
+
+def _section_zero_sum(audit: _Audit) -> None:
+    """Every transfer of the day has two or more entries summing to 0 (the trigger's rule, rechecked)."""
+    checked = _rows("SELECT COUNT(*) FROM ledger_transfer WHERE gaming_day = %s", [audit.day])[0][0]
+    bad = _rows(
+        """
+        SELECT t.id, t.key, t.kind, COALESCE(SUM(e.amount), 0), COUNT(e.id),
+               t.meta ->> 'table', t.meta ->> 'round'
+          FROM ledger_transfer t
+          LEFT JOIN ledger_entry e ON e.transfer_id = t.id
+         WHERE t.gaming_day = %s
+         GROUP BY t.id
+        HAVING COALESCE(SUM(e.amount), 0) <> 0 OR COUNT(e.id) < 2
+         ORDER BY t.id
+        """,
+        [audit.day],
+    )
+    audit.check("zero_sum", "Every transfer's entries sum to 0", int(checked), len(bad))
+    for transfer_id, key, kind, total, entries, table_ref, round_ref in bad:
+        table_id = int(table_ref) if table_ref else None
+        acc = audit.table_for(table_id) if table_id else None
+        audit.add(
+            shape.finding(
+                "transfer_not_zero_sum",
+                "critical",
+                f"Transfer {transfer_id} ({kind}, key {key}) has {entries} entries summing to "
+                f"{int(total)} cents, not 0.",
+                table=table_id,
+                table_name=acc.table.name if acc else None,
+                round=int(round_ref) if round_ref else None,
+                transfer=transfer_id,
+                amount=int(total),
+                evidence={"key": key, "kind": kind, "entries": int(entries), "sum": int(total)},
+            )
+        )
+
+
+def _section_account_balances(audit: _Audit) -> None:
+    """Every account touched in the day: stored balance and totals equal the sum of its entries."""
+    rows = _rows(
+        """
+        WITH touched AS (
+            SELECT DISTINCT e.account_id
+              FROM ledger_entry e JOIN ledger_transfer t ON t.id = e.transfer_id
+             WHERE t.gaming_day = %s
+        ), sums AS (
+            SELECT e.account_id,
+                   COALESCE(SUM(e.amount), 0) AS balance,
+                   COALESCE(-SUM(e.amount) FILTER (WHERE e.amount < 0), 0) AS debits,
+                   COALESCE(SUM(e.amount) FILTER (WHERE e.amount > 0), 0) AS credits
+              FROM ledger_entry e JOIN touched USING (account_id)
+             GROUP BY e.account_id
+        )
+        SELECT a.id, a.code, a.balance, a.debits_posted, a.credits_posted, s.balance, s.debits, s.credits
+          FROM ledger_account a JOIN sums s ON s.account_id = a.id
+        """,
+        [audit.day],
+    )
+    bad = [r for r in rows if (r[2], r[3], r[4]) != (r[5], r[6], r[7])]
+    audit.check("account_balances", "Stored balances equal the sum of their entries", len(rows), len(bad))
+    for _pk, code, balance, debits, credits, e_balance, e_debits, e_credits in bad:
+        audit.add(
+            shape.finding(
+                "account_balance_mismatch",
+                "critical",
+                f"Account {code} stores a balance of {balance} cents; its entries sum to {int(e_balance)}.",
+                amount=int(balance) - int(e_balance),
+                evidence={
+                    "account": code,
+                    "stored": {"balance": balance, "debits": debits, "credits": credits},
+                    "entries": {
+                        "balance": int(e_balance),
+                        "debits": int(e_debits),
+                        "credits": int(e_credits),
+                    },
+                },
+            )
+        )
+
+
+def _section_settlements_vs_ledger(audit: _Audit) -> None:
+    """Each round transfer's entries are exactly its RoundSettlement rows' debits and credits.
+
+    Compared per transfer as (count, sum of a hash of each (account, signed amount)), which
+    needs no sort of the day's entries; only the transfers that differ are fetched leg by leg.
+    """
+    rows = _rows(
+        """
+        WITH round_transfers AS (
+            SELECT t.id FROM ledger_transfer t WHERE t.gaming_day = %s AND t.meta ? 'round'
+        ), ledger_side AS (
+            SELECT e.transfer_id, COUNT(*) AS n,
+                   SUM(hashtextextended(e.account_id::text || ':' || e.amount::text, 0)::numeric) AS h
+              FROM ledger_entry e JOIN round_transfers rt ON rt.id = e.transfer_id
+             GROUP BY e.transfer_id
+        ), settled AS (
+            SELECT s.transfer_id, s.from_account AS code, -s.amount AS amount
+              FROM tables_roundsettlement s JOIN ledger_transfer t ON t.id = s.transfer_id
+             WHERE t.gaming_day = %s
+            UNION ALL
+            SELECT s.transfer_id, s.to_account, s.amount
+              FROM tables_roundsettlement s JOIN ledger_transfer t ON t.id = s.transfer_id
+             WHERE t.gaming_day = %s
+        ), settlement_side AS (
+            SELECT st.transfer_id, COUNT(*) AS n,
+                   SUM(hashtextextended(COALESCE(a.id::text, st.code) || ':' || st.amount::text, 0)::numeric)
+                       AS h
+              FROM settled st LEFT JOIN ledger_account a ON a.code = st.code
+             GROUP BY st.transfer_id
+        )
+        SELECT COALESCE(l.transfer_id, s.transfer_id),
+               l.n IS NOT DISTINCT FROM s.n AND l.h IS NOT DISTINCT FROM s.h
+          FROM ledger_side l FULL JOIN settlement_side s ON s.transfer_id = l.transfer_id
+        """,
+        [audit.day, audit.day, audit.day],
+    )
+    bad = sorted(transfer_id for transfer_id, same in rows if not same)
+    audit.check("settlements_vs_ledger", "Round settlements equal their ledger legs", len(rows), len(bad))
+    if not bad:
+        return
+    details = _rows(
+        """
+        WITH legs AS (
+            SELECT e.transfer_id,
+                   MAX(a.code) FILTER (WHERE e.amount < 0) AS payer,
+                   MAX(a.code) FILTER (WHERE e.amount > 0) AS payee,
+                   MAX(e.amount) FILTER (WHERE e.amount > 0) AS amount
+              FROM ledger_entry e JOIN ledger_account a ON a.id = e.account_id
+             WHERE e.transfer_id = ANY(%s)
+             GROUP BY e.transfer_id, e.leg
+        ), settled AS (
+            SELECT transfer_id, from_account AS payer, to_account AS payee, amount
+              FROM tables_roundsettlement WHERE transfer_id = ANY(%s)
+        )
+        (SELECT transfer_id, 'ledger', payer, payee, amount FROM legs
+         EXCEPT ALL SELECT transfer_id, 'ledger', payer, payee, amount FROM settled)
+        UNION ALL
+        (SELECT transfer_id, 'settlement', payer, payee, amount FROM settled
+         EXCEPT ALL SELECT transfer_id, 'settlement', payer, payee, amount FROM legs)
+        """,
+        [bad[:MAX_FINDINGS_PER_KIND], bad[:MAX_FINDINGS_PER_KIND]],
+    )
+    diffs: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    for transfer_id, side, payer, payee, amount in details:
+        diffs[transfer_id].append((side, payer, payee, amount))
+    metas = dict(Transfer.objects.filter(pk__in=bad).values_list("pk", "meta"))
+    for transfer_id in bad:
+        meta = metas.get(transfer_id) or {}
+        table_id = meta.get("table")
+        acc = audit.table_for(table_id) if isinstance(table_id, int) else None
+        found = diffs.get(transfer_id, [])
+        audit.add(
+            shape.finding(
+                "settlement_ledger_mismatch",
+                "critical",
+                f"Transfer {transfer_id}'s ledger entries differ from the round's settlement rows.",
+                table=table_id if isinstance(table_id, int) else None,
+                table_name=acc.table.name if acc else None,
+                round=meta.get("round") if isinstance(meta.get("round"), int) else None,
+                transfer=transfer_id,
+                evidence={
+                    "only_in_ledger": [list(d[1:]) for d in found if d[0] == "ledger"],
+                    "only_in_settlements": [list(d[1:]) for d in found if d[0] == "settlement"],
+                },
+            )
+        )
+
+
+# --- rounds: replay, commitments, theo -------------------------------------------------------
+
+
+def _party_mapper(audit: _Audit, table_id: int) -> Callable[[str], str]:
+    """Ledger code → engine party (the inverse of tables.rounds._Accounts.code)."""
+    tray = f"tray:{table_id}"
+    layout_prefix = f"layout:{table_id}:"
+    pot_prefix = f"pot:{table_id}:"
+
+    seen: dict[str, str] = {}
+
+    def party(code: str) -> str:
+        known = seen.get(code)
+        if known is not None:
+            return known
+        player = audit.wallet_code_player.get(code)
+        if player is not None:
+            found = f"wallet:{player}"
+        elif code == tray:
+            found = "bank"
+        elif code == "rake":
+            found = "rake"
+        elif code.startswith(layout_prefix):
+            found = f"layout:{code[len(layout_prefix) :]}"
+        elif code.startswith(pot_prefix):
+            found = f"pot:{code[len(pot_prefix) :]}"
+        else:
+            found = code
+        seen[code] = found
+        return found
+
+    return party
+
+
+def _section_rounds(audit: _Audit) -> None:
+    """Replay every round from its actions (and seed); check settlements, state and commitment.
+
+    The same fold reads the casekeeper before each Faro bet, which gives the bet's exact edge
+    (tables.games.faro_edge), so the theoretical win costs no second replay.
+    """
+    round_ids = [r.pk for r in audit.rounds]
+    actions: dict[int, list[tuple[int, int, dict[str, Any], int]]] = defaultdict(list)
+    seq_of: dict[int, int] = {}
+    # Half of a night's actions are the same few texts (every electronic turn, common bets):
+    # decode each text once. Engines are pure and never change an action they are given.
+    decoded: dict[str, dict[str, Any]] = {}
+    for pk, round_id, seq, text, actor_id in _rows(
+        "SELECT id, round_id, seq, payload::text, actor_id FROM tables_roundaction"
+        " WHERE round_id = ANY(%s) ORDER BY round_id, seq",
+        [round_ids],
+    ):
+        payload = decoded.get(text)
+        if payload is None:
+            payload = decoded[text] = json.loads(text)
+        actions[round_id].append((pk, seq, payload, actor_id))
+        seq_of[pk] = seq
+    raw: dict[int, list[tuple[int | None, str, str, str, int]]] = defaultdict(list)
+    for round_id, action_id, kind, payer, payee, amount in _rows(
+        "SELECT round_id, action_id, kind, from_account, to_account, amount FROM tables_roundsettlement"
+        " WHERE round_id = ANY(%s)",
+        [round_ids],
+    ):
+        raw[round_id].append((action_id, kind, payer, payee, amount))
+    stored: dict[int, Counter[tuple[int, str, str, str, int]]] = defaultdict(Counter)
+    mappers: dict[int, Callable[[str], str]] = {}
+    failed_replay = failed_commitment = electronic = live = 0
+    for round_ in audit.rounds:
+        party = mappers.get(round_.table_id) or mappers.setdefault(
+            round_.table_id, _party_mapper(audit, round_.table_id)
+        )
+        counter = stored[round_.pk]
+        for action_id, kind, payer, payee, amount in raw.pop(round_.pk, ()):
+            seq = seq_of.get(action_id, -1) if action_id is not None else 0
+            counter[(seq, kind, party(payer), party(payee), amount)] += 1
+        acc = audit.tables.get(round_.table_id)
+        table_name = acc.table.name if acc else str(round_.table_id)
+        if round_.status in LIVE_ROUND_STATUSES:
+            live += 1
+            audit.add(
+                shape.finding(
+                    "round_live",
+                    "warning",
+                    f"Round {round_.number} at {table_name} was still {round_.status} when the day closed.",
+                    table=round_.table_id,
+                    table_name=table_name,
+                    round=round_.pk,
+                )
+            )
+        if round_.shoe == ShoeKind.ELECTRONIC:
+            electronic += 1
+            if not _commitment_ok(round_):
+                failed_commitment += 1
+                audit.add(
+                    shape.finding(
+                        "commitment_mismatch",
+                        "critical",
+                        f"Round {round_.number} at {table_name}: the seed does not hash to its commitment.",
+                        table=round_.table_id,
+                        table_name=table_name,
+                        round=round_.pk,
+                        evidence={"commitment": round_.commitment},
+                    )
+                )
+        problems = _replay_round(audit, round_, actions.get(round_.pk, []), counter)
+        if problems:
+            failed_replay += 1
+            audit.add(
+                shape.finding(
+                    "round_replay_mismatch",
+                    "critical",
+                    f"Round {round_.number} at {table_name} does not replay: {'; '.join(problems)}",
+                    table=round_.table_id,
+                    table_name=table_name,
+                    round=round_.pk,
+                    evidence={"problems": problems},
+                )
+            )
+        audit.step()
+    audit.check(
+        "round_replay",
+        "Every round replays to its stored state and settlements",
+        len(audit.rounds),
+        failed_replay,
+    )
+    audit.check(
+        "commitments", "Every electronic round's seed matches its commitment", electronic, failed_commitment
+    )
+    audit.check("rounds_finished", "No round was live at the close", len(audit.rounds), live)
+
+
+def _commitment_ok(round_: Round) -> bool:
+    try:
+        return bool(round_.seed) and commitment_for(round_.seed) == round_.commitment
+    except ValueError:  # a seed that is not hex
+        return False
+
+
+def _replay_round(
+    audit: _Audit,
+    round_: Round,
+    actions: list[tuple[int, int, dict[str, Any], int]],
+    stored: Counter[tuple[int, str, str, str, int]],
+) -> list[str]:
+    """Fold the engine over the actions (as tables.rounds.replay_round does); return the problems."""
+    problems: list[str] = []
+    acc = audit.tables.get(round_.table_id)
+    faro = round_.game == "faro"
+    try:
+        engine = engine_for(round_.game)
+        state, opening = engine.start(context_of(round_))
+        expected: Counter[tuple[int, str, str, str, int]] = Counter(
+            (0, s.kind, s.payer, s.payee, s.amount) for s in opening
+        )
+        counts: tuple[dict[str, int], int] | None = None
+        for position, (_pk, seq, payload, actor_id) in enumerate(actions, start=1):
+            if seq != position:
+                problems.append(f"action #{position} is stored as seq {seq}")
+            kind = payload.get("type")
+            if faro and (kind == "bet" or kind == "call_turn"):
+                if counts is None:
+                    counts = _casekeeper_counts(engine, state)
+                _add_theo(audit, acc, round_, payload, counts, actor_id)
+            state, moved = engine.apply(state, payload)
+            if faro and kind not in _NO_CARDS:
+                counts = None  # cards came out: the casekeeper moved on
+            if moved:
+                expected.update((position, s.kind, s.payer, s.payee, s.amount) for s in moved)
+        if engine.public_state(state) != round_.state:
+            problems.append("the stored state differs from the replayed state")
+    except Exception as error:
+        problems.append(f"the actions no longer replay ({type(error).__name__}: {error})")
+        return problems
+    if expected != stored:
+        missing = sorted(expected - stored)[:5]
+        extra = sorted(stored - expected)[:5]
+        problems.append(
+            f"settlements differ: expected but not stored {missing}, stored but not expected {extra}"
+        )
+    return problems
+
+
+_NO_CARDS = frozenset({"bet", "call_turn", "remove_bet"})
+
+
+def _casekeeper_counts(engine: Any, state: Any) -> tuple[dict[str, int], int]:
+    """Per-rank cards left and cards left in the shoe: the casekeeper before a bet.
+
+    Read from the Faro state's dealt cards (its soda and turns) rather than by building the
+    whole public view before every turn's bets, which would cost as much as the replay
+    itself; the public view is still compared once, at the end of each round.
+    """
+    soda, turns = getattr(state, "soda", None), getattr(state, "turns", None)
+    if turns is None:
+        public = engine.public_state(state)
+        left = {rank: int(row["left"]) for rank, row in public["casekeeper"].items()}
+        return left, int(public["cards_remaining"])
+    left = dict.fromkeys(RANKS, 4)
+    dealt = [soda] if soda is not None else []
+    for turn in turns:
+        dealt += [card for card in (turn.banker, turn.player, turn.hock) if card is not None]
+    for card in dealt:
+        left[rank_of(card)] -= 1
+    return left, DECK_SIZE - len(dealt)
+
+
+def _add_theo(
+    audit: _Audit,
+    acc: _TableAcc | None,
+    round_: Round,
+    payload: dict[str, Any],
+    counts: tuple[dict[str, int], int],
+    actor_id: int,
+) -> None:
+    edge = faro_edge.bet_edge(payload, counts[0], counts[1], round_.rules)
+    amount = payload.get("amount")
+    if edge is None or not isinstance(amount, int) or isinstance(amount, bool):
+        return
+    theo = amount * edge.edge
+    if acc is not None:
+        acc.bets += 1
+        acc.theo += theo
+        acc.theo_var += amount * amount * edge.variance
+    player = payload.get("player")
+    if isinstance(player, int) and not isinstance(player, bool):
+        audit.theo_players[player] += theo
+    audit.theo_dealers[actor_id] += theo
+
+
+# --- per-table results ----------------------------------------------------------------------
+
+
+def _finish_tables(audit: _Audit) -> None:
+    """Win from the count, checked against the ledger's house-win postings; variances flagged."""
+    for acc in sorted(audit.tables.values(), key=lambda a: a.table.name):
+        table = acc.table
+        sessions = acc.sessions
+        ledger_win = sum(v for k, v in acc.tray_by_kind.items() if k not in NON_PLAY_TRAY_KINDS)
+        ledger_fills = acc.tray_by_kind.get("fill", 0)
+        ledger_credits = -acc.tray_by_kind.get("credit", 0)
+        if (ledger_fills, ledger_credits) != (acc.slip_fills, acc.slip_credits):
+            audit.add(
+                shape.finding(
+                    "slips_ledger_mismatch",
+                    "critical",
+                    f"{table.name}: approved slips show fills {shape.dollars(acc.slip_fills)} and "
+                    f"credits {shape.dollars(acc.slip_credits)}, the tray's postings "
+                    f"{shape.dollars(ledger_fills)} and {shape.dollars(ledger_credits)}.",
+                    table=table.pk,
+                    table_name=table.name,
+                    evidence={
+                        "slips": [acc.slip_fills, acc.slip_credits],
+                        "ledger": [ledger_fills, ledger_credits],
+                    },
+                )
+            )
+        for index, session in enumerate(sessions):
+            # The first opening's variance is yesterday's closer against today's opener: listed
+            # when non-zero, but it is not part of today's win.
+            if index > 0 or session.opening_variance:
+                _record_variance(
+                    audit, acc, session, "opening", session.opening_inventory, session.opening_ledger
+                )
+            if session.closed_at is not None:
+                _record_variance(
+                    audit, acc, session, "closing", session.closing_inventory, session.closing_ledger
+                )
+        if not sessions and (ledger_win or acc.rounds):
+            audit.add(
+                shape.finding(
+                    "uncounted_table",
+                    "warning",
+                    f"{table.name} has play in the ledger but no session (no count) opened in the day.",
+                    table=table.pk,
+                    table_name=table.name,
+                    amount=ledger_win,
+                )
+            )
+        open_session = next((s for s in sessions if s.closed_at is None), None)
+        if open_session is not None:
+            audit.add(
+                shape.finding(
+                    "table_open",
+                    "warning",
+                    f"{table.name} was still open at the close: its closer is the tray's ledger balance, "
+                    "not a count.",
+                    table=table.pk,
+                    table_name=table.name,
+                )
+            )
+        audit.table_rows.append(_table_row(audit, acc))
+
+
+def _record_variance(
+    audit: _Audit, acc: _TableAcc, session: TableSession, stage: str, counted: int | None, ledger: int | None
+) -> None:
+    amount = (session.opening_variance if stage == "opening" else session.closing_variance) or 0
+    flagged = abs(amount) > audit.variance_threshold
+    audit.variances.append(
+        {
+            "table": acc.table.pk,
+            "table_name": acc.table.name,
+            "session": session.pk,
+            "stage": stage,
+            "counted": counted,
+            "ledger": ledger,
+            "amount": amount,
+            "flagged": flagged,
+        }
+    )
+
+
+def _table_row(audit: _Audit, acc: _TableAcc) -> shape.TableData:
+    table = acc.table
+    sessions = acc.sessions
+    ledger_win = sum(v for k, v in acc.tray_by_kind.items() if k not in NON_PLAY_TRAY_KINDS)
+    opener = sessions[0].opening_inventory if sessions else None
+    last = sessions[-1] if sessions else None
+    is_open = last is not None and last.closed_at is None
+    if last is None:
+        closer = None
+    elif is_open:
+        closer = int(Table.objects.filter(pk=table.pk).values_list("tray__balance", flat=True).get())
+    else:
+        closer = last.closing_inventory
+    win = (
+        closer + acc.slip_credits - opener - acc.slip_fills
+        if opener is not None and closer is not None
+        else None
+    )
+    variance = win - ledger_win if win is not None else None
+    recorded = sum((s.closing_variance or 0) for s in sessions) + sum(
+        s.opening_variance for s in sessions[1:]
+    )
+    flagged = variance is not None and abs(variance) > audit.variance_threshold
+    if flagged and variance is not None:
+        audit.add(
+            shape.finding(
+                "count_variance",
+                "warning",
+                f"{table.name}: the count's win {shape.dollars(win)} differs from the ledger's "
+                f"{shape.dollars(ledger_win)} by {shape.dollars(variance)} "
+                f"(threshold {shape.dollars(audit.variance_threshold)}).",
+                table=table.pk,
+                table_name=table.name,
+                amount=variance,
+                evidence={"win": win, "ledger_win": ledger_win, "recorded_variance": recorded},
+            )
+        )
+    if variance is not None and variance != recorded:
+        audit.add(
+            shape.finding(
+                "variance_unexplained",
+                "critical",
+                f"{table.name}: count and ledger differ by {shape.dollars(variance)}, but the sessions "
+                f"recorded {shape.dollars(recorded)} of count variances.",
+                table=table.pk,
+                table_name=table.name,
+                amount=variance - recorded,
+                evidence={"variance": variance, "recorded_variance": recorded},
+            )
+        )
+    counted_win = win if win is not None else ledger_win
+    house_win = counted_win + acc.rake
+    theo = round(acc.theo) if table.game == "faro" else None
+    return {
+        "id": table.pk,
+        "name": table.name,
+        "game": table.game,
+        "sessions": len(sessions),
+        "open": is_open,
+        "opener": opener,
+        "closer": closer,
+        "fills": acc.slip_fills,
+        "credits": acc.slip_credits,
+        "win": win,
+        "ledger_win": ledger_win,
+        "variance": variance,
+        "recorded_variance": recorded,
+        "variance_flagged": flagged,
+        "rake": acc.rake,
+        "house_win": house_win,
+        "handle": acc.handle,
+        "hold_pct": shape.pct(house_win, acc.handle),
+        "theo": theo,
+        "theo_hold_pct": shape.pct(acc.theo, acc.handle) if theo is not None else None,
+        "theo_band": shape.band(acc.theo, acc.theo_var, acc.handle)
+        if theo is not None
+        else {"low_pct": None, "high_pct": None},
+        "rounds": acc.rounds,
+        "bets": acc.bets,
+    }
+
+
+def _names(ids: set[int]) -> dict[int, str]:
+    return {
+        pk: name or username
+        for pk, name, username in User.objects.filter(pk__in=ids).values_list("pk", "name", "username")
+    }
+
+
+def _assemble(audit: _Audit, *, began: float, closed_at: dt.datetime | None) -> dict[str, Any]:
+    tables = audit.table_rows
+    dealer_names = _names(set(audit.dealers))
+    dealers: list[shape.DealerData] = [
+        {
+            "id": pk,
+            "name": dealer_names.get(pk, str(pk)),
+            "tables": sorted(d.tables),
+            "minutes": round(d.minutes),
+            "rounds": d.rounds,
+            "handle": d.handle,
+            "win": d.win,
+            "theo": round(d.theo),
+        }
+        for pk, d in sorted(audit.dealers.items(), key=lambda item: dealer_names.get(item[0], ""))
+    ]
+    players: list[shape.PlayerData] = [
+        {
+            "id": pk,
+            "name": audit.player_names.get(pk, str(pk)),
+            "tables": sorted(p.tables),
+            "minutes": round(p.minutes),
+            "handle": p.handle,
+            "result": p.win,
+            "theo": round(p.theo),
+            "cash_in": p.cash_in,
+            "cash_out": p.cash_out,
+            "ctr_in": p.cash_in > audit.ctr_threshold,
+            "ctr_out": p.cash_out > audit.ctr_threshold,
+        }
+        for pk, p in sorted(audit.players.items(), key=lambda item: audit.player_names.get(item[0], ""))
+    ]
+    for variance in audit.variances:
+        if variance["flagged"] and variance["stage"] == "opening":
+            audit.add(
+                shape.finding(
+                    "opening_variance",
+                    "warning",
+                    f"{variance['table_name']}: the opening count differs from the tray's ledger balance by "
+                    f"{shape.dollars(variance['amount'])}.",
+                    table=variance["table"],
+                    table_name=variance["table_name"],
+                    amount=variance["amount"],
+                    evidence={"session": variance["session"]},
+                )
+            )
+    findings = shape.sort_findings(audit.findings)
+    cage = audit.cage or {"cash_in": 0, "cash_out": 0, "transactions": 0, "ctr": [], "mtl": []}
+    trial = audit.trial_balance or {
+        "as_of": None,
+        "total_debits": 0,
+        "total_credits": 0,
+        "sum_of_balances": 0,
+        "balanced": False,
+        "by_purpose": [],
+    }
+    handle = sum(t["handle"] for t in tables)
+    house_win = sum(t["house_win"] for t in tables)
+    faro_handle = sum(t["handle"] for t in tables if t["theo"] is not None)
+    theo = sum(t["theo"] or 0 for t in tables)
+    summary: shape.SummaryData = {
+        "tables": len(tables),
+        "open_tables": sum(1 for t in tables if t["open"]),
+        "rounds": len(audit.rounds),
+        "bets": sum(t["bets"] for t in tables),
+        "handle": handle,
+        "win": sum((t["win"] if t["win"] is not None else t["ledger_win"]) for t in tables),
+        "ledger_win": sum(t["ledger_win"] for t in tables),
+        "rake": sum(t["rake"] for t in tables),
+        "house_win": house_win,
+        "hold_pct": shape.pct(house_win, handle),
+        "theo": theo,
+        "theo_hold_pct": shape.pct(theo, faro_handle),
+        "fills": sum(t["fills"] for t in tables),
+        "credits": sum(t["credits"] for t in tables),
+        "cash_in": cage["cash_in"],
+        "cash_out": cage["cash_out"],
+        "players": len(players),
+        "dealers": len(dealers),
+        "findings": len(findings),
+        "critical": sum(1 for f in findings if f["severity"] == "critical"),
+        "variances_flagged": sum(1 for t in tables if t["variance_flagged"]),
+        "checks_passed": sum(1 for c in audit.checks if c["passed"]),
+        "checks_failed": sum(1 for c in audit.checks if not c["passed"]),
+    }
+    data: shape.ReportData = {
+        "schema_version": shape.SCHEMA_VERSION,
+        "gaming_day": audit.day.isoformat(),
+        "bounds": {"start": audit.start.isoformat(), "end": audit.end.isoformat()},
+        "closed": {"at": closed_at.isoformat() if closed_at else None, "by": "", "forced": False},
+        "thresholds": {
+            "variance": audit.variance_threshold,
+            "ctr": audit.ctr_threshold,
+            "mtl": audit.mtl_threshold,
+        },
+        "generated_at": timezone.now().isoformat(),
+        "seconds": round(time.monotonic() - began, 3),
+        "summary": summary,
+        "findings": findings,
+        "variances": audit.variances,
+        "tables": tables,
+        "dealers": dealers,
+        "players": players,
+        "cage": cage,
+        "cash_flow": audit.cash_flow,
+        "trial_balance": trial,
+        "checks": audit.checks,
+        "notes": audit.notes,
+    }
+    return dict(data)
+
+
+# --------------------------------------------------------------------------- the files
+
+FILE_CACHE_SECONDS = 7 * 24 * 3600
+
+
+def _file_key(report: AuditReport, fmt: str) -> str:
+    stamp = report.finished_at.timestamp() if report.finished_at else 0
+    return f"audit-file:{fmt}:{report.pk}:{report.runs}:{stamp:.6f}"
+
+
+def get_report_file(*, report: AuditReport, fmt: str) -> bytes:
+    """The report as a PDF or a CSV archive: from the cache, else drawn now and kept.
+
+    A finished run never changes (a rerun bumps ``runs``), so the bytes are cached under the
+    run; the worker draws them right after the audit, so a download rarely waits for it.
+    """
+    from django.core.cache import cache
+
+    from tables.audit.render_csv import render_csv_zip
+    from tables.audit.render_pdf import render_pdf
+
+    key = _file_key(report, fmt)
+    content: bytes | None = cache.get(key)
+    if content is None:
+        content = render_pdf(report.data) if fmt == "pdf" else render_csv_zip(report.data)
+        cache.set(key, content, FILE_CACHE_SECONDS)
+    return content
+
+
+def render_report_files(*, report_id: int) -> list[str]:
+    """Draw a finished report's PDF and CSV archive into the cache; returns the formats drawn."""
+    report = AuditReport.objects.get(pk=report_id)
+    if report.status != AuditStatus.DONE:
+        return []
+    for fmt in ("pdf", "csv"):
+        get_report_file(report=report, fmt=fmt)
+    return ["pdf", "csv"]

@@ -1,0 +1,51 @@
+"""Celery entry points for the audit; each calls one service."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import Task, shared_task
+from django.conf import settings
+
+from tables.audit.services import AuditBusy, audit_previous_gaming_day, render_report_files, run_audit
+
+
+@shared_task(bind=True, acks_late=True)
+def run_audit_task(self: Task, report_id: int) -> dict[str, Any]:
+    """Close a gaming day and audit it. Takes the report's id; a redelivery or rerun rewrites it.
+
+    Progress is the task's state: ``PROGRESS`` with ``{"done": n, "total": m}`` (rounds
+    replayed plus sections computed), so ``AsyncResult(task_id).info`` shows how far it is.
+    """
+
+    def progress(done: int, total: int) -> None:
+        if self.request.id:
+            self.update_state(state="PROGRESS", meta={"done": done, "total": total})
+
+    try:
+        report = run_audit(report_id=report_id, progress=progress, task_id=self.request.id)
+    except AuditBusy as busy:
+        # Never acknowledge an audit that did not run: try again once the lock is free.
+        raise self.retry(exc=busy, countdown=settings.AUDIT_BUSY_RETRY_SECONDS, max_retries=60) from busy
+    # The PDF of a big night takes longer to draw than a web request may wait: draw it now.
+    options = {"queue": settings.AUDIT_QUEUE} if settings.AUDIT_QUEUE else {}
+    render_report_files_task.apply_async(args=[report_id], **options)
+    return {
+        "report": report.pk,
+        "gaming_day": report.gaming_day.isoformat(),
+        "status": report.status,
+        "findings": report.findings,
+    }
+
+
+@shared_task(acks_late=True)
+def render_report_files_task(report_id: int) -> list[str]:
+    """After an audit: draw its PDF and CSV archive into the cache (idempotent)."""
+    return render_report_files(report_id=report_id)
+
+
+@shared_task(acks_late=True)
+def audit_previous_gaming_day_task() -> int | None:
+    """Beat, after the rollover: close and audit the day that just ended (once)."""
+    report = audit_previous_gaming_day()
+    return report.pk if report else None

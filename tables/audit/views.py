@@ -1,0 +1,139 @@
+"""The auditors' page in the console: /audit/ and /audit/<date>/ (session sign-in).
+
+Auditors and pit bosses read the report here, download the PDF and CSV (the API's files,
+which accept the same session), and can ask for the close-and-audit of a day.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, cast
+
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from casino.errors import DomainError
+from casino.models import Role, User
+from casino.permissions import role_of
+from ledger.errors import LedgerError
+from ledger.gaming_day import gaming_day_bounds, gaming_day_for
+from tables.audit.render_pdf import report_context
+from tables.audit.selectors import list_recent_reports
+from tables.audit.services import request_audit
+from tables.models import AuditReport, AuditStatus
+
+AUDIT_ROLES = frozenset({Role.AUDITOR, Role.PIT_BOSS})
+CHART_CACHE_SECONDS = 3600
+
+View = Callable[..., HttpResponse]
+
+
+def auditors_only(view: View) -> View:
+    """Signed in (else the console's sign-in page), and an auditor or a pit boss (else 403)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path(), settings.LOGIN_URL)
+        if role_of(request.user) not in AUDIT_ROLES:
+            return render(
+                request,
+                "audit/forbidden.html",
+                {"message": "Audit reports are for auditors and pit bosses."},
+                status=403,
+            )
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _day(value: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(value) if len(value) == 10 else None
+    except ValueError:
+        return None
+
+
+@require_GET
+@auditors_only
+def index(request: HttpRequest) -> HttpResponse:
+    wanted = _day(request.GET.get("day", ""))
+    if wanted is not None:
+        return HttpResponseRedirect(reverse("audit:report", args=[wanted.isoformat()]))
+    today = gaming_day_for()
+    return render(
+        request,
+        "audit/index.html",
+        {"reports": list(list_recent_reports()), "today": today, "yesterday": today - dt.timedelta(days=1)},
+    )
+
+
+def _charts(report: AuditReport) -> dict[str, Any]:
+    """Charts take a second to draw; a finished report never changes, so they are cached."""
+    stamp = report.finished_at.timestamp() if report.finished_at else 0
+    key = f"audit-page:{report.pk}:{report.runs}:{stamp}"
+    context: dict[str, Any] | None = cache.get(key)
+    if context is None:
+        context = report_context(report.data, dpi=110)
+        cache.set(key, context, CHART_CACHE_SECONDS)
+    return context
+
+
+@require_GET
+@auditors_only
+def report_page(request: HttpRequest, day: str) -> HttpResponse:
+    gaming_day = _day(day)
+    if gaming_day is None:
+        return render(
+            request, "audit/forbidden.html", {"message": f"'{day}' is not a date (YYYY-MM-DD)."}, status=404
+        )
+    report = AuditReport.objects.filter(gaming_day=gaming_day).first()
+    _start, end = gaming_day_bounds(gaming_day)
+    context: dict[str, Any] = {
+        "day": gaming_day,
+        "row": report,
+        "ends_at": end,
+        "day_over": end <= dt.datetime.now(tz=dt.UTC),
+        "api_report": reverse("gaming-day-report", args=[gaming_day.isoformat()]),
+        "running": report is not None and report.status in (AuditStatus.QUEUED, AuditStatus.RUNNING),
+    }
+    if report is not None and report.status == AuditStatus.DONE:
+        context.update(_charts(report))
+    return render(request, "audit/report.html", context)
+
+
+@require_POST
+@auditors_only
+def close_day(request: HttpRequest, day: str) -> HttpResponse:
+    gaming_day = _day(day)
+    if gaming_day is None:
+        return render(
+            request, "audit/forbidden.html", {"message": f"'{day}' is not a date (YYYY-MM-DD)."}, status=404
+        )
+    try:
+        actor = cast(User, request.user)  # auditors_only let only signed-in staff through
+        request_audit(day=gaming_day, actor=actor, force=request.POST.get("force") == "on")
+    except (DomainError, LedgerError) as error:
+        report = AuditReport.objects.filter(gaming_day=gaming_day).first()
+        _start, end = gaming_day_bounds(gaming_day)
+        return render(
+            request,
+            "audit/report.html",
+            {
+                "day": gaming_day,
+                "row": report,
+                "ends_at": end,
+                "day_over": end <= dt.datetime.now(tz=dt.UTC),
+                "error": error.message,
+                "api_report": reverse("gaming-day-report", args=[gaming_day.isoformat()]),
+            },
+            status=409 if error.status == 409 else 400,
+        )
+    return HttpResponseRedirect(reverse("audit:report", args=[gaming_day.isoformat()]))

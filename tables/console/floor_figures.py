@@ -1,0 +1,135 @@
+"""The pit view's ratings figures per table: an hourly win/hold chart, the dealer's pace, occupancy.
+
+The chart is inline SVG drawn here, on the server, from ``tables.ratings.selectors`` (the rows
+the ratings task writes), so it refreshes with the pit's 5-second partial and needs no chart
+library or CDN. One bar per hour of the gaming day: its height is the house's win that hour
+(up in green, down in red); a dot marks the hold (win / handle) of each hour that had play.
+Every figure for all tables comes from six grouped queries, however many tables there are.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.utils import timezone
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from ledger.gaming_day import gaming_day_for
+from tables.console.money import format_dollars
+from tables.models import Table
+from tables.ratings.selectors import Hour, dealers_performance, tables_hours
+
+WIDTH, HEIGHT = 288, 96  # the SVG's user units; the card scales it to its width
+PLOT_TOP, PLOT_BOTTOM = 6, 80  # bars between these; hour labels below
+HOLD_SPAN = 0.5  # the dot scale: a hold of ±50 % reaches the top or bottom of the plot
+
+
+@dataclass(frozen=True, slots=True)
+class TableFigures:
+    chart: SafeString
+    win_today: int
+    handle_today: int
+    hold_today: float | None
+    occupancy_now: float | None  # average players seated so far this hour
+    dealer_pace: float | None  # decisions per hour on shift today
+    dealer_decisions: int
+    dealer_minutes: int
+
+    @property
+    def hold_text(self) -> str:
+        return _hold_text(self.hold_today)
+
+    @property
+    def occupancy_text(self) -> str:
+        return "—" if self.occupancy_now is None else f"{self.occupancy_now:.2f}"
+
+
+def _hold_text(hold: float | None) -> str:
+    return "—" if hold is None else f"{hold * 100:.1f} %"
+
+
+def _current_index(hours: Sequence[Hour], now: dt.datetime) -> int | None:
+    for index, hour in enumerate(hours):
+        if hour.hour <= now < hour.hour + dt.timedelta(hours=1):
+            return index
+    return None
+
+
+def hourly_chart(hours: Sequence[Hour], *, label: str, now: dt.datetime | None = None) -> SafeString:
+    """Inline SVG: one ``rect.bar`` per hour of the gaming day and a ``circle.hold`` per hour with play."""
+    moment = now or timezone.now()
+    slot = WIDTH / max(len(hours), 1)
+    highest = max((max(h.win, 0) for h in hours), default=0)
+    lowest = max((max(-h.win, 0) for h in hours), default=0)
+    span = PLOT_BOTTOM - PLOT_TOP
+    # The zero line splits the plot in proportion to the biggest win and the biggest loss.
+    zero = PLOT_TOP + span * highest / (highest + lowest) if highest + lowest else PLOT_BOTTOM
+    scale = span / (highest + lowest) if highest + lowest else 0.0
+    current = _current_index(hours, moment)
+    width = f"{max(slot - 2, 1):.2f}"
+    parts = [
+        f'<svg class="hourly-chart" data-testid="hourly-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img"'
+        f' aria-label="{escape(label)}" preserveAspectRatio="none" xmlns="http://www.w3.org/2000/svg">'
+        f"<title>{escape(label)}</title>"
+        f'<line class="zero" x1="0" x2="{WIDTH}" y1="{zero:.2f}" y2="{zero:.2f}"></line>'
+    ]
+    dots, ticks = [], []
+    for index, hour in enumerate(hours):
+        local = timezone.localtime(hour.hour)
+        height = abs(hour.win) * scale
+        top = zero - height if hour.win >= 0 else zero
+        kind = "win-pos" if hour.win >= 0 else "win-neg"
+        if current is not None and index > current:
+            kind += " future"
+        tip = escape(
+            f"{local:%H:%M} · win {format_dollars(hour.win)} · handle {format_dollars(hour.handle)}"
+            f" · hold {_hold_text(hour.hold)} · {hour.decisions} decisions · occupancy {hour.occupancy:g}"
+        )
+        parts.append(
+            f'<rect class="bar {kind}" x="{index * slot + 1:.2f}" y="{top:.2f}" width="{width}"'
+            f' height="{height:.2f}" data-hour="{local:%H:%M}" data-win="{int(hour.win)}">'
+            f"<title>{tip}</title></rect>"
+        )
+        if hour.hold is not None:
+            clipped = max(-HOLD_SPAN, min(HOLD_SPAN, hour.hold))
+            y = PLOT_TOP + span * (HOLD_SPAN - clipped) / (2 * HOLD_SPAN)
+            dots.append(
+                f'<circle class="hold" cx="{index * slot + slot / 2:.2f}" cy="{y:.2f}" r="2.2">'
+                f"<title>hold {escape(_hold_text(hour.hold))}</title></circle>"
+            )
+        if local.minute == 0 and local.hour % 6 == 0:
+            ticks.append(f'<text class="tick" x="{index * slot + 1:.2f}" y="{HEIGHT - 2}">{local:%H}</text>')
+    parts += dots
+    parts += ticks
+    parts.append("</svg>")
+    return mark_safe("".join(parts))
+
+
+def floor_figures(tables: Sequence[Table], *, now: dt.datetime | None = None) -> dict[int, TableFigures]:
+    """Per table: tonight's chart and totals, occupancy this hour, and its dealer's pace."""
+    moment = now or timezone.now()
+    day = gaming_day_for(moment)
+    by_table = tables_hours(table_ids=[t.pk for t in tables], day=day)
+    dealers = sorted({t.dealer_id for t in tables if t.dealer_id is not None})
+    paces = dealers_performance(dealer_ids=dealers, day=day) if dealers else {}
+    figures = {}
+    for table in tables:
+        hours = by_table[table.pk]
+        handle = sum(h.handle for h in hours)
+        win = sum(h.win for h in hours)
+        current = _current_index(hours, moment)
+        pace = paces.get(table.dealer_id) if table.dealer_id is not None else None
+        figures[table.pk] = TableFigures(
+            chart=hourly_chart(hours, label=f"Hourly win and hold at {table.name}", now=moment),
+            win_today=win,
+            handle_today=handle,
+            hold_today=round(win / handle, 6) if handle else None,
+            occupancy_now=hours[current].occupancy if current is not None else None,
+            dealer_pace=pace["decisions_per_hour"] if pace and pace["minutes"] else None,
+            dealer_decisions=pace["decisions"] if pace else 0,
+            dealer_minutes=pace["minutes"] if pace else 0,
+        )
+    return figures

@@ -1,0 +1,1 @@
+"""Cheating-pattern and AML detection: detectors read a gaming day, the service keeps Alert rows."""

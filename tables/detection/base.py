@@ -1,0 +1,67 @@
+"""What every detector shares: the window it reads, the finding it returns, its thresholds.
+
+A detector is a function ``(window) -> list[Finding]`` that only reads. The service
+(``tables.detection.services.run_detectors``) turns findings into ``Alert`` rows; a finding's
+``subject`` (with its kind and the gaming day) is the alert's dedup key, so the same finding
+found again updates one row.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+
+from ledger.gaming_day import gaming_day_bounds
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """The gaming day ``day`` (``[start, end)``), widened back to ``first_day`` for rolling rules."""
+
+    day: dt.date
+    first_day: dt.date
+    start: dt.datetime
+    end: dt.datetime
+    live: bool = False  # the day is still in progress: end-of-day rules wait
+
+    @classmethod
+    def for_day(cls, day: dt.date, *, days: int = 1, live: bool = False) -> Window:
+        first = day - dt.timedelta(days=max(days, 1) - 1)
+        return cls(
+            day=day,
+            first_day=first,
+            start=gaming_day_bounds(first)[0],
+            end=gaming_day_bounds(day)[1],
+            live=live,
+        )
+
+    def widened(self, days: int) -> Window:
+        """The same closing day, reaching ``days`` gaming days back."""
+        return Window.for_day(self.day, days=days, live=self.live)
+
+
+@dataclass(slots=True)
+class Finding:
+    """One suspicious pattern, with the numbers, rounds and transfers that support it."""
+
+    kind: str
+    severity: str  # AlertSeverity: low, medium, high
+    subject: str  # what the finding is about, e.g. "dealer:12" or "pair:4:9"; part of the dedup key
+    summary: str  # one sentence for the pit view
+    evidence: dict[str, Any] = field(default_factory=dict)
+    table_id: int | None = None
+    dealer_id: int | None = None
+    player_id: int | None = None
+
+
+def threshold(name: str) -> Any:
+    """``DETECT_<name>`` from the settings: thresholds are tuned there, never in the detectors."""
+    return getattr(settings, f"DETECT_{name}")
+
+
+def dollars(cents: int) -> str:
+    sign = "-" if cents < 0 else ""
+    return f"{sign}${abs(cents) / 100:,.2f}"

@@ -1,0 +1,73 @@
+"""Reads the detectors share: settled rounds of a window with each player's result in them."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from tables.detection.base import Window
+from tables.models import Round, RoundPlayerStat, RoundStatus
+
+
+def ensure_ratings(window: Window) -> int:
+    """Rate settled rounds of the window that have no stats yet (the ratings task may lag)."""
+    from tables.ratings.services import rate_round
+
+    missing = list(
+        Round.objects.filter(
+            status=RoundStatus.SETTLED, ended_at__gte=window.start, ended_at__lt=window.end, stat__isnull=True
+        ).values_list("pk", flat=True)
+    )
+    for round_id in missing:
+        rate_round(round_id=round_id)
+    return len(missing)
+
+
+@dataclass(slots=True)
+class RoundResults:
+    """One settled round: who dealt it, who was dealt in, and each player's net result."""
+
+    round_id: int
+    table_id: int
+    game: str
+    dealer_id: int
+    number: int
+    results: dict[int, int] = field(default_factory=dict)  # player -> net cents
+    handles: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def winners(self) -> list[int]:
+        return [p for p, r in self.results.items() if r > 0]
+
+    @property
+    def losers(self) -> list[int]:
+        return [p for p, r in self.results.items() if r < 0]
+
+
+def settled_rounds(window: Window, *, games: tuple[str, ...] | None = None) -> list[RoundResults]:
+    """The window's settled rounds (by when they ended) with their players' results, oldest first."""
+    rounds = Round.objects.filter(
+        status=RoundStatus.SETTLED, ended_at__gte=window.start, ended_at__lt=window.end
+    )
+    if games is not None:
+        rounds = rounds.filter(game__in=games)
+    by_id = {
+        pk: RoundResults(round_id=pk, table_id=table_id, game=game, dealer_id=dealer_id, number=number)
+        for pk, table_id, game, dealer_id, number in rounds.order_by("ended_at", "pk").values_list(
+            "pk", "table_id", "game", "started_by_id", "number"
+        )
+    }
+    for round_id, player_id, result, handle in RoundPlayerStat.objects.filter(
+        round_id__in=list(by_id)
+    ).values_list("round_id", "player_id", "result", "handle"):
+        by_id[round_id].results[player_id] = result
+        by_id[round_id].handles[player_id] = handle
+    return list(by_id.values())
+
+
+def handle_by_player(rounds: list[RoundResults]) -> dict[int, int]:
+    totals: dict[int, int] = defaultdict(int)
+    for round_ in rounds:
+        for player, handle in round_.handles.items():
+            totals[player] += handle
+    return dict(totals)

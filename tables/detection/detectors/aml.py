@@ -1,0 +1,215 @@
+"""Anti-money-laundering patterns at the cage: structuring, chip walking, minimal play.
+
+Cash transactions are the ledger's ``buy_in`` and ``cash_out`` transfers, by their gaming
+day; play is the ratings' per-round handle and result (``RoundPlayerStat``). The CTR line
+is ``CTR_THRESHOLD`` (a day's cash in or out *above* it is reported).
+
+* ``structuring`` — at least ``DETECT_STRUCTURING_MIN_COUNT`` cash-ins (or cash-outs) each
+  between ``DETECT_STRUCTURING_LOW`` of the CTR line and the line itself, within
+  ``DETECT_STRUCTURING_DAYS`` gaming days ending with this one (one of them this day).
+* ``minimal_play_cash_out`` — cash-outs of at least ``DETECT_MINPLAY_MIN_CASH_OUT`` in the
+  day against a handle of at most ``DETECT_MINPLAY_RATIO`` of them: cash turned into a
+  casino payout with hardly any gaming.
+* ``chip_walking`` — buy-ins of at least ``DETECT_WALK_MIN_BUY_IN``, a handle of at most
+  ``DETECT_WALK_PLAY_RATIO`` of them, and at the end of the day at least
+  ``DETECT_WALK_UNREDEEMED_RATIO`` of them neither lost at the tables nor cashed out at this
+  cage: the chips left with the player, to be redeemed elsewhere or by someone else. Only
+  once the day is over (not in live runs, when players still hold their chips).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+
+from casino.models import Player
+from ledger.models import AccountPurpose, Entry
+from tables.detection.base import Finding, Window, dollars, threshold
+from tables.detection.data import ensure_ratings, settled_rounds
+
+KINDS = ("structuring", "minimal_play_cash_out", "chip_walking")
+DIRECTIONS = {"buy_in": "cash_in", "cash_out": "cash_out"}
+
+
+@dataclass
+class Cash:
+    transactions: list[dict[str, Any]] = field(default_factory=list)
+
+    def of(self, kind: str, *, day: Any = None) -> list[dict[str, Any]]:
+        return [t for t in self.transactions if t["kind"] == kind and (day is None or t["day"] == day)]
+
+    def total(self, kind: str, *, day: Any = None) -> int:
+        return sum(t["amount"] for t in self.of(kind, day=day))
+
+
+def cash_by_player(window: Window) -> dict[int, Cash]:
+    owners = dict(Player.objects.values_list("wallet_id", "pk"))
+    cash: dict[int, Cash] = defaultdict(Cash)
+    entries = Entry.objects.filter(
+        transfer__kind__in=list(DIRECTIONS),
+        transfer__gaming_day__gte=window.first_day,
+        transfer__gaming_day__lte=window.day,
+        account__purpose=AccountPurpose.WALLET,
+    ).order_by("transfer_id")
+    for account_id, transfer_id, kind, amount, day, at, meta in entries.values_list(
+        "account_id",
+        "transfer_id",
+        "transfer__kind",
+        "amount",
+        "transfer__gaming_day",
+        "transfer__created_at",
+        "transfer__meta",
+    ):
+        player = owners.get(account_id)
+        if player is None:
+            continue
+        cash[player].transactions.append(
+            {
+                "transfer": transfer_id,
+                "kind": kind,
+                "amount": abs(amount),
+                "day": day,
+                "at": at.isoformat(),
+                "staff": (meta or {}).get("staff"),
+            }
+        )
+    return cash
+
+
+def detect(window: Window) -> list[Finding]:
+    ensure_ratings(window)
+    wide = window.widened(int(threshold("STRUCTURING_DAYS")))
+    cash = cash_by_player(wide)
+    play: dict[int, dict[str, Any]] = defaultdict(lambda: {"handle": 0, "result": 0, "tables": set()})
+    for round_ in settled_rounds(window):
+        for player, result in round_.results.items():
+            row = play[player]
+            row["handle"] += round_.handles.get(player, 0)
+            row["result"] += result
+            row["tables"].add(round_.table_id)
+    findings = []
+    for player, money in cash.items():
+        structuring = _structuring(window, player, money)
+        if structuring is not None:
+            findings.append(structuring)
+        minimal = _minimal_play(window, player, money, play.get(player))
+        if minimal is not None:
+            findings.append(minimal)
+        if not window.live:
+            walking = _chip_walking(window, player, money, play.get(player))
+            if walking is not None:
+                findings.append(walking)
+    return findings
+
+
+def _json_days(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{**row, "day": row["day"].isoformat()} for row in rows]
+
+
+def _structuring(window: Window, player: int, money: Cash) -> Finding | None:
+    line = int(settings.CTR_THRESHOLD)
+    low = float(threshold("STRUCTURING_LOW")) * line
+    minimum = int(threshold("STRUCTURING_MIN_COUNT"))
+    flagged: dict[str, list[dict[str, Any]]] = {}
+    for kind, direction in DIRECTIONS.items():
+        near = [t for t in money.of(kind) if low <= t["amount"] <= line]
+        if len(near) >= minimum and any(t["day"] == window.day for t in near):
+            flagged[direction] = near
+    if not flagged:
+        return None
+    count = sum(len(rows) for rows in flagged.values())
+    days = {t["day"] for rows in flagged.values() for t in rows}
+    return Finding(
+        kind="structuring",
+        severity="high" if count >= 3 or len(days) > 1 else "medium",
+        subject=f"player:{player}",
+        summary=(
+            f"Player {player}: {count} cash transactions just under the {dollars(line)} CTR line "
+            f"({', '.join(f'{len(rows)} {d.replace("_", "-")}s' for d, rows in flagged.items())}) "
+            f"over {len(days)} gaming day(s)."
+        ),
+        evidence={
+            "ctr_threshold": line,
+            "low": round(low),
+            "days": sorted(d.isoformat() for d in days),
+            **{
+                direction: {
+                    "count": len(rows),
+                    "total": sum(t["amount"] for t in rows),
+                    "transactions": _json_days(rows),
+                }
+                for direction, rows in flagged.items()
+            },
+            "daily_totals": {
+                day.isoformat(): {
+                    "cash_in": money.total("buy_in", day=day),
+                    "cash_out": money.total("cash_out", day=day),
+                }
+                for day in sorted({t["day"] for t in money.transactions})
+            },
+        },
+        player_id=player,
+    )
+
+
+def _minimal_play(window: Window, player: int, money: Cash, play: dict[str, Any] | None) -> Finding | None:
+    cashed = money.total("cash_out", day=window.day)
+    if cashed < int(threshold("MINPLAY_MIN_CASH_OUT")):
+        return None
+    handle = int(play["handle"]) if play else 0
+    ratio = float(threshold("MINPLAY_RATIO"))
+    if handle > ratio * cashed:
+        return None
+    return Finding(
+        kind="minimal_play_cash_out",
+        severity="medium",
+        subject=f"player:{player}",
+        summary=(f"Player {player} cashed out {dollars(cashed)} after a handle of only {dollars(handle)}."),
+        evidence={
+            "cash_out": cashed,
+            "cash_in": money.total("buy_in", day=window.day),
+            "handle": handle,
+            "result": int(play["result"]) if play else 0,
+            "ratio": round(handle / cashed, 4),
+            "threshold_ratio": ratio,
+            "tables": sorted(play["tables"]) if play else [],
+            "transactions": _json_days(money.of("cash_out", day=window.day)),
+        },
+        player_id=player,
+    )
+
+
+def _chip_walking(window: Window, player: int, money: Cash, play: dict[str, Any] | None) -> Finding | None:
+    bought = money.total("buy_in", day=window.day)
+    if bought < int(threshold("WALK_MIN_BUY_IN")):
+        return None
+    handle = int(play["handle"]) if play else 0
+    if handle > float(threshold("WALK_PLAY_RATIO")) * bought:
+        return None
+    result = int(play["result"]) if play else 0
+    cashed = money.total("cash_out", day=window.day)
+    unredeemed = bought + result - cashed
+    if unredeemed < float(threshold("WALK_UNREDEEMED_RATIO")) * bought:
+        return None
+    return Finding(
+        kind="chip_walking",
+        severity="high",
+        subject=f"player:{player}",
+        summary=(
+            f"Player {player} bought {dollars(bought)} in chips, played {dollars(handle)} and left with "
+            f"{dollars(unredeemed)} not cashed out here."
+        ),
+        evidence={
+            "cash_in": bought,
+            "handle": handle,
+            "result": result,
+            "cash_out": cashed,
+            "unredeemed": unredeemed,
+            "tables": sorted(play["tables"]) if play else [],
+            "transactions": _json_days(money.of("buy_in", day=window.day)),
+        },
+        player_id=player,
+    )

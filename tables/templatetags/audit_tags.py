@@ -1,0 +1,51 @@
+"""Template helpers for the audit report (HTML page and PDF): cents, percentages, minutes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from tables.audit.report import dollars
+
+register = template.Library()
+
+
+@register.filter
+def cents(value: Any) -> str:
+    """Integer cents as dollars: 123450 → $1,234.50; None → an em dash."""
+    if value is None or value == "":
+        return "—"
+    return dollars(int(value))
+
+
+@register.filter
+def percent(value: Any) -> str:
+    """A stored percentage (12.34) as "12.34 %"; None (no handle) → an em dash."""
+    if value is None or value == "":
+        return "—"
+    return f"{float(value):.2f} %"
+
+
+@register.filter
+def duration(minutes: Any) -> str:
+    """Minutes as "3 h 05"; under an hour "42 min"."""
+    if minutes is None:
+        return "—"
+    hours, rest = divmod(int(minutes), 60)
+    return f"{hours} h {rest:02d}" if hours else f"{rest} min"
+
+
+@register.filter
+def joined(values: Any) -> str:
+    if not values:
+        return ""
+    return ", ".join(str(v) for v in values)
+
+
+@register.filter
+def negative(value: Any) -> bool:
+    try:
+        return value is not None and float(value) < 0
+    except (TypeError, ValueError):
+        return False

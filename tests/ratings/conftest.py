@@ -1,0 +1,88 @@
+"""Ratings fixtures: a real Celery worker (a thread, solo pool) on Redis, on a queue of its own.
+
+Every task the test sends is routed to that queue, so a developer's worker on the same Redis
+never rates the test's rounds against another database, and the test's worker never takes
+theirs. Transactional tests end with a flush that removes the cage and rake accounts of
+ledger migration 0003; they are put back when the session ends.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from django.db import connection
+from django.db.backends.signals import connection_created
+from pytest_django import DjangoDbBlocker
+
+from casino.celery import app as celery_app
+from ledger.services import ensure_system_accounts
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _system_accounts_back_after_flushes(
+    django_db_setup: None, django_db_blocker: DjangoDbBlocker
+) -> Iterator[None]:
+    yield  # torn down before django_db_setup, so this still writes to the test database
+    with django_db_blocker.unblock():
+        ensure_system_accounts()
+
+
+def _route_everything_to(queue: str | None) -> None:
+    celery_app.conf.task_routes = {"*": {"queue": queue}} if queue else None
+    celery_app.amqp.flush_routes()
+    celery_app.amqp.__dict__.pop("router", None)  # kombu's cached_property: rebuilt on next send
+
+
+@pytest.fixture
+def ratings_queue() -> Iterator[str]:
+    queue = f"ratings-test-{uuid.uuid4().hex[:12]}"
+    _route_everything_to(queue)
+    yield queue
+    _route_everything_to(None)
+
+
+@pytest.fixture
+def ratings_worker(ratings_queue: str) -> Iterator[Any]:
+    """A real worker on the Redis broker and result backend (not ``task_always_eager``)."""
+    with start_worker(
+        celery_app,
+        pool="solo",
+        concurrency=1,
+        perform_ping_check=False,
+        queues=[ratings_queue],
+        loglevel="WARNING",
+        shutdown_timeout=30,
+    ) as worker:
+        yield worker
+
+
+def _async_commit(sender: Any, connection: Any, **kwargs: Any) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SET synchronous_commit TO off")
+
+
+@pytest.fixture
+def fast_commits(transactional_db: None) -> Iterator[None]:
+    """A simulated night commits thousands of times; skip the fsync wait (test data only)."""
+    connection_created.connect(_async_commit)
+    with connection.cursor() as cursor:
+        cursor.execute("SET synchronous_commit TO off")
+    yield
+    connection_created.disconnect(_async_commit)
+
+
+@pytest.fixture
+def wait_until() -> Callable[..., None]:
+    def _wait(condition: Callable[[], bool], *, timeout: float = 120.0, what: str = "") -> None:
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what or condition}")
+            time.sleep(0.1)
+
+    return _wait
