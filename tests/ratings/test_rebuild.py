@@ -27,7 +27,10 @@ from tables.models import DealerShift, Round, RoundPlayerStat, RoundStat, RoundS
 from tables.simulation.night import NightConfig, simulate_night
 from tests.factories import staff, token_for
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_commits")]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fast_commits", "system_accounts"),
+]
 
 
 def client_for(user: User) -> APIClient:
