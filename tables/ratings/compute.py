@@ -116,21 +116,41 @@ def figures_for(round_: Round, settlements: list[RoundSettlement]) -> RoundFigur
 
 
 def _faro_bets(round_: Round, figures: RoundFigures) -> None:
-    """Walk the deal: each bet's edge at placement, and who had chips on each turn."""
+    """Walk the deal: each bet's edge at placement, and who had chips on each turn.
+
+    A bet taken down before any turn was dealt on it was never at risk: it earns no theo
+    and counts in neither handle nor bets (otherwise place-and-withdraw would farm comps).
+    """
     engine = engine_for("faro")
     state, _ = engine.start(context_of(round_))
+    placed: dict[str, tuple[int, int, int]] = {}  # bet id -> (player, amount, theo_milli)
+    faced: set[str] = set()
     for action in round_.actions.order_by("seq"):
         payload = action.payload
         public = engine.public_state(state)
         kind = payload.get("type")
         if kind in {"bet", "call_turn"}:
-            player = figures.players.setdefault(int(payload["player"]), PlayerFigures())
+            pid, amount = int(payload["player"]), int(payload["amount"])
+            player = figures.players.setdefault(pid, PlayerFigures())
             edge = action_edge(payload, public, round_.rules)
-            if edge is not None:
-                player.theo_milli += round(int(payload["amount"]) * edge.edge * MILLI)
+            theo = round(amount * edge.edge * MILLI) if edge is not None else 0
+            player.theo_milli += theo
             player.bets += 1
-        elif kind in {"turn", "last_turn"}:
+            before = {bet["id"] for bet in public.get("bets", [])}
+            state, _ = engine.apply(state, payload)
+            for bet in engine.public_state(state).get("bets", []):
+                if bet["id"] not in before:
+                    placed[bet["id"]] = (pid, amount, theo)
+            continue
+        if kind in {"turn", "last_turn"}:
             figures.decisions += 1
+            faced.update(bet["id"] for bet in public.get("bets", []))
             for pid in {int(bet["player"]) for bet in public.get("bets", [])}:
                 figures.players.setdefault(pid, PlayerFigures()).decisions += 1
+        elif kind == "remove_bet" and payload.get("bet") in placed and payload.get("bet") not in faced:
+            pid, amount, theo = placed[payload["bet"]]
+            player = figures.players.setdefault(pid, PlayerFigures())
+            player.theo_milli -= theo
+            player.handle -= amount
+            player.bets -= 1
         state, _ = engine.apply(state, payload)

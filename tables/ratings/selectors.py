@@ -56,7 +56,8 @@ def sitting_row(seat: Any) -> dict[str, Any]:
         "average_bet": seat.n_handle // seat.n_bets if seat.n_bets else 0,
         "theo": theo,
         "result": seat.n_result,
-        "comp_points": int(theo_milli * settings.COMP_RATE // MILLI),
+        # A sitting whose bets favoured the player (Faro's odd early in a deal) earns no comps.
+        "comp_points": max(int(theo_milli * settings.COMP_RATE // MILLI), 0),
     }
 
 

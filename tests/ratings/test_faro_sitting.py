@@ -254,3 +254,29 @@ def test_a_punter_who_sits_down_during_the_deal_is_rated_on_that_sitting(floor: 
     (rated,) = ratings(floor.client(floor.pit_boss), late)["results"]
     assert (rated["handle"], rated["result"], rated["decisions"], rated["theo"]) == (1_000, 0, 2, 36)
     assert not RoundPlayerStat.objects.filter(round_id=deal.id, player_id=early).exists()  # never bet
+
+
+def test_a_bet_taken_down_before_any_turn_earns_no_theo_handle_or_bet(floor: ApiFloor) -> None:
+    """Place-and-withdraw between turns risks nothing, so it must not earn comps.
+
+    The punter bets 1 000 on the Q and takes it down before the next turn; then bets 1 000 on
+    the J, which faces a turn and is decided. Only the jack bet counts.
+    """
+    table = floor.open_table(game="faro", min_bet=500, max_bet=20_000, inventory=TRAY)
+    tid = int(table["id"])
+    punter_id = floor.new_player(buy_in=BUY_IN)
+    floor.seat(tid, punter_id, 1)
+    deal = ManualDeal(floor, tid)
+    deal.soda("3D")
+    deal.bet(punter_id, 1_000, ranks=["Q"])
+    (queen,) = [bet["id"] for bet in deal.state["bets"]]
+    deal.act({"type": "remove_bet", "bet": queen})
+    deal.bet(punter_id, 1_000, ranks=["J"])  # 4 jacks among 51
+    deal.turn("JD", "6C")  # the jack loses
+    deal.deal_down_to(["7C", "8D", "QS"])
+    deal.last_turn(["7C", "8D", "QS"])
+    rate_round(round_id=deal.id)
+
+    row = RoundPlayerStat.objects.get(round_id=deal.id, player_id=punter_id)
+    assert (row.handle, row.result, row.bets, row.decisions) == (1_000, -1_000, 1, 1)
+    assert abs(Fraction(row.theo_milli, 1000) - 1_000 * single_rank_lifetime(4, 51)) <= Fraction(1, 1000)
