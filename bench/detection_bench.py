@@ -18,6 +18,7 @@ detectors read them; ``synchronous_commit`` is off for the nights (test data onl
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import signal
@@ -355,9 +356,19 @@ def database_exists(name: str) -> bool:
         return conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is not None
 
 
+def night_name(args: argparse.Namespace, seed: int, injected: bool) -> str:
+    """The night's database (and result file): an injected night is named after its scenarios,
+    so ``--detect-only`` reuses the clean nights when only the injected scenarios change."""
+    shape = f"{args.tables}t{args.players}p{args.rounds}r{args.stakes_rounds}s"
+    if not injected:
+        return f"casekeeper_bench_detect_{seed}_clean_{shape}"
+    digest = hashlib.sha256(args.inject.encode()).hexdigest()[:8]
+    return f"casekeeper_bench_detect_{seed}_inj_{shape}_{digest}"
+
+
 def run_night(args: argparse.Namespace, seed: int, injected: bool) -> dict[str, Any]:
     """Simulate the night (unless ``--detect-only`` finds it kept), then run the detectors on it."""
-    name = f"casekeeper_bench_detect_{seed}_{'inj' if injected else 'clean'}"
+    name = night_name(args, seed, injected)
     result = WORK / f"{name}.json"
     label = f"seed {seed}: {'injected' if injected else 'clean'} night"
     try:
@@ -415,7 +426,7 @@ def main() -> int:
     )
     parser.add_argument("--seeds", default="1,2,3", help="comma list of night seeds")
     parser.add_argument("--tables", type=int, default=16)
-    parser.add_argument("--players", type=int, default=80)
+    parser.add_argument("--players", type=int, default=120)
     parser.add_argument("--rounds", type=int, default=8, help="passes over the tables")
     parser.add_argument("--stakes-rounds", type=int, default=6, help="card-room rounds per pass")
     parser.add_argument("--inject", default=DEFAULT_INJECT)
@@ -426,7 +437,7 @@ def main() -> int:
     parser.add_argument(
         "--detect-only",
         action="store_true",
-        help="reuse nights kept by --keep-dbs: run the detectors again (after changing thresholds)",
+        help="reuse nights kept by --keep-dbs (same seed, size and scenarios): only run the detectors again",
     )
     parser.add_argument("--output", default=str(OUTPUT))
     parser.add_argument("--rescore", action="store_true", help="score the last run's night files again")
@@ -446,10 +457,7 @@ def main() -> int:
     started = time.monotonic()
     jobs = [(seed, injected) for seed in args.seeds for injected in (False, True)]
     if args.rescore:
-        nights = [
-            json.loads((WORK / f"casekeeper_bench_detect_{s}_{'inj' if i else 'clean'}.json").read_text())
-            for s, i in jobs
-        ]
+        nights = [json.loads((WORK / f"{night_name(args, s, i)}.json").read_text()) for s, i in jobs]
     else:
         signal.alarm(NIGHT_TIMEOUT * len(jobs))
         if not args.detect_only or not database_exists(TEMPLATE_DB):

@@ -210,6 +210,8 @@ DETECT_SPLIT_DEAL_MIN = env.int("DETECT_SPLIT_DEAL_MIN", default=7)  # one deal:
 DETECT_HOLD_Z = env.float("DETECT_HOLD_Z", default=3.29)  # 99.9 % two-sided
 DETECT_HOLD_MIN_HANDLE = env.int("DETECT_HOLD_MIN_HANDLE", default=100_000)
 DETECT_HOLD_MIN_ROUNDS = env.int("DETECT_HOLD_MIN_ROUNDS", default=3)
+DETECT_HOLD_TURNS_P = env.float("DETECT_HOLD_TURNS_P", default=0.0001)  # turn orders, each side
+DETECT_HOLD_MIN_TURNS = env.int("DETECT_HOLD_MIN_TURNS", default=20)
 # Collusion and chip dumping (pot and stakes games; Faro for dealer affinity and never-loses).
 DETECT_FLOW_P = env.float("DETECT_FLOW_P", default=0.003)  # each side of the pair (by wins)
 DETECT_FLOW_TOP_P = env.float("DETECT_FLOW_TOP_P", default=0.001)  # the largest payer (by amounts)

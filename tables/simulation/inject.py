@@ -8,7 +8,8 @@ runs and the night is exactly the clean one.
 
 Scenario (rate: what it means) — what happens — the alerts it should raise:
 
-* ``split_stacker`` (the share of the dealer's Faro deals that are stacked) — the dealer of
+* ``split_stacker`` (the share of the dealer's Faro deals that are stacked, exactly: 0.5 stacks
+  every other deal) — the dealer of
   the first Faro table, kept at that table all night, deals a stacked deck: the round's seed
   is the first of up to 2,000 candidates derived from the night's seed whose deck has at
   least 6 splits (a fair deal has 1.47 on average). Expected ``faro_split_rate`` (dealer);
@@ -46,11 +47,12 @@ Scenario (rate: what it means) — what happens — the alerts it should raise:
   ``credit_before_close`` (dealer).
 * ``short_count`` (the share of Faro tables, at least one) — the closing count is short by
   3-12 times ``AUDIT_VARIANCE_THRESHOLD``. Expected ``short_count`` (table).
-* ``cold_deck`` (the share of turns the dealer fixes) — the dealer of the last Faro table
+* ``cold_deck`` (the share of turns the dealer fixes, exactly) — the dealer of the last Faro table
   (kept there) deals from a manual shoe and keys, for a fixed turn, the banker's card from the
   rank carrying the most money and the player's card from the rank carrying the least; other
   turns take the next card of a fairly shuffled shoe. Expected ``hold_anomaly`` (dealer);
-  tolerated ``hold_anomaly`` (table).
+  tolerated ``hold_anomaly`` (table) and ``credit_before_close`` (the table wins so much that
+  the honest tray check credits it after the last deal).
 
 The truth file lists every scenario with its subjects and the alert specs it expects and
 tolerates (``{"kind": ..., "dealer"|"player"|"table"|"pair": ...}``); ``bench/detection``
@@ -63,6 +65,7 @@ import datetime as dt
 import hashlib
 import json
 import math
+import random
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -148,9 +151,9 @@ class Stint:
 
 
 class Injector:
-    def __init__(self, night: Night, rates: Mapping[str, float]) -> None:
-        import random
+    """Plays the scenarios on top of a ``Night``: the night calls its hooks at fixed points."""
 
+    def __init__(self, night: Night, rates: Mapping[str, float]) -> None:
         self.night = night
         self.rates = dict(rates)
         self.rng = random.Random(f"inject:{night.config.seed}")
@@ -199,6 +202,7 @@ class Injector:
             "chip_walker",
             "limit_prober",
             "short_count",
+            "cold_deck",
         }
         if needs_faro & self.rates.keys() and len(faro) < 2:
             raise ValueError("Injected Faro scenarios need at least two Faro tables.")
@@ -391,7 +395,7 @@ class Injector:
             return seed
         stats = self.stats["split_stacker"]
         stats["deals"] = stats.get("deals", 0) + 1
-        if self.rng.random() >= self.rates["split_stacker"]:
+        if not self._due("split_stacker", stats["deals"]):
             return seed
         best, best_splits = seed, deal_splits(seed)
         for i in range(STACK_CANDIDATES):
@@ -425,7 +429,8 @@ class Injector:
             return {**action, "card": remaining[0]}
         count = 3 if kind == "last_turn" else 2
         cards = remaining[:count]
-        if self.rng.random() < self.rates["cold_deck"]:
+        self._count("cold_deck", "turns")
+        if self._due("cold_deck", self.stats["cold_deck"]["turns"]):
             cards = self._cold(public, remaining, count)
             self._count("cold_deck", "fixed_turns")
         return {**action, "cards": cards}
@@ -554,6 +559,11 @@ class Injector:
         )
         return count - short
 
+    def _due(self, name: str, n: int) -> bool:
+        """Whether the n-th chance is taken: exactly ``rate`` of the chances are (0.5: every other)."""
+        rate = self.rates[name]
+        return math.floor(n * rate) > math.floor((n - 1) * rate)
+
     def _count(self, name: str, key: str) -> None:
         self.stats[name][key] = self.stats[name].get(key, 0) + 1
 
@@ -633,7 +643,11 @@ class Injector:
             dealer, table = role["dealer"].pk, role["table"].pk
             subjects = {"dealer": dealer, "table": table}
             expected = [{"kind": "hold_anomaly", "dealer": dealer}]
-            tolerated = [{"kind": "hold_anomaly", "table": table}]
+            # The table wins so much that the honest tray check credits it after the last deal.
+            tolerated = [
+                {"kind": "hold_anomaly", "table": table},
+                {"kind": "credit_before_close", "dealer": dealer},
+            ]
         elif name == "short_count":
             shorted = self.stats[name].get("tables", [])
             subjects = {"tables": [row["table"] for row in shorted]}

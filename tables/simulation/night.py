@@ -1,7 +1,9 @@
 """Drive a whole gaming day through the real services: cage, seats, rounds, fills, counts.
 
 Everything is decided by one seeded ``random.Random`` (and round seeds derived from it),
-so the same seed on an empty database replays the same night.
+so the same seed on an empty database replays the same night. ``NightConfig.inject`` adds
+cheats on top (``tables.simulation.inject``, with a generator of their own); without it the
+night is exactly the clean one.
 """
 
 from __future__ import annotations

@@ -179,8 +179,18 @@ def detect_queue() -> Iterator[str]:
     route_everything_to(None)
 
 
+@pytest.fixture(scope="session")
+def system_accounts_back_after_flushes(
+    django_db_setup: None, django_db_blocker: DjangoDbBlocker
+) -> Iterator[None]:
+    """Transactional tests end with a flush that removes the cage and rake rows; put them back."""
+    yield
+    with django_db_blocker.unblock():
+        ensure_system_accounts()
+
+
 @pytest.fixture
-def detect_worker(detect_queue: str) -> Iterator[Any]:
+def detect_worker(detect_queue: str, system_accounts_back_after_flushes: None) -> Iterator[Any]:
     """A real worker thread (solo pool) on the Redis broker and result backend, for one test."""
     with start_worker(
         celery_app,
@@ -192,13 +202,3 @@ def detect_worker(detect_queue: str) -> Iterator[Any]:
         shutdown_timeout=30,
     ) as worker:
         yield worker
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _system_accounts_back_after_flushes(
-    django_db_setup: None, django_db_blocker: DjangoDbBlocker
-) -> Iterator[None]:
-    """Transactional tests end with a flush that removes the cage and rake rows; put them back."""
-    yield
-    with django_db_blocker.unblock():
-        ensure_system_accounts()

@@ -108,18 +108,22 @@ def test_a_deal_with_many_splits_is_flagged_on_its_own(injected: DetectedNight) 
 
 def test_a_cold_deck_shows_as_a_hold_far_above_the_theoretical(injected: DetectedNight) -> None:
     cold = injected.scenario("cold_deck")
-    alert = one(
-        injected.of("hold_anomaly"), dealer=cold["subjects"]["dealer"], table=cold["subjects"]["table"]
-    )
+    dealer, table = cold["subjects"]["dealer"], cold["subjects"]["table"]
+    alerts = injected.of("hold_anomaly")
+    alert = one([a for a in alerts if a["evidence"]["scope"] == "dealer"], dealer=dealer)
     evidence = alert["evidence"]
     assert evidence["hold_pct"] == pytest.approx(100 * evidence["win"] / evidence["handle"], abs=0.01)
     assert evidence["z"] == pytest.approx((evidence["win"] - evidence["theo"]) / evidence["sigma"], abs=0.02)
-    assert evidence["z"] >= settings.DETECT_HOLD_Z
-    assert evidence["hold_pct"] > evidence["band_alert_pct"][1] > evidence["band_95_pct"][1]
+    assert evidence["hold_pct"] > evidence["band_95_pct"][1] > evidence["theo_hold_pct"]
     assert evidence["handle"] >= settings.DETECT_HOLD_MIN_HANDLE
     assert len(evidence["rounds"]) >= settings.DETECT_HOLD_MIN_ROUNDS
-    scopes = {a["evidence"]["scope"] for a in injected.of("hold_anomaly") if a["dealer"] == alert["dealer"]}
-    assert scopes == {"table", "dealer"}  # the dealer never left the table
+    # Every turn fixed (rate 1; a turn with no money on its two ranks cannot be): far beyond a fair coin.
+    assert evidence["turns_for_house"] > 0.8 * evidence["turns_decided"] >= settings.DETECT_HOLD_MIN_TURNS
+    assert evidence["turns_p_value"] <= settings.DETECT_HOLD_TURNS_P
+    by_table = one([a for a in alerts if a["evidence"]["scope"] == "table"], table=table)
+    assert by_table["evidence"]["rounds"] == evidence["rounds"]  # the dealer never left the table
+    assert alert["table"] == table
+    assert by_table["dealer"] == dealer
 
 
 # --------------------------------------------------------------------------- collusion
@@ -200,8 +204,13 @@ def test_fill_abuse_is_flagged_three_ways(injected: DetectedNight) -> None:
     assert pair["evidence"]["approved_by"] == approver
     assert pair["evidence"]["fills"] >= settings.DETECT_FILL_PAIR_MIN
     assert pair["evidence"]["share"] == 1.0
-    credit = one(injected.of("credit_before_close"), dealer=dealer)
-    assert credit["evidence"]["credit"] == abuser["stats"]["credit"]
+    # The injected credit; the tray check may add an honest one too (the fills overfilled the tray).
+    credits = {
+        a["evidence"]["credit"]: a for a in injected.of("credit_before_close") if a["dealer"] == dealer
+    }
+    credit = credits[abuser["stats"]["credit"]]
+    assert credit["table"] == abuser["subjects"]["table"]
+    assert credit["evidence"]["approved_by"] == approver
     assert credit["evidence"]["credit_at"] >= credit["evidence"]["last_deal_at"]
 
 

@@ -3,6 +3,8 @@
 Chance model. In a pot or stakes round the outcome decides how many players win and how
 many lose; which players they are is, for honest players, exchangeable: each of the ``m``
 players dealt in wins with probability ``|winners| / m`` and loses with ``|losers| / m``.
+Farmer is left out: its farmer collects from every busted player by rule and keeps the deal
+while the farm is not won, so one seat wins round after round without anyone cheating.
 In Faro (the house game) a player's deal is compared with every Faro player-deal of the
 window: the share of non-zero results that were wins. A player's wins over a set of rounds
 is then a sum of Bernoulli trials with their own probabilities, judged by its exact tail
@@ -39,6 +41,7 @@ from tables.detection.data import RoundResults, ensure_ratings, settled_rounds
 from tables.detection.stats import rounded, tail_at_least, tail_at_most
 
 KINDS = ("chip_flow", "dealer_affinity", "never_loses")
+UNEQUAL_SEATS = ("farmer",)  # games whose seats are not exchangeable (see above)
 
 
 @dataclass(slots=True)
@@ -63,7 +66,7 @@ class PairFlow:
 
 def detect(window: Window) -> list[Finding]:
     ensure_ratings(window)
-    rounds = settled_rounds(window)
+    rounds = [r for r in settled_rounds(window) if r.game not in UNEQUAL_SEATS]
     trials = _trials(rounds)
     findings = _chip_flows([r for r in rounds if r.game != "faro"], trials)
     findings += _dealer_findings(trials)

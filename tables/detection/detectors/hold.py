@@ -9,6 +9,16 @@ business, not a hold anomaly. A table or dealer is flagged when
 ``|win - theo| / σ >= DETECT_HOLD_Z`` (3.29: the 99.9 % band; the audit draws the 95 % band,
 ``1.96 σ``, which a fair night leaves one time in twenty per table, too often to page a pit
 boss) once its handle reaches ``DETECT_HOLD_MIN_HANDLE``.
+
+A few very large bets make σ wide, so the hold alone is slow to show a dealer who fixes the
+cards. The turns say it sooner, and exactly: swapping a turn's banker and player cards is
+as likely as not in a fairly shuffled shoe (electronic or manual), whatever was dealt before,
+so for every turn whose two orders would move the layout's money differently (given every
+bet on it then: ranks, placements, coppers, even/odd/high), the order that favours the house
+comes with probability exactly 1/2, independently of the turns before. A table or dealer is
+also flagged when the house-favoured orders over at least ``DETECT_HOLD_MIN_TURNS`` such
+turns are beyond chance either way (binomial, P <= ``DETECT_HOLD_TURNS_P`` per side): a
+cold deck, or a dealer paying a friend.
 """
 
 from __future__ import annotations
@@ -16,11 +26,13 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from tables.detection.base import Finding, Window, dollars, threshold
 from tables.detection.data import ensure_ratings
-from tables.detection.stats import normal_two_sided, rounded
-from tables.games.faro_edge import action_edge
+from tables.detection.stats import normal_two_sided, rounded, tail_at_least, tail_at_most
+from tables.games.cards import rank_index, rank_of
+from tables.games.faro_edge import EVEN_RANKS, action_edge
 from tables.games.registry import engine_for
 from tables.models import Round, RoundStat, RoundStatus
 from tables.rounds import context_of
@@ -37,12 +49,16 @@ class Book:
     rounds: list[int] = field(default_factory=list)
     tables: set[int] = field(default_factory=set)
     dealers: set[int] = field(default_factory=set)
+    turns: int = 0  # turns whose order mattered to the layout
+    house_turns: int = 0  # ... and fell the house's way
 
     def add(self, other: RoundMoments, *, table: int, dealer: int) -> None:
         self.handle += other.handle
         self.win += other.win
         self.theo += other.theo
         self.variance += other.variance
+        self.turns += other.turns
+        self.house_turns += other.house_turns
         self.rounds.append(other.round_id)
         self.tables.add(table)
         self.dealers.add(dealer)
@@ -55,23 +71,74 @@ class RoundMoments:
     win: int
     theo: float
     variance: float
+    turns: int = 0
+    house_turns: int = 0
+
+
+def _bet_gain(bet: dict[str, Any], banker: str, player: str) -> int:
+    """What the house wins (+) or pays (-) on one bet if a turn deals ``banker`` then ``player``."""
+    amount = int(bet.get("amount", 0))
+    kind = bet.get("kind")
+    if kind == "rank":
+        ranks = set(bet.get("ranks") or ())
+        loses, wins = banker in ranks and player not in ranks, player in ranks and banker not in ranks
+        sign = -1 if bet.get("coppered") else 1
+        return sign * amount * (int(loses) - int(wins))
+    if kind == "target":
+        target = bet.get("target")
+        if target == "high":
+            won = rank_index(player) > rank_index(banker)
+        elif target in {"even", "odd"}:
+            won = (player in EVEN_RANKS) == (target == "even")
+        else:
+            return 0
+        return -amount if won else amount
+    return 0  # a called turn is decided by all three last cards, not by this order
+
+
+def _turn_order(bets: list[dict[str, Any]], banker: str, player: str) -> int | None:
+    """+1 if the order dealt favoured the house over the swapped one, -1 if the players; None if equal."""
+    if banker == player:
+        return None
+    dealt = sum(_bet_gain(bet, banker, player) for bet in bets)
+    swapped = sum(_bet_gain(bet, player, banker) for bet in bets)
+    return None if dealt == swapped else (1 if dealt > swapped else -1)
 
 
 def round_moments(round_: Round, win: int) -> RoundMoments:
-    """Replay one deal: each bet's edge and variance given the cards live when it was placed."""
+    """Replay one deal: each bet's edge and variance given the cards live when it was placed,
+    and the order of every turn against the money on the layout."""
     engine = engine_for("faro")
     state, _ = engine.start(context_of(round_))
-    handle, theo, variance = 0, 0.0, 0.0
+    handle, theo, variance, turns, house_turns = 0, 0.0, 0.0, 0, 0
     for payload in round_.actions.order_by("seq").values_list("payload", flat=True):
-        if payload.get("type") in {"bet", "call_turn"}:
-            edge = action_edge(payload, engine.public_state(state), round_.rules)
+        kind = payload.get("type")
+        before = engine.public_state(state) if kind in {"bet", "call_turn", "turn", "last_turn"} else None
+        if before is not None and kind in {"bet", "call_turn"}:
+            edge = action_edge(payload, before, round_.rules)
             amount = int(payload.get("amount", 0))
             handle += amount
             if edge is not None:
                 theo += amount * edge.edge
                 variance += amount * amount * edge.variance
         state, _ = engine.apply(state, payload)
-    return RoundMoments(round_id=round_.pk, handle=handle, win=win, theo=theo, variance=variance)
+        if before is not None and kind in {"turn", "last_turn"}:
+            latest = engine.public_state(state).get("latest_turn") or {}
+            order = _turn_order(
+                list(before.get("bets") or ()), rank_of(latest["banker"]), rank_of(latest["player"])
+            )
+            if order is not None:
+                turns += 1
+                house_turns += order > 0
+    return RoundMoments(
+        round_id=round_.pk,
+        handle=handle,
+        win=win,
+        theo=theo,
+        variance=variance,
+        turns=turns,
+        house_turns=house_turns,
+    )
 
 
 def detect(window: Window) -> list[Finding]:
@@ -79,6 +146,8 @@ def detect(window: Window) -> list[Finding]:
     z_min = float(threshold("HOLD_Z"))
     min_handle = int(threshold("HOLD_MIN_HANDLE"))
     min_rounds = int(threshold("HOLD_MIN_ROUNDS"))
+    min_turns = int(threshold("HOLD_MIN_TURNS"))
+    turns_p = float(threshold("HOLD_TURNS_P"))
     wins = dict(
         RoundStat.objects.filter(
             game="faro", ended_at__gte=window.start, ended_at__lt=window.end
@@ -98,25 +167,34 @@ def detect(window: Window) -> list[Finding]:
                 continue
             sigma = math.sqrt(book.variance)
             z = (book.win - book.theo) / sigma
-            if abs(z) < z_min:
+            fair = [0.5] * book.turns
+            p_house = tail_at_least(fair, book.house_turns)
+            p_players = tail_at_most(fair, book.house_turns)
+            by_turns = book.turns >= min_turns and min(p_house, p_players) <= turns_p
+            if abs(z) < z_min and not by_turns:
                 continue
-            findings.append(_finding(scope, subject_id, book, sigma, z, z_min))
+            findings.append(
+                _finding(scope, subject_id, book, sigma, z, z_min, p_turns=min(p_house, p_players))
+            )
     return findings
 
 
-def _finding(scope: str, subject_id: int, book: Book, sigma: float, z: float, z_min: float) -> Finding:
+def _finding(
+    scope: str, subject_id: int, book: Book, sigma: float, z: float, z_min: float, *, p_turns: float
+) -> Finding:
     hold = book.win / book.handle
     theo_hold = book.theo / book.handle
     spread = sigma / book.handle
     direction = "above" if z > 0 else "below"
     who = f"Table {subject_id}" if scope == "table" else f"Dealer {subject_id}"
+    turns = f"; {book.house_turns} of {book.turns} turns went the house's way" if book.turns else ""
     return Finding(
         kind="hold_anomaly",
-        severity="high" if abs(z) >= z_min + 1.5 else "medium",
+        severity="high" if abs(z) >= z_min + 1.5 or (abs(z) >= z_min and p_turns <= 1e-6) else "medium",
         subject=f"{scope}:{subject_id}",
         summary=(
             f"{who}: Faro hold {hold:.1%} on {dollars(book.handle)} handle, {direction} the "
-            f"theoretical {theo_hold:.1%} by {abs(z):.1f} σ."
+            f"theoretical {theo_hold:.1%} by {abs(z):.1f} σ{turns}."
         ),
         evidence={
             "scope": scope,
@@ -137,6 +215,11 @@ def _finding(scope: str, subject_id: int, book: Book, sigma: float, z: float, z_
             "z": round(z, 2),
             "p_value": rounded(normal_two_sided(z)),
             "threshold_z": z_min,
+            "by_hold": abs(z) >= z_min,
+            "turns_decided": book.turns,
+            "turns_for_house": book.house_turns,
+            "turns_p_value": rounded(p_turns),
+            "threshold_turns_p": float(threshold("HOLD_TURNS_P")),
             "rounds": book.rounds[:200],
             "tables": sorted(book.tables),
             "dealers": sorted(book.dealers),
