@@ -97,12 +97,19 @@ def replay_round(round_: Round, *, actions: Sequence[Mapping[str, Any]] | None =
     return Replay(state=state, settlements=settled)
 
 
-_STATE_CACHE: OrderedDict[tuple[int, int], Any] = OrderedDict()
+CacheKey = tuple[int, int, str, str]
+_STATE_CACHE: OrderedDict[CacheKey, Any] = OrderedDict()
 _CACHE_SIZE = 512
 
 
+def _cache_key(round_: Round) -> CacheKey:
+    """Id and version, plus the start time and commitment: a restored or reset database can
+    hand an old id to a new round, and a stale state must never be served for it."""
+    return (round_.pk, round_.version, round_.started_at.isoformat(), round_.commitment)
+
+
 def _cached_state(round_: Round) -> Any:
-    key = (round_.pk, round_.version)
+    key = _cache_key(round_)
     if key in _STATE_CACHE:
         _STATE_CACHE.move_to_end(key)
         return _STATE_CACHE[key]
@@ -117,7 +124,7 @@ def _remember(round_: Round, state: Any) -> None:
     A state cached by an action that then rolled back would be served later for the same
     (round, version) after another worker committed a different action at that version.
     """
-    key = (round_.pk, round_.version)
+    key = _cache_key(round_)
 
     def store() -> None:
         _STATE_CACHE[key] = state
