@@ -57,7 +57,8 @@ def _flat_tables(tables: Iterable[Mapping[str, Any]]) -> Iterable[dict[str, Any]
 
 
 TABLE_COLUMNS = (
-    "id", "name", "game", "sessions", "open", "opener", "closer", "fills", "credits", "win", "ledger_win",
+    "id", "name", "game", "variant", "sessions", "open", "opener", "closer", "fills", "credits", "win",
+    "ledger_win",
     "variance", "recorded_variance", "variance_flagged", "rake", "house_win", "handle", "hold_pct", "theo",
     "theo_hold_pct", "theo_band_low_pct", "theo_band_high_pct", "rounds", "bets",
 )  # fmt: skip

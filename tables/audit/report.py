@@ -56,6 +56,7 @@ class TableData(TypedDict):
     id: int
     name: str
     game: str
+    variant: str | None  # the card-room game a stakes table deals (display name)
     sessions: int
     open: bool
     opener: int | None

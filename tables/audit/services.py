@@ -1358,6 +1358,8 @@ def _table_row(audit: _Audit, acc: _TableAcc) -> shape.TableData:
         "id": table.pk,
         "name": table.name,
         "game": table.game,
+        # The card room's result-keyed tables name the game they deal (Gops, Old Maid …).
+        "variant": _variant_name(table),
         "sessions": len(sessions),
         "open": is_open,
         "opener": opener,
@@ -1539,3 +1541,13 @@ def render_report_files(*, report_id: int) -> list[str]:
     for fmt in ("pdf", "csv"):
         get_report_file(report=report, fmt=fmt)
     return ["pdf", "csv"]
+
+
+def _variant_name(table: Table) -> str | None:
+    """Display name of a stakes table's ``rules.variant``; None for the engine games."""
+    if table.game != "stakes":
+        return None
+    from tables.games.stakes import VARIANTS
+
+    key = str((table.rules or {}).get("variant", ""))
+    return VARIANTS[key][0] if key in VARIANTS else key or None
