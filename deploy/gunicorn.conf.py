@@ -1,6 +1,7 @@
 """gunicorn settings: stateless workers (sessions, tokens and idempotency live in PostgreSQL)."""
 
 import os
+from typing import Any
 
 from prometheus_client import multiprocess
 
@@ -15,10 +16,12 @@ max_requests_jitter = 500
 # bench beside a dev server) would fight over it, and nothing here uses it.
 control_socket_disable = True
 accesslog = "-"
-access_log_format = '{"request_id":"%({x-request-id}o)s","method":"%(m)s","path":"%(U)s","status":%(s)s,"ms":%(M)s}'
+access_log_format = (
+    '{"request_id":"%({x-request-id}o)s","method":"%(m)s","path":"%(U)s","status":%(s)s,"ms":%(M)s}'
+)
 
 
-def child_exit(server, worker):  # noqa: ANN001, ANN201 - gunicorn's hook signature
+def child_exit(server: Any, worker: Any) -> None:
     """Drop a dead worker's metric files so /metrics does not count it forever."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         multiprocess.mark_process_dead(worker.pid)
