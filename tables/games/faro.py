@@ -176,7 +176,7 @@ def _limits_of(action: Mapping[str, Any], state: FaroState) -> tuple[int, int]:
     if not isinstance(limits, Mapping):
         raise _refuse("'limits' must be {min_bet, max_bet}.")
     low, high = _whole(limits.get("min_bet")), _whole(limits.get("max_bet"))
-    if low is None or high is None or not 0 <= low <= high:
+    if low is None or high is None or not 0 <= low <= high <= _MAX_ID:
         raise _refuse("'limits' must hold whole-cent min_bet ≤ max_bet.")
     return low, high
 
