@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 import redis
-from celery.contrib.testing.worker import start_worker
 from django.conf import settings
 from django.db import connection
 from django.db.backends.signals import connection_created
@@ -22,6 +21,7 @@ from pytest_django.plugin import blocking_manager_key
 
 from casino.celery import app as celery_app
 from ledger.services import ensure_system_accounts
+from tests.celery_support import route_all_tasks_to, worker_on
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -53,35 +53,21 @@ def fast_commits(db: None) -> Iterator[None]:
     connection_created.disconnect(_async_commit)
 
 
-def _route_everything_to(queue: str | None) -> None:
-    celery_app.conf.task_routes = {"*": {"queue": queue}} if queue else None
-    celery_app.amqp.flush_routes()
-    celery_app.amqp.__dict__.pop("router", None)  # kombu's cached_property: rebuilt on next send
-
-
 @pytest.fixture
 def audit_queue(settings: Any) -> Iterator[str]:
     """A queue of the test's own; every task the test sends goes there (the night's ratings too),
     so no other worker on this Redis runs them against another database."""
     queue = f"audit-test-{uuid.uuid4().hex[:12]}"
     settings.AUDIT_QUEUE = queue
-    _route_everything_to(queue)
+    route_all_tasks_to(queue)
     yield queue
-    _route_everything_to(None)
+    route_all_tasks_to(None)
 
 
 @pytest.fixture
 def audit_worker(audit_queue: str) -> Iterator[Any]:
     """A real worker thread (solo pool) on the Redis broker and result backend."""
-    with start_worker(
-        celery_app,
-        pool="solo",
-        concurrency=1,
-        perform_ping_check=False,
-        queues=[audit_queue],
-        loglevel="WARNING",
-        shutdown_timeout=30,
-    ) as worker:
+    with worker_on(audit_queue) as worker:
         yield worker
 
 

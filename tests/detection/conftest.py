@@ -19,19 +19,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from celery.contrib.testing.worker import start_worker
 from django.core.management import call_command
 from django.db import connection
 from django.db.backends.signals import connection_created
 from pytest_django import DjangoDbBlocker
 
-from casino.celery import app as celery_app
 from ledger.gaming_day import gaming_day_for
 from ledger.services import ensure_system_accounts
 from tables.detection.detectors import DETECTORS
 from tables.detection.tasks import run_detector_task
 from tables.models import Alert
 from tables.simulation.night import NightConfig, simulate_night
+from tests.celery_support import route_all_tasks_to, worker_on
 
 TASK_TIMEOUT = 120
 
@@ -73,12 +72,6 @@ class DetectedNight:
     def scenario(self, name: str) -> dict[str, Any]:
         assert self.truth is not None
         return next(item for item in self.truth["scenarios"] if item["scenario"] == name)
-
-
-def route_everything_to(queue: str | None) -> None:
-    celery_app.conf.task_routes = {"*": {"queue": queue}} if queue else None
-    celery_app.amqp.flush_routes()
-    celery_app.amqp.__dict__.pop("router", None)  # kombu's cached_property: rebuilt on next send
 
 
 def _async_commit(sender: Any, connection: Any, **kwargs: Any) -> None:
@@ -138,27 +131,19 @@ def detect_night(config: NightConfig) -> DetectedNight:
 @pytest.fixture(scope="session")
 def nights(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[dict[str, DetectedNight]]:
     queue = f"detect-test-{uuid.uuid4().hex[:12]}"
-    route_everything_to(queue)
+    route_all_tasks_to(queue)
     connection_created.connect(_async_commit)
     try:
         with django_db_blocker.unblock():
             with connection.cursor() as cursor:
                 cursor.execute("SET synchronous_commit TO off")
-            with start_worker(
-                celery_app,
-                pool="solo",
-                concurrency=1,
-                perform_ping_check=False,
-                queues=[queue],
-                loglevel="WARNING",
-                shutdown_timeout=30,
-            ):
+            with worker_on(queue):
                 built = {"clean": detect_night(CLEAN), "injected": detect_night(INJECTED)}
             flush()
         yield built
     finally:
         connection_created.disconnect(_async_commit)
-        route_everything_to(None)
+        route_all_tasks_to(None)
 
 
 @pytest.fixture
@@ -174,9 +159,9 @@ def injected(nights: dict[str, DetectedNight]) -> DetectedNight:
 @pytest.fixture
 def detect_queue() -> Iterator[str]:
     queue = f"detect-test-{uuid.uuid4().hex[:12]}"
-    route_everything_to(queue)
+    route_all_tasks_to(queue)
     yield queue
-    route_everything_to(None)
+    route_all_tasks_to(None)
 
 
 @pytest.fixture(scope="session")
@@ -192,13 +177,5 @@ def system_accounts_back_after_flushes(
 @pytest.fixture
 def detect_worker(detect_queue: str, system_accounts_back_after_flushes: None) -> Iterator[Any]:
     """A real worker thread (solo pool) on the Redis broker and result backend, for one test."""
-    with start_worker(
-        celery_app,
-        pool="solo",
-        concurrency=1,
-        perform_ping_check=False,
-        queues=[detect_queue],
-        loglevel="WARNING",
-        shutdown_timeout=30,
-    ) as worker:
+    with worker_on(detect_queue) as worker:
         yield worker

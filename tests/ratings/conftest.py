@@ -14,13 +14,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from celery.contrib.testing.worker import start_worker
 from django.db import connection
 from django.db.backends.signals import connection_created
 from pytest_django import DjangoDbBlocker
 
-from casino.celery import app as celery_app
 from ledger.services import ensure_system_accounts
+from tests.celery_support import route_all_tasks_to, worker_on
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -32,32 +31,18 @@ def _system_accounts_back_after_flushes(
         ensure_system_accounts()
 
 
-def _route_everything_to(queue: str | None) -> None:
-    celery_app.conf.task_routes = {"*": {"queue": queue}} if queue else None
-    celery_app.amqp.flush_routes()
-    celery_app.amqp.__dict__.pop("router", None)  # kombu's cached_property: rebuilt on next send
-
-
 @pytest.fixture
 def ratings_queue() -> Iterator[str]:
     queue = f"ratings-test-{uuid.uuid4().hex[:12]}"
-    _route_everything_to(queue)
+    route_all_tasks_to(queue)
     yield queue
-    _route_everything_to(None)
+    route_all_tasks_to(None)
 
 
 @pytest.fixture
 def ratings_worker(ratings_queue: str) -> Iterator[Any]:
     """A real worker on the Redis broker and result backend (not ``task_always_eager``)."""
-    with start_worker(
-        celery_app,
-        pool="solo",
-        concurrency=1,
-        perform_ping_check=False,
-        queues=[ratings_queue],
-        loglevel="WARNING",
-        shutdown_timeout=30,
-    ) as worker:
+    with worker_on(ratings_queue) as worker:
         yield worker
 
 

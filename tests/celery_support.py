@@ -1,0 +1,37 @@
+"""Real Celery workers for tests: a thread (solo pool) on Redis, consuming a queue of its own.
+
+Every task a test sends is routed to that queue, so a developer's worker on the same Redis
+never runs the test's tasks against another database, and the test's worker never takes theirs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from celery.contrib.testing.worker import start_worker
+
+from casino.celery import app as celery_app
+
+
+def route_all_tasks_to(queue: str | None) -> None:
+    """Send every task to ``queue`` (None: back to the configured routes)."""
+    celery_app.conf.task_routes = {"*": {"queue": queue}} if queue else None
+    celery_app.amqp.flush_routes()
+    celery_app.amqp.__dict__.pop("router", None)  # kombu's cached_property: rebuilt on next send
+
+
+@contextmanager
+def worker_on(queue: str) -> Iterator[Any]:
+    """A real worker (not ``task_always_eager``) on the Redis broker and result backend."""
+    with start_worker(
+        celery_app,
+        pool="solo",
+        concurrency=1,
+        perform_ping_check=False,
+        queues=[queue],
+        loglevel="WARNING",
+        shutdown_timeout=30,
+    ) as worker:
+        yield worker
