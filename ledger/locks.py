@@ -4,25 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db.models import QuerySet
-
 from ledger.models import Account, Hold
 
 
 def lock_accounts(*, ids: Iterable[int]) -> dict[int, Account]:
     rows = Account.objects.filter(pk__in=set(ids)).order_by("pk").select_for_update(of=("self",))
     return {account.pk: account for account in rows}
-
-
-def lock_accounts_by_code(*, codes: Iterable[str]) -> dict[str, Account]:
-    """Resolve codes and lock the rows in one round trip (the hot path of every transfer)."""
-    rows: QuerySet[Account] = (
-        Account.objects.filter(code__in=set(codes))
-        .only("id", "code", "name", "balance", "held", "must_not_go_negative")
-        .order_by("pk")
-        .select_for_update(of=("self",))
-    )
-    return {account.code: account for account in rows}
 
 
 def lock_holds(*, ids: Iterable[int]) -> dict[int, Hold]:

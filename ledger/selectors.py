@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db.models import Q, QuerySet, Subquery, Sum
+from django.db.models import OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
 from ledger.errors import UnknownAccount
@@ -26,16 +26,22 @@ def get_balance(*, code: str, as_of: dt.datetime | None = None) -> int:
         if not balance:
             raise UnknownAccount(f"No such account: {code}.")
         return balance[0]
-    # By account id (a scalar subquery, evaluated once), so the (account, -created_at, -id)
-    # index serves the ordering; joining on the code would scan the account's whole history.
-    account_id = Subquery(Account.objects.filter(code=code).values("pk")[:1])
+    found = balance_as_of_query(code=code, as_of=as_of).first()
+    if found is None:
+        raise UnknownAccount(f"No such account: {code}.")
+    return found[1] or 0  # no entry by then: the account was still empty
+
+
+def balance_as_of_query(*, code: str, as_of: dt.datetime) -> QuerySet[Account, tuple[int, int | None]]:
+    """The account's pk with its last ``balance_after`` by ``as_of``, as a correlated subquery: the
+    planner walks the (account, -created_at, -id) index backwards from ``as_of`` and stops at the
+    first entry, so the read costs the same at 10k or 1M entries."""
     last = (
-        Entry.objects.filter(account_id=account_id, created_at__lte=as_of)
+        Entry.objects.filter(account_id=OuterRef("pk"), created_at__lte=as_of)
         .order_by("-created_at", "-id")
-        .values_list("balance_after", flat=True)
-        .first()
+        .values("balance_after")[:1]
     )
-    return last or 0
+    return Account.objects.filter(code=code).annotate(last=Subquery(last)).values_list("pk", "last")
 
 
 def list_statement(*, code: str) -> QuerySet[Entry]:

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 
 from ledger.errors import (
@@ -21,17 +21,17 @@ from ledger.errors import (
     IdempotencyConflict,
     InsufficientFunds,
     InvalidTransfer,
+    LedgerError,
     UnknownAccount,
 )
 from ledger.gaming_day import gaming_day_for
-from ledger.locks import lock_accounts, lock_accounts_by_code, lock_holds
+from ledger.locks import lock_accounts, lock_holds
 from ledger.metrics import TRANSFER_LEGS, TRANSFERS
 from ledger.models import (
     Account,
     AccountKind,
     AccountPurpose,
     ClosedGamingDay,
-    Entry,
     Hold,
     HoldStatus,
     Transfer,
@@ -117,14 +117,35 @@ def _check_legs(legs: Sequence[Leg]) -> None:
             raise InvalidTransfer(f"A leg cannot move chips from {leg.debit} to itself.")
 
 
-def _existing(key: str, fingerprint: str) -> Transfer | None:
-    found = Transfer.objects.filter(key=key).first()
-    if found is not None and found.fingerprint != fingerprint:
-        raise IdempotencyConflict(f"Key {key!r} was already used for a different transfer.")
-    return found
+# The refusals ledger_post_transfer raises (migration 0005), by SQLSTATE.
+_REFUSALS: dict[str, type[LedgerError]] = {
+    "CK001": InsufficientFunds,
+    "CK002": IdempotencyConflict,
+    "CK003": UnknownAccount,
+    "CK004": HoldNotPending,
+    "CK005": HoldExceeded,
+    "CK006": InvalidTransfer,
+}
+
+_TRANSFER_FIELDS = [
+    "id",
+    "key",
+    "kind",
+    "memo",
+    "created_at",
+    "gaming_day",
+    "meta",
+    "fingerprint",
+    "reverses_id",
+]
+
+_POST_SQL = """
+    SELECT o_transfer_id, o_replayed
+      FROM ledger_post_transfer(%s, %s, %s, %s, %s, %s::jsonb, %s, %s::bigint,
+                                %s::text[], %s::text[], %s::bigint[], %s::bigint[])
+"""
 
 
-@transaction.atomic
 def post_transfer(
     *,
     key: str,
@@ -141,197 +162,86 @@ def post_transfer(
     accounts with ``InsufficientFunds``, writes the transfer and its entries, and updates
     the stored balances. The same ``key`` with the same content returns the first transfer
     and moves nothing; with different content it raises ``IdempotencyConflict``.
+
+    The work is one call of the database function ``ledger_post_transfer`` (migration 0005):
+    one round trip. Outside a transaction that statement is its own transaction; inside one,
+    it runs in a savepoint, so a refusal leaves the caller's transaction usable.
     """
     _check_legs(legs)
     meta = dict(meta or {})
-    fingerprint = _fingerprint(kind, legs, meta, reverses.pk if reverses else None)
-    codes = {leg.debit for leg in legs} | {leg.credit for leg in legs}
-    by_code = lock_accounts_by_code(codes=codes)  # resolves and locks in one query, pk order
-    if missing := codes - by_code.keys():
-        raise UnknownAccount(f"No such account: {', '.join(sorted(missing))}.")
-    hold_ids = {leg.hold_id for leg in legs if leg.hold_id is not None}
-    holds = lock_holds(ids=hold_ids) if hold_ids else {}
+    reverses_id = reverses.pk if reverses else None
+    fingerprint = _fingerprint(kind, legs, meta, reverses_id)
+    memo = memo[:300]
     now = at or timezone.now()
     day = gaming_day_for(now)
-    # The key is claimed before anything is checked: a replay returns the first transfer even
-    # if the payer could no longer afford it. Same-key retries lock the same accounts, so a
-    # twin has committed by now; a twin on other accounts makes the INSERT wait, then skip.
-    transfer_id = _claim_key(
-        key=key,
-        kind=kind,
-        memo=memo[:300],
-        now=now,
-        day=day,
-        meta=meta,
-        fingerprint=fingerprint,
-        reverses=reverses,
+    params = [
+        key,
+        kind,
+        memo,
+        now,
+        day,
+        json.dumps(meta, default=str),
+        fingerprint,
+        reverses_id,
+        _text_array([leg.debit for leg in legs]),
+        _text_array([leg.credit for leg in legs]),
+        _int_array([leg.amount for leg in legs]),
+        _int_array([leg.hold_id for leg in legs]),
+    ]
+    if connection.get_autocommit():  # the statement is its own transaction: committed on return
+        transfer_id, replayed = _call_post(params, day)
+        if not replayed:
+            _count(kind, len(legs))
+    else:
+        with transaction.atomic():
+            transfer_id, replayed = _call_post(params, day)
+        if not replayed:
+            transaction.on_commit(lambda: _count(kind, len(legs)))
+    if replayed:
+        return Transfer.objects.get(pk=transfer_id)
+    # Built like a row read from the database (positional, the cheap path of Model.__init__).
+    transfer = Transfer.from_db(
+        "default",
+        _TRANSFER_FIELDS,
+        (transfer_id, key, kind, memo, now, day, meta, fingerprint, reverses_id),
     )
-    if transfer_id is None:
-        found = _existing(key, fingerprint)
-        if found is None:  # the twin rolled back after we waited: nothing was posted under the key
-            raise IdempotencyConflict(f"Key {key!r} is being used by another transfer right now; retry.")
-        return found
-
-    accounts = {account.pk: account for account in by_code.values()}
-    deltas: dict[int, int] = defaultdict(int)
-    debits: dict[int, int] = defaultdict(int)
-    captured: dict[int, int] = defaultdict(int)  # account pk -> cents taken from its holds
-    hold_use: dict[int, int] = defaultdict(int)
-    for leg in legs:
-        payer, payee = by_code[leg.debit], by_code[leg.credit]
-        deltas[payer.pk] -= leg.amount
-        deltas[payee.pk] += leg.amount
-        debits[payer.pk] += leg.amount
-        if leg.hold_id is not None:
-            hold = holds.get(leg.hold_id)
-            if hold is None or hold.account_id != payer.pk:
-                raise InvalidTransfer(f"Hold {leg.hold_id} does not reserve funds on {leg.debit}.")
-            if hold.status != HoldStatus.PENDING:
-                raise HoldNotPending(f"Hold {hold.key} is {hold.status}; it can no longer pay.")
-            hold_use[hold.pk] += leg.amount
-            if hold_use[hold.pk] > hold.amount - hold.captured:
-                raise HoldExceeded(
-                    f"Hold {hold.key} has {hold.amount - hold.captured} cents left, not {hold_use[hold.pk]}."
-                )
-            captured[payer.pk] += leg.amount
-
-    for pk, delta in deltas.items():
-        account = accounts[pk]
-        # A transfer's legs are simultaneous: an account may pay on what it receives in the
-        # same transfer (a pot filled and won by one action). What must hold is the result:
-        # the new balance still covers what stays reserved by holds.
-        still_held = account.held - captured[pk]
-        if account.must_not_go_negative and account.balance + delta < still_held:
-            short = still_held - (account.balance + delta)
-            raise InsufficientFunds(
-                f"{account.name or account.code} has {account.available} cents available; "
-                f"this transfer needs {short} cents more.",
-                fields={
-                    "account": account.code,
-                    "available": account.available,
-                    "needed": account.available + short,
-                },
-            )
-
-    # Credits are entered before debits, so each account's balance_after chain never dips
-    # below zero inside a transfer that the net rule above allowed (paid on what it received).
-    running = {pk: account.balance for pk, account in accounts.items()}
-    credits: list[Entry] = []
-    debits_out: list[Entry] = []
-    for index, leg in enumerate(legs):
-        payee = by_code[leg.credit]
-        running[payee.pk] += leg.amount
-        credits.append(
-            Entry(
-                transfer_id=transfer_id,
-                account_id=payee.pk,
-                leg=index,
-                amount=leg.amount,
-                balance_after=running[payee.pk],
-                created_at=now,
-            )
-        )
-    for index, leg in enumerate(legs):
-        payer = by_code[leg.debit]
-        running[payer.pk] -= leg.amount
-        debits_out.append(
-            Entry(
-                transfer_id=transfer_id,
-                account_id=payer.pk,
-                leg=index,
-                amount=-leg.amount,
-                balance_after=running[payer.pk],
-                hold_id=leg.hold_id,
-                created_at=now,
-            )
-        )
-    entries = credits + debits_out
-    Entry.objects.bulk_create(entries)
-    _apply_balances(deltas=deltas, debits=debits, captured=captured)
-    for hold_pk, used in hold_use.items():
-        Hold.objects.filter(pk=hold_pk).update(captured=holds[hold_pk].captured + used)
-    transaction.on_commit(lambda: _count(kind, len(legs)))
-    transfer = Transfer(
-        pk=transfer_id,
-        key=key,
-        kind=kind,
-        memo=memo[:300],
-        created_at=now,
-        gaming_day=day,
-        meta=meta,
-        fingerprint=fingerprint,
-        reverses=reverses,
-    )
-    transfer._state.adding = False
-    transfer._state.db = "default"
+    if reverses is not None:
+        transfer.reverses = reverses
     return transfer
 
 
-def _claim_key(
-    *,
-    key: str,
-    kind: str,
-    memo: str,
-    now: dt.datetime,
-    day: dt.date,
-    meta: Mapping[str, Any],
-    fingerprint: str,
-    reverses: Transfer | None,
-) -> int | None:
-    """Insert the transfer row, or return None if its key is taken (one round trip either way)."""
+def _text_array(values: Sequence[str]) -> str:
+    """A PostgreSQL array literal of strings, every element quoted: psycopg's general list
+    adapter costs more client CPU than the whole rest of a transfer's Python."""
+    return "{" + ",".join('"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"' for v in values) + "}"
+
+
+def _int_array(values: Sequence[int | None]) -> str:
+    return "{" + ",".join("NULL" if v is None else str(int(v)) for v in values) + "}"
+
+
+def _call_post(params: list[Any], day: dt.date) -> tuple[int, bool]:
+    """Run ledger_post_transfer; its refusals come back as the ledger's domain errors."""
     try:
         with connection.cursor() as cursor:
-            cursor.execute(
-                """
-                INSERT INTO ledger_transfer
-                       (key, kind, memo, created_at, gaming_day, meta, fingerprint, reverses_id)
-                VALUES (%s, %s, %s, %s, %s, %s::jsonb, %s, %s)
-                ON CONFLICT (key) DO NOTHING
-                RETURNING id
-                """,
-                [
-                    key,
-                    kind,
-                    memo,
-                    now,
-                    day,
-                    json.dumps(meta, default=str),
-                    fingerprint,
-                    reverses.pk if reverses else None,
-                ],
-            )
+            cursor.execute(_POST_SQL, params)
             row = cursor.fetchone()
-    except IntegrityError as error:
+    except DatabaseError as error:
+        cause = error.__cause__
+        refusal = _REFUSALS.get(getattr(cause, "sqlstate", None) or "")
+        if refusal is not None:
+            diag = cause.diag  # type: ignore[union-attr]
+            fields = json.loads(diag.message_detail) if diag.message_detail else None
+            raise refusal(diag.message_primary or refusal.code, fields=fields) from error
         if "gaming_day_closed" in str(error):
             raise GamingDayClosed(f"Gaming day {day} is closed; no transfer may be dated into it.") from error
         raise
-    return int(row[0]) if row else None
+    return int(row[0]), bool(row[1])
 
 
 def _count(kind: str, legs: int) -> None:
     TRANSFERS.labels(kind).inc()
     TRANSFER_LEGS.inc(legs)
-
-
-def _apply_balances(*, deltas: dict[int, int], debits: dict[int, int], captured: dict[int, int]) -> None:
-    """One UPDATE for all touched accounts: the hot path of every chip movement."""
-    rows = [(pk, delta, debits[pk], delta + debits[pk], captured[pk]) for pk, delta in deltas.items()]
-    values = ", ".join(["(%s::bigint, %s::bigint, %s::bigint, %s::bigint, %s::bigint)"] * len(rows))
-    params = [value for row in rows for value in row]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"""
-            UPDATE ledger_account AS a
-               SET balance = a.balance + v.delta,
-                   debits_posted = a.debits_posted + v.debits,
-                   credits_posted = a.credits_posted + v.credits,
-                   held = a.held - v.captured,
-                   version = a.version + 1
-              FROM (VALUES {values}) AS v(id, delta, debits, credits, captured)
-             WHERE a.id = v.id
-            """,
-            params,
-        )
 
 
 @transaction.atomic
