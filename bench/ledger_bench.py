@@ -333,7 +333,7 @@ def casekeeper_balance_reads(params: dict[str, Any]) -> dict[str, Any]:
     _django_setup(params["db_url"])
     from django.db import connection
 
-    from ledger.selectors import balance_as_of_query, get_balance
+    from ledger.selectors import BALANCE_AS_OF_SQL, get_balance
 
     code, size = params["code"], params["size"]
     start = dt.datetime.fromisoformat(params["start"])
@@ -363,7 +363,9 @@ def casekeeper_balance_reads(params: dict[str, Any]) -> dict[str, Any]:
             )
             return cursor.fetchone()
 
-    plan = balance_as_of_query(code=code, as_of=moments[0]).explain(analyze=True)
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN ANALYZE " + BALANCE_AS_OF_SQL, [moments[0], code])
+        plan = "\n".join(row[0] for row in cursor.fetchall())
     reads, budget = params["reads"], params["budget"]
     return {
         "size": size,

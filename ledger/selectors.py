@@ -5,7 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db.models import OuterRef, Q, QuerySet, Subquery, Sum
+from django.db import connection
+from django.db.models import Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
 from ledger.errors import UnknownAccount
@@ -19,29 +20,37 @@ def get_account(*, code: str) -> Account:
     return account
 
 
+# Hot reads (every balance screen and API call), written as SQL: the statements run in tens of
+# microseconds, while building them through the ORM costs 0.2-0.8 ms of Python each time.
+BALANCE_SQL = "SELECT balance FROM ledger_account WHERE code = %s"
+# The last entry by the moment as a correlated subquery: PostgreSQL walks the account's
+# (account, -created_at, -id) index backwards from the moment and stops at the first entry,
+# so the read costs the same at 10k or 1M entries. No row: no such account; NULL: no entry yet.
+BALANCE_AS_OF_SQL = """
+    SELECT a.id,
+           (SELECT e.balance_after
+              FROM ledger_entry AS e
+             WHERE e.account_id = a.id AND e.created_at <= %s
+             ORDER BY e.created_at DESC, e.id DESC
+             LIMIT 1)
+      FROM ledger_account AS a
+     WHERE a.code = %s
+"""
+
+
 def get_balance(*, code: str, as_of: dt.datetime | None = None) -> int:
     """The balance now (stored) or at a moment (the last entry's ``balance_after`` by then)."""
-    if as_of is None:
-        balance = Account.objects.filter(code=code).values_list("balance", flat=True)[:1]
-        if not balance:
-            raise UnknownAccount(f"No such account: {code}.")
-        return balance[0]
-    found = balance_as_of_query(code=code, as_of=as_of).first()
-    if found is None:
+    with connection.cursor() as cursor:
+        if as_of is None:
+            cursor.execute(BALANCE_SQL, [code])
+        else:
+            cursor.execute(BALANCE_AS_OF_SQL, [as_of, code])
+        row = cursor.fetchone()
+    if row is None:
         raise UnknownAccount(f"No such account: {code}.")
-    return found[1] or 0  # no entry by then: the account was still empty
-
-
-def balance_as_of_query(*, code: str, as_of: dt.datetime) -> QuerySet[Account, tuple[int, int | None]]:
-    """The account's pk with its last ``balance_after`` by ``as_of``, as a correlated subquery: the
-    planner walks the (account, -created_at, -id) index backwards from ``as_of`` and stops at the
-    first entry, so the read costs the same at 10k or 1M entries."""
-    last = (
-        Entry.objects.filter(account_id=OuterRef("pk"), created_at__lte=as_of)
-        .order_by("-created_at", "-id")
-        .values("balance_after")[:1]
-    )
-    return Account.objects.filter(code=code).annotate(last=Subquery(last)).values_list("pk", "last")
+    if as_of is None:
+        return int(row[0])
+    return int(row[1] or 0)  # no entry by then: the account was still empty
 
 
 def list_statement(*, code: str) -> QuerySet[Entry]:
