@@ -8,13 +8,14 @@ sense now. The engine still decides: anything it refuses is shown in place with 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.http import QueryDict
 
 from casino.errors import ValidationFailed
 from tables.console.cards import deck_by_suit
+from tables.console.keying import HandSlot, deal_slots, hands_payload
 from tables.console.money import parse_dollars
 from tables.games.cards import FARMER_DECK, FULL_DECK, RANKS, SUITS
 from tables.models import Round
@@ -35,12 +36,13 @@ class Field:
     """One input of an action form. ``kind`` picks the widget and how the value is parsed."""
 
     name: str
-    kind: str  # player | card | cards | money | scores | card_map
+    kind: str  # player | card | cards | money | scores | card_map | hands
     label: str
     choices: tuple[tuple[Any, str], ...] = ()
     picker: tuple[dict[str, Any], ...] = ()
     players: tuple[tuple[int, str], ...] = ()
     required: bool = True
+    slots: tuple[HandSlot, ...] = ()  # kind "hands": the piles of a keyed deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +57,7 @@ class Action:
     primary: bool = False
     danger: bool = False
     help: str = ""
+    done: str = ""  # the receipt's headline when it went through; "<label>: done." if empty
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +86,35 @@ def _name(board: Board, player: Any) -> str:
 
 def _choices(board: Board, players: Sequence[int]) -> tuple[tuple[int, str], ...]:
     return tuple((int(p), _name(board, p)) for p in players)
+
+
+KEYED_DEAL = "deal_keyed"
+COUNT_ONLY_LABEL = "Cards dealt, hands not keyed (count-only)"
+
+
+def manual_deal(game: str, public: Mapping[str, Any], board: Board, count_only: Action) -> list[Action]:
+    """A manual shoe offers two ways to record the deal: key every hand, or only that it happened.
+
+    Keying every hand is full tracking (GAMES.md "Shoes" and each game's rules for known
+    hands); count-only keeps the hands secret and leaves penalties to the dealer's word.
+    """
+    keyed = Action(
+        KEYED_DEAL,
+        "deal",
+        "Key every hand",
+        fields=(Field("hands", "hands", "Every hand as dealt", slots=deal_slots(game, public, board.names)),),
+        primary=True,
+        help="Full tracking: the engine knows every hand, offers only cards a player holds "
+        "and applies the rules that need known hands at once.",
+        done="Every hand keyed: the deal is recorded with full tracking.",
+    )
+    counted = replace(count_only, primary=True, done="Cards dealt: count-only tracking, hands not keyed.")
+    return [keyed, counted]
+
+
+def keyed_deal(actions: Sequence[Action]) -> Action | None:
+    """The keyed-deal form among the actions offered now, if the round is at a manual deal."""
+    return next((action for action in actions if action.key == KEYED_DEAL), None)
 
 
 def known_hands(round_: Round) -> dict[int, list[str]]:
@@ -188,8 +220,9 @@ def _fan_tan(public: Mapping[str, Any], board: Board) -> list[Action]:
     phase = public.get("phase")
     players = public.get("players", [])
     if phase == "deal":
-        label = "Deal the whole deck" if board.shoe == "electronic" else "Cards dealt (count-only tracking)"
-        return [Action("deal", "deal", label, primary=True)]
+        if board.shoe == "electronic":
+            return [Action("deal", "deal", "Deal the whole deck", primary=True)]
+        return manual_deal("fan_tan", public, board, Action("deal", "deal", COUNT_ONLY_LABEL))
     if phase != "play" or public.get("turn") is None:
         return []
     turn = int(public["turn"])
@@ -209,7 +242,20 @@ def _fan_tan(public: Mapping[str, Any], board: Board) -> list[Action]:
                 primary=True,
             )
         )
-    actions.append(Action("pass", "pass", f"{name} passes", fixed={"player": turn}, primary=not actions))
+    if playable and turn in board.hands:
+        # Known hands: a pass by a player who can play is an illegal pass, charged at once.
+        actions.append(
+            Action(
+                "pass",
+                "pass",
+                f"{name} passes (illegal: holds a playable card)",
+                fixed={"player": turn},
+                danger=True,
+                help="The pass chip, three chips more, and five to each holder of a held 7's 6 and 8.",
+            )
+        )
+    else:
+        actions.append(Action("pass", "pass", f"{name} passes", fixed={"player": turn}, primary=not actions))
     passers = [p["player"] for p in players if p.get("passes", 0) > 0]
     if public.get("tracking") == "count" and passers:
         everyone = _choices(board, [p["player"] for p in players])
@@ -242,8 +288,9 @@ def _newmarket(public: Mapping[str, Any], board: Board) -> list[Action]:
     ids = [p["player"] for p in public.get("players", [])]
     played = [entry["card"] for entry in public.get("played", [])]
     if phase == "deal":
-        label = "Deal" if board.shoe == "electronic" else "Cards dealt (count-only tracking)"
-        return [Action("deal", "deal", label, primary=True)]
+        if board.shoe == "electronic":
+            return [Action("deal", "deal", "Deal", primary=True)]
+        return manual_deal("newmarket", public, board, Action("deal", "deal", COUNT_ONLY_LABEL))
     if phase == "widow":
         dealer = _name(board, public.get("dealer"))
         return [
@@ -350,15 +397,13 @@ def _tonk(public: Mapping[str, Any], board: Board) -> list[Action]:
     if phase == "deal":
         if board.shoe == "electronic":
             return [Action("deal", "deal", "Deal five each", primary=True)]
-        return [
-            Action(
-                "deal",
-                "deal",
-                "Cards dealt (count-only tracking)",
-                fields=(Field("upcard", "card", "The upcard", picker=picker(FULL_DECK)),),
-                primary=True,
-            )
-        ]
+        count_only = Action(
+            "deal",
+            "deal",
+            COUNT_ONLY_LABEL,
+            fields=(Field("upcard", "card", "The upcard", picker=picker(FULL_DECK)),),
+        )
+        return manual_deal("tonk", public, board, count_only)
     turn = public.get("turn")
     if turn is None or phase not in ("draw", "play"):
         return []
@@ -538,6 +583,8 @@ def payload_from(action: Action, data: QueryDict) -> dict[str, Any]:
             if missing:
                 raise ValidationFailed(f"Pick a card for {', '.join(missing)}.")
             payload[spec.name] = chosen
+        elif spec.kind == "hands":
+            payload.update(hands_payload(spec.name, spec.slots, data))
     return payload
 
 

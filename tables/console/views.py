@@ -26,8 +26,18 @@ from ledger.errors import LedgerError
 from tables import services
 from tables.console import faro as faro_screen
 from tables.console.access import PIT_ROLES, NotAllowed, actor_of, dealer_table, require_dealer, signed_in
-from tables.console.games import GAME_TITLES, Board, find_action, known_hands, legal_actions, payload_from
+from tables.console.games import (
+    GAME_TITLES,
+    KEYED_DEAL,
+    Board,
+    find_action,
+    keyed_deal,
+    known_hands,
+    legal_actions,
+    payload_from,
+)
 from tables.console.idempotency import body_hash, run_once
+from tables.console.keying import input_name, keying_screen
 from tables.console.money import format_dollars, parse_dollars
 from tables.console.moves import describe_settlements
 from tables.games.cards import RANKS
@@ -176,7 +186,25 @@ def table_context(
         context["actions"] = legal_actions(shown.game, shown.state, board) if round_ is not None else []
         context["public"] = shown.state
         context["hands"] = [(names.get(pid, f"Player {pid}"), cards) for pid, cards in hands.items()]
+        context["keying"] = _keying_context(context["actions"], sticky)
     return context
+
+
+def _keying_context(actions: list[Any], sticky: Sticky) -> dict[str, Any] | None:
+    """A manual deal's two choices: the keying screen (with what a refused post held) and the rest."""
+    keyed = keyed_deal(actions)
+    if keyed is None:
+        return None
+    field = keyed.fields[0]
+    refused_here = sticky.values.get("action") == KEYED_DEAL
+    posted = sticky.values.get("posted", {}) if refused_here else {}
+    keyed_cards = {slot.key: posted.get(input_name(field.name, slot.key), []) for slot in field.slots}
+    return {
+        "action": keyed,
+        "slots": keying_screen(field.name, field.slots, keyed_cards),
+        "others": [action for action in actions if action is not keyed],
+        "open": sticky.values.get("action", ""),
+    }
 
 
 def render_table(
@@ -608,10 +636,15 @@ def game_action(request: HttpRequest, table_id: int, round_id: int) -> HttpRespo
         names.update(_names(table, round_)[0])
         board = Board(names=names, shoe=round_.shoe, hands=known_hands(round_))
         action = find_action(legal_actions(round_.game, round_.state, board), key)
-        chosen["label"] = action.label
+        chosen["done"] = action.done or f"{action.label}: done."
         return payload_from(action, request.POST)
 
     def headline(payload: dict[str, Any], updated: Round) -> str:
-        return f"{chosen.get('label', payload['type'])}: done."
+        return str(chosen.get("done", f"{payload['type']}: done."))
 
-    return _round_perform(request, table_id, round_id, form="game", build=build, headline=headline)
+    # A refused keyed deal comes back with every card still keyed, its reason beside it.
+    sticky = Sticky(values={"action": key, "posted": dict(request.POST.lists())})
+    form = "keying" if key == KEYED_DEAL else "game"
+    return _round_perform(
+        request, table_id, round_id, form=form, build=build, headline=headline, sticky=sticky
+    )

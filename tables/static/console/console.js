@@ -1,4 +1,5 @@
-/* Casekeeper console: the tap-to-bet flow, the card picker slots, and the pit's polling guard.
+/* Casekeeper console: the tap-to-bet flow, the card picker slots, keying a manual deal's hands,
+   and the pit's polling guard.
    Everything here only helps the dealer compose a form; the server decides and refuses. */
 (function () {
   "use strict";
@@ -146,6 +147,102 @@
     render();
   }
 
+  /* Keying a manual deal: one picker per hand, one hand shown at a time. A card ticked for one
+     hand is greyed (with that hand's initials) on the others; a complete hand takes no more and
+     hands over to the next; the deal button waits until every hand is complete. */
+  function initKeying(form) {
+    if (form.dataset.ready) return;
+    form.dataset.ready = "1";
+    var panels = Array.prototype.slice.call(form.querySelectorAll("[data-hand-panel]"));
+    var tabs = Array.prototype.slice.call(form.querySelectorAll("[data-hand-tab]"));
+    var button = form.querySelector("[data-confirm]");
+    var status = form.querySelector("[data-status]");
+    var label = button.textContent;
+    var active = 0;
+
+    function boxes(panel) { return Array.prototype.slice.call(panel.querySelectorAll("input[type=checkbox]")); }
+    function keyed(panel) { return boxes(panel).filter(function (b) { return b.checked; }).map(function (b) { return b.value; }); }
+    function left(panel) { return Number(panel.dataset.size) - keyed(panel).length; }
+    function nextOpen(from) {
+      for (var step = 1; step <= panels.length; step++) {
+        var index = (from + step) % panels.length;
+        if (left(panels[index]) > 0) return index;
+      }
+      return from;
+    }
+
+    boxes(form).forEach(function (box) { box.dataset.name = box.getAttribute("aria-label"); });
+
+    function render() {
+      var holder = {};
+      panels.forEach(function (panel, index) {
+        keyed(panel).forEach(function (code) { if (!(code in holder)) holder[code] = index; });
+      });
+      var total = 0, needed = 0, complete = true;
+      panels.forEach(function (panel, index) {
+        var mine = keyed(panel);
+        var open = left(panel);
+        total += mine.length;
+        needed += Number(panel.dataset.size);
+        if (open !== 0) complete = false;
+        boxes(panel).forEach(function (box) {
+          var card = box.closest(".pcard");
+          var owner = holder[box.value];
+          var given = !box.checked && owner !== undefined && owner !== index;
+          var full = !box.checked && !given && open <= 0;
+          box.disabled = given || full;
+          card.classList.toggle("given", given);
+          card.classList.toggle("full", full);
+          if (given) card.dataset.holder = panels[owner].dataset.short;
+          else delete card.dataset.holder;
+          box.setAttribute("aria-label", box.dataset.name + (given ? ", given to " + panels[owner].dataset.label : ""));
+        });
+        var chips = panel.querySelector("[data-keyed]");
+        chips.textContent = "";
+        mine.forEach(function (code) {
+          var chip = document.createElement("span");
+          chip.className = "cardchip" + (/[HD]$/.test(code) ? " red" : "");
+          chip.textContent = cardLabel(code);
+          chips.appendChild(chip);
+        });
+        var tab = tabs[index];
+        tab.querySelector("[data-left]").textContent =
+          open > 0 ? open + " of " + panel.dataset.size + " to key" : open < 0 ? -open + " too many" : "complete \u2713";
+        tab.classList.toggle("done", open === 0);
+        tab.classList.toggle("over", open < 0);
+        tab.classList.toggle("active", index === active);
+        tab.setAttribute("aria-pressed", index === active ? "true" : "false");
+        panel.hidden = index !== active;
+      });
+      button.disabled = !complete;
+      var missing = needed - total;
+      button.textContent = complete ? label : label + " (" + missing + (missing === 1 ? " card" : " cards") + " to key)";
+      status.textContent = complete
+        ? "Every hand is keyed: check the hands, then deal."
+        : total + " of " + needed + " cards keyed. Now keying: " + panels[active].dataset.label + ".";
+    }
+
+    tabs.forEach(function (tab, index) {
+      tab.addEventListener("click", function () { active = index; render(); });
+    });
+    form.addEventListener("change", function (event) {
+      var panel = event.target.closest("[data-hand-panel]");
+      if (!panel) return;
+      var index = panels.indexOf(panel);
+      if (event.target.checked && left(panel) === 0) active = nextOpen(index);
+      render();
+    });
+    form.addEventListener("click", function (event) {
+      var clear = event.target.closest("[data-clear]");
+      if (!clear) return;
+      boxes(clear.closest("[data-hand-panel]")).forEach(function (box) { box.checked = false; });
+      render();
+    });
+    var firstOpen = panels.findIndex(function (panel) { return left(panel) !== 0; });
+    active = firstOpen === -1 ? 0 : firstOpen;
+    render();
+  }
+
   function initReceipt(root) {
     root.querySelectorAll("[data-close-receipt]").forEach(function (btn) {
       btn.addEventListener("click", function () { btn.closest(".receipt").remove(); });
@@ -156,6 +253,7 @@
     var scope = root && root.querySelectorAll ? root : document;
     scope.querySelectorAll("form[data-faro-bet]").forEach(initBetForm);
     scope.querySelectorAll("form[data-card-slots]").forEach(initSlots);
+    scope.querySelectorAll("form[data-keying]").forEach(initKeying);
     initReceipt(scope);
     scope.querySelectorAll("#pit-live input").forEach(function (input) {
       input.addEventListener("input", function () { input.dataset.dirty = "1"; });
