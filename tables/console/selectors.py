@@ -1,4 +1,10 @@
-"""Reads for the pit view: every table at a glance, and the house's win so far tonight."""
+"""Reads for the pit view: every table at a glance, and the house's win so far tonight.
+
+The pit polls every 5 s, so a refresh costs a fixed number of queries however many tables
+there are: the tables with their trays, dealers, seats and open sessions; tonight's sessions,
+each annotated with its approved fills and credits; and the live rounds, each one query for
+the whole floor.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,20 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Q, Sum
+from django.db.models import BigIntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 
 from ledger.gaming_day import gaming_day_bounds, gaming_day_for
-from tables.models import Round, Table, TableSession, TrayRequest, TrayRequestKind, TrayRequestStatus
-from tables.selectors import get_live_round, get_open_session, list_tables
+from tables.models import (
+    LIVE_ROUND_STATUSES,
+    Round,
+    Table,
+    TableSession,
+    TrayRequest,
+    TrayRequestKind,
+    TrayRequestStatus,
+)
+from tables.selectors import get_open_session, list_tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,19 +37,54 @@ class FloorRow:
     players: int
 
 
-def _approved(table: Table, kind: str, since: dt.datetime) -> int:
-    total = TrayRequest.objects.filter(
-        table=table, kind=kind, status=TrayRequestStatus.APPROVED, decided_at__gte=since
-    ).aggregate(total=Sum("amount"))["total"]
+def _approved_requests(kind: str) -> QuerySet[TrayRequest]:
+    return TrayRequest.objects.filter(kind=kind, status=TrayRequestStatus.APPROVED)
+
+
+def _approved(table_id: int, kind: str, since: dt.datetime) -> int:
+    total = (
+        _approved_requests(kind)
+        .filter(table_id=table_id, decided_at__gte=since)
+        .aggregate(total=Sum("amount"))["total"]
+    )
     return int(total or 0)
+
+
+def _approved_since_opening(kind: str) -> Coalesce:
+    """The session's table's approved ``kind`` total, decided at or after the session opened."""
+    total = (
+        _approved_requests(kind)
+        .filter(table_id=OuterRef("table_id"), decided_at__gte=OuterRef("opened_at"))
+        .order_by()
+        .values("table_id")
+        .annotate(total=Sum("amount"))
+        .values("total")
+    )
+    return Coalesce(Subquery(total), Value(0), output_field=BigIntegerField())
+
+
+def sessions_with_tray_totals() -> QuerySet[TableSession]:
+    """Sessions carrying ``approved_fills`` and ``approved_credits``, so ``win_so_far`` needs no query."""
+    return TableSession.objects.annotate(
+        approved_fills=_approved_since_opening(TrayRequestKind.FILL),
+        approved_credits=_approved_since_opening(TrayRequestKind.CREDIT),
+    )
+
+
+def _fills_and_credits(session: TableSession) -> tuple[int, int]:
+    fills = getattr(session, "approved_fills", None)
+    credits = getattr(session, "approved_credits", None)
+    if fills is None or credits is None:  # a session fetched without the annotations
+        fills = _approved(session.table_id, TrayRequestKind.FILL, session.opened_at)
+        credits = _approved(session.table_id, TrayRequestKind.CREDIT, session.opened_at)
+    return int(fills), int(credits)
 
 
 def win_so_far(session: TableSession, tray_balance: int) -> int:
     """closer + credits - opener - fills; an open session uses the tray now as its provisional closer."""
     if session.closed_at is not None and session.win is not None:
         return session.win
-    fills = _approved(session.table, TrayRequestKind.FILL, session.opened_at)
-    credits = _approved(session.table, TrayRequestKind.CREDIT, session.opened_at)
+    fills, credits = _fills_and_credits(session)
     return tray_balance + credits - session.opening_inventory - fills
 
 
@@ -42,25 +92,49 @@ def tonight_start(now: dt.datetime | None = None) -> dt.datetime:
     return gaming_day_bounds(gaming_day_for(now))[0]
 
 
+def _tonight(since: dt.datetime) -> Q:
+    """Opened this gaming day, or still open (a shift carried over from the day before)."""
+    return Q(opened_at__gte=since) | Q(closed_at__isnull=True)
+
+
 def win_tonight(table: Table, *, since: dt.datetime) -> int:
-    """Every session of this gaming day, closed or still open."""
-    sessions = TableSession.objects.filter(table=table).filter(
-        Q(opened_at__gte=since) | Q(closed_at__isnull=True)
-    )
-    return sum(win_so_far(session, table.tray.balance) for session in sessions.select_related("table"))
+    """Every session of this gaming day, closed or still open.
+
+    ``list_floor`` prefetches the sessions (``sessions_tonight``, for the same ``since``);
+    otherwise one query reads them with their fills and credits.
+    """
+    sessions = getattr(table, "sessions_tonight", None)
+    if sessions is None:
+        sessions = sessions_with_tray_totals().filter(_tonight(since), table=table)
+    return sum(win_so_far(session, table.tray.balance) for session in sessions)
+
+
+def _live_round(table: Table) -> Round | None:
+    rounds: list[Round] = getattr(table, "live_rounds", [])
+    return rounds[0] if rounds else None
 
 
 def list_floor(*, user: Any) -> list[FloorRow]:
     since = tonight_start()
-    rows = []
-    for table in list_tables(user=user):
-        rows.append(
-            FloorRow(
-                table=table,
-                session=get_open_session(table),
-                live_round=get_live_round(table),
-                win_tonight=win_tonight(table, since=since),
-                players=len(getattr(table, "active_seats", [])),
-            )
+    tables = list_tables(user=user).prefetch_related(
+        Prefetch(
+            "sessions",
+            queryset=sessions_with_tray_totals().filter(_tonight(since)).order_by("pk"),
+            to_attr="sessions_tonight",
+        ),
+        Prefetch(
+            "rounds",
+            queryset=Round.objects.filter(status__in=LIVE_ROUND_STATUSES).order_by("pk"),
+            to_attr="live_rounds",
+        ),
+    )
+    return [
+        FloorRow(
+            table=table,
+            session=get_open_session(table),
+            live_round=_live_round(table),
+            win_tonight=win_tonight(table, since=since),
+            players=len(getattr(table, "active_seats", [])),
         )
-    return rows
+        for table in tables
+    ]

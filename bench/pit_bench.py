@@ -1,0 +1,295 @@
+"""Pit benchmark: what one refresh of the pit view costs with 20, 100 and 200 tables.
+
+    bench/run-pit [--sizes 20,100,200] [--samples 30] [--keep-db]
+    .venv/bin/python -m bench.pit_bench [...]
+
+Not a test. It builds a floor in a throwaway database (``casekeeper_bench_pit`` on
+``BENCH_SERVER_URL``'s server, created, migrated and dropped here) through the real services,
+growing it to each size in turn, and at each size measures two things in this process:
+
+* ``tables.console.selectors.list_floor`` for a pit boss (the rows the pit draws);
+* ``GET /pit/live/`` through Django's test client with a signed-in pit boss and the
+  ``HX-Request`` header: the partial the pit's htmx poll fetches every 5 s (session, floor,
+  ratings figures, fills and credits to approve, alerts, template).
+
+Each gets ``--samples`` timed calls after two warm-up calls; the report gives the queries of one
+call and p50 / p99 in ms, printed as markdown and written to ``build/bench/pit.md``.
+
+Every table is a Faro table with its own dealer, opened with a $20,000 count through
+``tables.services``. Four tables in five have had a shift tonight already: an approved fill and
+credit, then closed with a count, then opened again. Every table's current (or only) session has
+an approved fill and a refused credit; every tenth table has a credit waiting for approval. Every
+second open table has two players seated and a live Faro round dealt from an electronic shoe.
+So every kind of row the pit reads exists: open and closed sessions, approved, pending and
+refused fills and credits, seats and live rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+
+from bench.harness import summarize_latencies
+
+ROOT = Path(__file__).resolve().parent.parent
+OUTPUT = ROOT / "build" / "bench" / "pit.md"
+SERVER_URL = os.environ.get("BENCH_SERVER_URL", "postgres://root@127.0.0.1:5432")
+BENCH_DB = "casekeeper_bench_pit"
+SETTINGS = "casino.settings.local"
+OPENING = 2_000_000  # cents counted into a tray at opening
+BUY_IN = 100_000
+WARM_UP = 2
+
+
+def db_url(name: str) -> str:
+    parts = urlsplit(SERVER_URL)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", "", ""))
+
+
+def log(message: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def app_env() -> dict[str, str]:
+    return {
+        "DJANGO_SETTINGS_MODULE": SETTINGS,
+        "DATABASE_URL": db_url(BENCH_DB),
+        "DEBUG": "false",
+        "SECRET_KEY": "pit-bench-only-not-a-secret-0123456789abcdef",
+        "CELERY_BROKER_URL": "memory://",
+        "CELERY_RESULT_BACKEND": "cache+memory://",
+        "LOG_LEVEL": "WARNING",
+        "ALLOWED_HOSTS": "testserver,127.0.0.1,localhost",
+        "PYTHONPATH": str(ROOT),
+    }
+
+
+def admin(sql: str) -> None:
+    with psycopg.connect(db_url("postgres"), autocommit=True) as conn:
+        conn.execute(sql.encode())
+
+
+def fresh_database() -> None:
+    admin(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
+    admin(f'CREATE DATABASE "{BENCH_DB}"')
+    admin(f'ALTER DATABASE "{BENCH_DB}" SET synchronous_commit = off')  # bench data: no fsync waits
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--verbosity", "0", "--no-input"],
+        cwd=ROOT,
+        env={**os.environ, **app_env()},
+        check=True,
+    )
+
+
+def setup_django() -> None:
+    os.environ.update(app_env())
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    # Creating hundreds of players should not spend minutes in PBKDF2; nothing here signs in with them.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    import logging
+
+    logging.getLogger("kombu").setLevel(logging.ERROR)
+    warnings.filterwarnings("ignore", message="No directory at")  # whitenoise: no collectstatic here
+
+
+# --------------------------------------------------------------------------- building the floor
+
+
+def _staff(username: str, role: str) -> Any:
+    from casino.models import User
+
+    user = User.objects.filter(username=username).first()
+    if user is None:
+        user = User(username=username, role=role, name=username.replace("-", " ").title())
+        user.set_unusable_password()
+        user.save()
+    return user
+
+
+def _fill_and_credit(*, dealer: Any, boss: Any, table_id: int, credit: str) -> None:
+    """An approved fill, then a credit that is approved, refused or left waiting (``credit``)."""
+    from tables import services
+
+    fill = services.request_tray_change(actor=dealer, table_id=table_id, kind="fill", amount=50_000)
+    services.approve_tray_request(actor=boss, table_id=table_id, request_id=fill.pk, kind="fill")
+    asked = services.request_tray_change(actor=dealer, table_id=table_id, kind="credit", amount=20_000)
+    if credit == "approve":
+        services.approve_tray_request(actor=boss, table_id=table_id, request_id=asked.pk, kind="credit")
+    elif credit == "refuse":
+        services.refuse_tray_request(actor=boss, table_id=table_id, request_id=asked.pk, kind="credit")
+
+
+def add_table(index: int, *, boss: Any, cashier: Any) -> None:
+    """One table of the floor described in the module docstring, made through the services."""
+    from casino.models import Role
+    from casino.services import buy_in, create_player
+    from tables import services
+    from tables.rounds import start_round
+
+    dealer = _staff(f"bench-dealer-{index}", Role.DEALER)
+    table = services.create_table(
+        actor=boss, name=f"Bench Faro {index:03d}", game="faro", min_bet=500, max_bet=50_000
+    )
+    services.assign_dealer(actor=boss, table_id=table.pk, dealer_id=dealer.pk)
+    services.open_table(actor=dealer, table_id=table.pk, opening_inventory=OPENING)
+    if index % 5:  # four tables in five: an earlier shift tonight, closed with a count, then reopened
+        _fill_and_credit(dealer=dealer, boss=boss, table_id=table.pk, credit="approve")
+        table.tray.refresh_from_db()
+        services.close_table(actor=dealer, table_id=table.pk, closing_inventory=table.tray.balance - 1_000)
+        table.tray.refresh_from_db()
+        services.open_table(actor=dealer, table_id=table.pk, opening_inventory=table.tray.balance)
+    _fill_and_credit(
+        dealer=dealer, boss=boss, table_id=table.pk, credit="wait" if index % 10 == 0 else "refuse"
+    )
+    if index % 2 == 0:  # every second table: two players and a live deal
+        for seat in (1, 2):
+            player = create_player(
+                actor=cashier,
+                username=f"bench-{index}-{seat}",
+                password="bench-password-1",
+                name=f"Guest {index}",
+            )
+            buy_in(actor=cashier, player=player, amount=BUY_IN)
+            services.seat_player(actor=dealer, table_id=table.pk, player_id=player.pk, seat=seat)
+        start_round(actor=dealer, table_id=table.pk, shoe="electronic", seed=f"{index:064x}")
+
+
+def grow_floor(*, start: int, stop: int) -> float:
+    """Tables ``start`` .. ``stop - 1``; returns the seconds it took."""
+    from casino.models import Role
+    from ledger.services import ensure_system_accounts
+
+    ensure_system_accounts()
+    boss, cashier = _staff("bench-pit", Role.PIT_BOSS), _staff("bench-cashier", Role.CASHIER)
+    started = time.perf_counter()
+    for index in range(start, stop):
+        add_table(index, boss=boss, cashier=cashier)
+    return time.perf_counter() - started
+
+
+# --------------------------------------------------------------------------- measuring
+
+
+def _timed(call: Any, samples: int) -> dict[str, Any]:
+    """Warm up, then time ``samples`` calls; the queries of each call are counted too."""
+    from django.db import connection, reset_queries
+    from django.test.utils import CaptureQueriesContext
+
+    for _ in range(WARM_UP):
+        call()
+    seconds, counts = [], []
+    for _ in range(samples):
+        reset_queries()  # the query log is a bounded deque: once full, a capture would count nothing
+        with CaptureQueriesContext(connection) as queries:
+            before = time.perf_counter()
+            call()
+            seconds.append(time.perf_counter() - before)
+        counts.append(len(queries))
+    return {**summarize_latencies(seconds), "queries": sorted(set(counts))}
+
+
+def measure(*, samples: int) -> dict[str, Any]:
+    from django.test import Client
+
+    from casino.models import Role
+    from tables.console.selectors import list_floor
+    from tables.models import Table
+
+    boss = _staff("bench-pit", Role.PIT_BOSS)
+    client = Client()
+    client.force_login(boss)
+    tables = Table.objects.count()
+
+    def floor() -> None:
+        rows = list_floor(user=boss)
+        assert len(rows) == tables
+
+    def partial() -> None:
+        page = client.get("/pit/live/", HTTP_HX_REQUEST="true")
+        assert page.status_code == 200, page.content[:300]
+
+    return {"tables": tables, "list_floor": _timed(floor, samples), "pit_live": _timed(partial, samples)}
+
+
+# --------------------------------------------------------------------------- the report
+
+
+def _queries(row: dict[str, Any]) -> str:
+    return ", ".join(str(q) for q in row["queries"])
+
+
+def render(results: list[dict[str, Any]], *, samples: int, build_seconds: float) -> str:
+    lines = [
+        "# Pit benchmark",
+        "",
+        f"One pit refresh, {samples} timed calls per cell after {WARM_UP} warm-ups. Floor built through the"
+        f" services in {build_seconds:.0f} s. Machine: {os.cpu_count()} CPUs, load average"
+        f" {os.getloadavg()[0]:.1f} at the end.",
+        "",
+        "| tables | `list_floor` queries | `list_floor` p50 ms | `list_floor` p99 ms"
+        " | `GET /pit/live/` queries | `/pit/live/` p50 ms | `/pit/live/` p99 ms |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        floor, live = r["list_floor"], r["pit_live"]
+        lines.append(
+            f"| {r['tables']} | {_queries(floor)} | {floor['p50_ms']:.1f} | {floor['p99_ms']:.1f}"
+            f" | {_queries(live)} | {live['p50_ms']:.1f} | {live['p99_ms']:.1f} |"
+        )
+    lines += [
+        "",
+        "In-process (Django's test client: no HTTP server, no network); PostgreSQL on the same machine."
+        " `/pit/live/` counts every query of the request, the session and the signed-in user included.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--sizes", default="20,100,200", help="floor sizes to measure, ascending")
+    parser.add_argument("--samples", type=int, default=30, help="timed calls per measure and size")
+    parser.add_argument("--keep-db", action="store_true", help=f"keep {BENCH_DB} afterwards")
+    parser.add_argument("--output", type=Path, default=OUTPUT)
+    args = parser.parse_args(argv)
+    sizes = sorted({int(size) for size in args.sizes.split(",") if size.strip()})
+    log(f"fresh database {BENCH_DB}")
+    fresh_database()
+    setup_django()
+    results, built, build_seconds = [], 0, 0.0
+    try:
+        for size in sizes:
+            log(f"growing the floor from {built} to {size} tables")
+            build_seconds += grow_floor(start=built, stop=size)
+            built = size
+            log(f"measuring {size} tables")
+            results.append(measure(samples=args.samples))
+        from django.db import connections
+
+        connections.close_all()
+    finally:
+        if not args.keep_db:
+            admin(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
+    report = render(results, samples=args.samples, build_seconds=build_seconds)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(report)
+    print(report)
+    log(f"written to {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
