@@ -13,7 +13,7 @@ The Django side maps parties to ledger accounts and posts the settlements.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -88,11 +88,24 @@ def split_evenly(amount: int, players_in_order: list[int] | tuple[int, ...]) -> 
     return shares
 
 
+def seats_after(seat: int, seat_numbers: Iterable[int]) -> list[int]:
+    """Seat numbers from the left of ``seat``: the next higher first, wrapping round.
+
+    The first of them is where the deal (or the dealer button) moves next, so every game
+    passes the deal round the table the same way.
+    """
+    ordered = sorted(seat_numbers)
+    return [s for s in ordered if s > seat] + [s for s in ordered if s <= seat]
+
+
 def seats_from_left_of(seat: int, seats: Mapping[int, int]) -> list[int]:
     """Player ids in deal order: the next higher occupied seat after ``seat``, wrapping round."""
-    order = sorted(seats)
-    after = [s for s in order if s > seat] + [s for s in order if s <= seat]
-    return [seats[s] for s in after]
+    return [seats[s] for s in seats_after(seat, seats)]
+
+
+def replaced_at[T](values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """A copy with one item replaced: engine states are frozen, so they are never edited."""
+    return (*values[:index], value, *values[index + 1 :])
 
 
 class Engine(Protocol):

@@ -20,3 +20,8 @@ class IllegalAction(Exception):
         self.code = code
         self.message = message
         self.fields = fields or {}
+
+
+def refuse(message: str, code: str = "illegal_action") -> IllegalAction:
+    """Shorthand for ``raise refuse(...)``: most refusals are the generic code."""
+    return IllegalAction(code, message)

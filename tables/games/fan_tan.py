@@ -38,10 +38,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tables.games import pot_helpers as ph
-from tables.games.base import RAKE, Engine, Settlement, TableContext, pot, wallet
+from tables.games import input_checks as checks
+from tables.games.base import RAKE, Engine, Settlement, TableContext, pot, seats_after, wallet
 from tables.games.cards import FULL_DECK, RANKS, SUITS, parse_card, parse_cards, rank_index, rank_of, suit_of
 from tables.games.errors import IllegalAction
+from tables.games.payments import PercentRake, Reserves, percent_rake
 from tables.games.shoe import check_keyed_card
 
 GAME = "fan_tan"
@@ -71,7 +72,7 @@ class Player:
 class FanTanState:
     ante: int
     chip: int
-    rake: ph.PercentRake | None
+    rake: PercentRake | None
     deck: tuple[str, ...] | None  # electronic shoe order; None for a manual shoe
     dealer_seat: int
     players: tuple[Player, ...]  # in order from the dealer's left
@@ -115,11 +116,11 @@ class FanTanEngine:
     game = GAME
 
     def default_rules(self) -> dict[str, Any]:
-        return {"chip": ph.DEFAULT_CHIP, "rake": None, "reserve_chips": 30}
+        return {"chip": checks.DEFAULT_CHIP, "rake": None, "reserve_chips": 30}
 
     def validate_rules(self, rules: Mapping[str, Any]) -> dict[str, Any]:
-        filled = ph.check_rules(rules, self.default_rules())
-        filled["reserve_chips"] = ph.check_int(
+        filled = checks.check_rules(rules, self.default_rules())
+        filled["reserve_chips"] = checks.check_int(
             filled["reserve_chips"], what="reserve_chips", code="bad_rules"
         )
         return filled
@@ -131,8 +132,8 @@ class FanTanEngine:
 
     def start(self, ctx: TableContext) -> tuple[FanTanState, tuple[Settlement, ...]]:
         plan = _plan(self, ctx)
-        carried = ph.carried_pot(ph.check_carry(ctx.carry), MAIN)
-        deck = None if ctx.deck is None else ph.check_deck(ctx.deck, FULL_DECK)
+        carried = checks.carried_pot(checks.check_carry(ctx.carry), MAIN)
+        deck = None if ctx.deck is None else checks.check_deck(ctx.deck, FULL_DECK)
         players = tuple(
             Player(player=p, seat=s, dealt=dealt, reserve_left=held - ante)
             for (s, p), dealt, ante, held in zip(
@@ -146,7 +147,7 @@ class FanTanEngine:
         state = FanTanState(
             ante=plan.ante,
             chip=plan.rules["chip"],
-            rake=ph.percent_rake(plan.rules),
+            rake=percent_rake(plan.rules),
             deck=deck,
             dealer_seat=plan.dealer_seat,
             players=players,
@@ -158,7 +159,7 @@ class FanTanEngine:
     def apply(
         self, state: FanTanState, action: Mapping[str, Any]
     ) -> tuple[FanTanState, tuple[Settlement, ...]]:
-        kind, action = ph.check_action(action)
+        kind, action = checks.check_action(action)
         handler = _HANDLERS.get(kind)
         if handler is None:
             raise IllegalAction(
@@ -225,10 +226,10 @@ class FanTanEngine:
 def _plan(engine: FanTanEngine, ctx: TableContext) -> _Plan:
     rules = engine.validate_rules(ctx.rules)
     chip = rules["chip"]
-    ante = ph.table_ante(ctx, chip)
-    seats = dict(ph.check_seats(ctx.seats, game="Fan Tan", fewest=FEWEST, most=MOST))
-    dealer_seat = _dealer_seat(ph.check_carry(ctx.carry), list(seats))
-    ordered = tuple((s, seats[s]) for s in ph.seats_after(dealer_seat, list(seats)))
+    ante = checks.table_ante(ctx, chip)
+    seats = dict(checks.seat_pairs(ctx.seats, game="Fan Tan", fewest=FEWEST, most=MOST))
+    dealer_seat = _dealer_seat(checks.check_carry(ctx.carry), list(seats))
+    ordered = tuple((s, seats[s]) for s in seats_after(dealer_seat, list(seats)))
     share, extra = divmod(len(FULL_DECK), len(ordered))
     dealt = tuple(share + (1 if i < extra else 0) for i in range(len(ordered)))
     short = share if extra else -1  # with an even deal nobody is short
@@ -238,25 +239,20 @@ def _plan(engine: FanTanEngine, ctx: TableContext) -> _Plan:
 
 
 def _dealer_seat(carry: Mapping[str, Any], seat_numbers: list[int]) -> int:
-    previous = ph.carried_int(carry, "dealer_seat")
+    previous = checks.carried_int(carry, "dealer_seat")
     if previous is None:
         return min(seat_numbers)
-    return ph.seats_after(previous, seat_numbers)[0]
+    return seats_after(previous, seat_numbers)[0]
 
 
 # --- actions -------------------------------------------------------------------------------
-
-
-def _require_play(state: FanTanState, doing: str) -> None:
-    if state.phase != "play":
-        raise IllegalAction("illegal_action", f"Cannot {doing} now: the round is at '{state.phase}'.")
 
 
 def _do_deal(state: FanTanState, action: Mapping[str, Any]) -> tuple[FanTanState, tuple[Settlement, ...]]:
     if state.phase != "deal":
         raise IllegalAction("illegal_action", "The cards have already been dealt.")
     if state.deck is not None:
-        ph.forbid_cards(action, "hands")
+        checks.forbid_cards(action, "hands")
         count = len(state.players)
         hands: dict[int, tuple[str, ...]] | None = {
             p.player: state.deck[i::count] for i, p in enumerate(state.players)
@@ -272,7 +268,7 @@ def _do_deal(state: FanTanState, action: Mapping[str, Any]) -> tuple[FanTanState
 
 
 def _keyed_hands(state: FanTanState, raw: object) -> dict[int, tuple[str, ...]]:
-    keyed = ph.by_player(raw, state.ids, field="hands")
+    keyed = checks.by_player(raw, state.ids, field="hands")
     hands: dict[int, tuple[str, ...]] = {}
     out: set[str] = set()
     for p in state.players:
@@ -289,11 +285,9 @@ def _keyed_hands(state: FanTanState, raw: object) -> dict[int, tuple[str, ...]]:
 
 
 def _turn_player(state: FanTanState, action: Mapping[str, Any], doing: str) -> Player:
-    _require_play(state, doing)
-    player = ph.action_player(action, state.ids)
-    due = state.players[state.turn].player
-    if player != due:
-        raise IllegalAction("not_your_turn", f"It is player {due}'s turn, not player {player}'s.")
+    checks.check_phase(state.phase, "play", doing)
+    player = checks.action_player(action, state.ids)
+    checks.check_turn(player, state.players[state.turn].player)
     return state.get(player)
 
 
@@ -338,13 +332,13 @@ def _charge_illegal_pass(state: FanTanState, passer: Player, pay: _Payments) -> 
 
 def _do_penalty(state: FanTanState, action: Mapping[str, Any]) -> tuple[FanTanState, tuple[Settlement, ...]]:
     """Count-only tracking: the dealer keys an illegal pass they caught (see the module notes)."""
-    _require_play(state, "key a penalty")
+    checks.check_phase(state.phase, "play", "key a penalty")
     if state.tracking != "count":
         raise IllegalAction(
             "illegal_action",
             "Penalties are keyed only with count-only tracking; known hands are charged at once.",
         )
-    passer = state.get(ph.action_player(action, state.ids))
+    passer = state.get(checks.action_player(action, state.ids))
     same_pass = _same_pass(action, passer)
     penalties = passer.penalties + (0 if same_pass else 1)
     seven = None if action.get("seven") is None else _penalised_seven(action, passer, penalties)
@@ -393,7 +387,7 @@ def _holder_field(
     field = "six_holder" if rank == "6" else "eight_holder"
     if action.get(field) is None:
         return None
-    holder = ph.action_player(action, state.ids, field=field)
+    holder = checks.action_player(action, state.ids, field=field)
     card = rank + suit_of(seven)
     if holder == passer.player:
         raise IllegalAction(
@@ -453,40 +447,28 @@ def _needs(state: FanTanState, card: str) -> str:
 
 
 class _Payments:
-    """One action's payments, each capped at what is left of the payer's reserve."""
+    """One action's payments out of reserves (paid in part if need be) and the pot they feed."""
 
     def __init__(self, state: FanTanState) -> None:
-        self.left = {p.player: p.reserve_left for p in state.players}
+        self.reserves = Reserves({p.player: p.reserve_left for p in state.players})
         self.pot = state.pot
-        self.out: list[Settlement] = []
-
-    def _take(self, player: int, amount: int) -> int:
-        paid = ph.capped(amount, self.left[player])
-        self.left[player] -= paid
-        return paid
 
     def to_pot(self, kind: str, player: int, amount: int) -> None:
-        paid = self._take(player, amount)
-        self.pot += paid
-        if paid:
-            self.out.append(Settlement(kind, wallet(player), pot(MAIN), paid, player))
+        self.pot += self.reserves.pay(kind, player, pot(MAIN), amount)
 
     def to_player(self, kind: str, player: int, payee: int, amount: int) -> None:
-        paid = self._take(player, amount)
-        if paid:
-            self.out.append(Settlement(kind, wallet(player), wallet(payee), paid, player))
+        self.reserves.pay(kind, player, wallet(payee), amount)
 
     def from_pot(self, kind: str, payee: str, amount: int, player: int | None) -> None:
         self.pot -= amount
-        if amount:
-            self.out.append(Settlement(kind, pot(MAIN), payee, amount, player))
+        self.reserves.move(kind, pot(MAIN), payee, amount, player)
 
     def apply(self, state: FanTanState) -> FanTanState:
-        players = tuple(replace(p, reserve_left=self.left[p.player]) for p in state.players)
+        players = tuple(replace(p, reserve_left=self.reserves.left[p.player]) for p in state.players)
         return replace(state, players=players, pot=self.pot)
 
     def done(self) -> tuple[Settlement, ...]:
-        return tuple(self.out)
+        return tuple(self.reserves.settlements)
 
 
 def _settle(state: FanTanState, winner: int) -> tuple[FanTanState, tuple[Settlement, ...]]:

@@ -36,10 +36,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tables.games import pot_helpers as ph
-from tables.games.base import RAKE, Engine, Settlement, TableContext, pot, wallet
+from tables.games import input_checks as checks
+from tables.games.base import RAKE, Engine, Settlement, TableContext, pot, seats_after, wallet
 from tables.games.cards import FARMER_DECK, hand_points, parse_card
 from tables.games.errors import IllegalAction
+from tables.games.payments import PercentRake, Reserves, percent_rake
 from tables.games.shoe import check_keyed_card
 
 GAME = "farmer"
@@ -82,7 +83,7 @@ class Result:
 class FarmerState:
     ante: int
     chip: int
-    rake: ph.PercentRake | None
+    rake: PercentRake | None
     deck: tuple[str, ...] | None  # electronic shoe order; None for a manual shoe
     hands: tuple[Hand, ...]  # in seat order
     farm: int
@@ -120,34 +121,34 @@ class FarmerEngine:
     game = GAME
 
     def default_rules(self) -> dict[str, Any]:
-        return {"chip": ph.DEFAULT_CHIP, "rake": None}
+        return {"chip": checks.DEFAULT_CHIP, "rake": None}
 
     def validate_rules(self, rules: Mapping[str, Any]) -> dict[str, Any]:
-        return ph.check_rules(rules, self.default_rules())
+        return checks.check_rules(rules, self.default_rules())
 
     def reserve(self, ctx: TableContext) -> dict[int, int]:
         """The ante plus one ante more: the most a player can owe (step 2 or step 3, never both)."""
         rules = self.validate_rules(ctx.rules)
-        ante = ph.table_ante(ctx, rules["chip"])
-        seats = ph.check_seats(ctx.seats, game="Farmer", fewest=FEWEST, most=MOST)
+        ante = checks.table_ante(ctx, rules["chip"])
+        seats = checks.seat_pairs(ctx.seats, game="Farmer", fewest=FEWEST, most=MOST)
         return {player: 2 * ante for _, player in seats}
 
     def start(self, ctx: TableContext) -> tuple[FarmerState, tuple[Settlement, ...]]:
         rules = self.validate_rules(ctx.rules)
-        ante = ph.table_ante(ctx, rules["chip"])
+        ante = checks.table_ante(ctx, rules["chip"])
         reserves = self.reserve(ctx)
-        seats = ph.check_seats(ctx.seats, game="Farmer", fewest=FEWEST, most=MOST)
-        carry = ph.check_carry(ctx.carry)
-        deck = None if ctx.deck is None else ph.check_deck(ctx.deck, FARMER_DECK)
+        seats = checks.seat_pairs(ctx.seats, game="Farmer", fewest=FEWEST, most=MOST)
+        carry = checks.check_carry(ctx.carry)
+        deck = None if ctx.deck is None else checks.check_deck(ctx.deck, FARMER_DECK)
         hands = tuple(Hand(player=p, seat=s, reserve_left=reserves[p] - ante) for s, p in seats)
         antes = tuple(Settlement("ante", wallet(p), pot(FARM), ante, p) for _, p in seats)
         state = FarmerState(
             ante=ante,
             chip=rules["chip"],
-            rake=ph.percent_rake(rules),
+            rake=percent_rake(rules),
             deck=deck,
             hands=hands,
-            farm=ph.carried_pot(carry, FARM) + ante * len(seats),
+            farm=checks.carried_pot(carry, FARM) + ante * len(seats),
             phase="deal",
         )
         return _choose_farmer(state, ctx, carry), antes
@@ -155,7 +156,7 @@ class FarmerEngine:
     def apply(
         self, state: FarmerState, action: Mapping[str, Any]
     ) -> tuple[FarmerState, tuple[Settlement, ...]]:
-        kind, action = ph.check_action(action)
+        kind, action = checks.check_action(action)
         handler = _HANDLERS.get(kind)
         if handler is None:
             raise IllegalAction("illegal_action", f"Farmer has no action '{kind}' (farmer, deal, hit, stay).")
@@ -211,15 +212,15 @@ class FarmerEngine:
 
 def _choose_farmer(state: FarmerState, ctx: TableContext, carry: Mapping[str, Any]) -> FarmerState:
     seats = {hand.seat: hand.player for hand in state.hands}
-    carried = ph.carried_int(carry, "farmer")
+    carried = checks.carried_int(carry, "farmer")
     if carried is None:
         return _first_farmer(state, ctx, seats)
     if carried in seats.values():
         return _with_farmer(state, carried)
-    old_seat = ph.carried_int(carry, "farmer_seat")
+    old_seat = checks.carried_int(carry, "farmer_seat")
     if old_seat is None:
         return _with_farmer(state, seats[min(seats)])
-    return _with_farmer(state, seats[ph.seats_after(old_seat, list(seats))[0]])
+    return _with_farmer(state, seats[seats_after(old_seat, list(seats))[0]])
 
 
 def _first_farmer(state: FarmerState, ctx: TableContext, seats: dict[int, int]) -> FarmerState:
@@ -228,8 +229,8 @@ def _first_farmer(state: FarmerState, ctx: TableContext, seats: dict[int, int]) 
         return replace(state, phase="draw")
     if not isinstance(ctx.extra_decks, tuple | list) or not ctx.extra_decks:
         raise IllegalAction("illegal_action", "The first Farmer round needs a second deck for the 6♥ draw.")
-    draw_deck = ph.check_deck(ctx.extra_decks[0], FARMER_DECK, what="The 6♥ draw deck")
-    receivers = [seats[s] for s in ph.seats_after(min(seats), list(seats))]
+    draw_deck = checks.check_deck(ctx.extra_decks[0], FARMER_DECK, what="The 6♥ draw deck")
+    receivers = [seats[s] for s in seats_after(min(seats), list(seats))]
     draw: list[tuple[int, str]] = []
     for index, card in enumerate(draw_deck):
         draw.append((receivers[index % len(receivers)], card))
@@ -241,16 +242,11 @@ def _first_farmer(state: FarmerState, ctx: TableContext, seats: dict[int, int]) 
 def _with_farmer(state: FarmerState, farmer: int) -> FarmerState:
     seats = [hand.seat for hand in state.hands]
     by_seat = {hand.seat: hand.player for hand in state.hands}
-    order = tuple(by_seat[s] for s in ph.seats_after(state.seat_of(farmer), seats))
+    order = tuple(by_seat[s] for s in seats_after(state.seat_of(farmer), seats))
     return replace(state, farmer=farmer, order=order, phase="deal")
 
 
 # --- actions -------------------------------------------------------------------------------
-
-
-def _require_phase(state: FarmerState, phase: str, doing: str) -> None:
-    if state.phase != phase:
-        raise IllegalAction("illegal_action", f"Cannot {doing} now: the round is at '{state.phase}'.")
 
 
 def _do_farmer(state: FarmerState, action: Mapping[str, Any]) -> tuple[FarmerState, tuple[Settlement, ...]]:
@@ -258,16 +254,16 @@ def _do_farmer(state: FarmerState, action: Mapping[str, Any]) -> tuple[FarmerSta
         raise IllegalAction(
             "illegal_action", "The farmer is keyed only before the deal of a table's first manual-shoe round."
         )
-    player = ph.action_player(action, state.players)
+    player = checks.action_player(action, state.players)
     return _with_farmer(state, player), ()
 
 
 def _do_deal(state: FarmerState, action: Mapping[str, Any]) -> tuple[FarmerState, tuple[Settlement, ...]]:
-    _require_phase(state, "deal", "deal")
+    checks.check_phase(state.phase, "deal", "deal")
     if state.deck is None:
         cards = _keyed_deal(state, action.get("cards"))
     else:
-        ph.forbid_cards(action, "cards")
+        checks.forbid_cards(action, "cards")
         cards = dict(zip(state.order, state.deck[: len(state.order)], strict=True))
     for player in state.order:
         state = state.with_hand(replace(state.hand(player), cards=(cards[player],)))
@@ -277,7 +273,7 @@ def _do_deal(state: FarmerState, action: Mapping[str, Any]) -> tuple[FarmerState
 def _keyed_deal(state: FarmerState, raw: object) -> dict[int, str]:
     if raw is None:
         raise IllegalAction("illegal_action", "With a manual shoe, 'cards' must give each player's card.")
-    keyed = ph.by_player(raw, state.players, field="cards")
+    keyed = checks.by_player(raw, state.players, field="cards")
     cards: dict[int, str] = {}
     for player in state.order:
         card = parse_card(keyed[player])
@@ -287,12 +283,10 @@ def _keyed_deal(state: FarmerState, raw: object) -> dict[int, str]:
 
 
 def _turn_player(state: FarmerState, action: Mapping[str, Any], doing: str) -> Hand:
-    _require_phase(state, "play", doing)
-    player = ph.action_player(action, state.players)
+    checks.check_phase(state.phase, "play", doing)
+    player = checks.action_player(action, state.players)
     assert state.turn is not None
-    due = state.order[state.turn]
-    if player != due:
-        raise IllegalAction("not_your_turn", f"It is player {due}'s turn, not player {player}'s.")
+    checks.check_turn(player, state.order[state.turn])
     return state.hand(player)
 
 
@@ -309,7 +303,7 @@ def _do_hit(state: FarmerState, action: Mapping[str, Any]) -> tuple[FarmerState,
 
 def _next_card(state: FarmerState, action: Mapping[str, Any]) -> str:
     if state.deck is not None:
-        ph.forbid_cards(action, "card")
+        checks.forbid_cards(action, "card")
         return state.deck[state.dealt]
     if action.get("card") is None:
         raise IllegalAction("illegal_action", "With a manual shoe, 'card' must name the card dealt.")
@@ -336,28 +330,10 @@ _HANDLERS = {"farmer": _do_farmer, "deal": _do_deal, "hit": _do_hit, "stay": _do
 # --- settlement ----------------------------------------------------------------------------
 
 
-class _Payments:
-    """Collects one showdown's settlements, capping each payer at their reserve."""
-
-    def __init__(self, state: FarmerState) -> None:
-        self.left = {hand.player: hand.reserve_left for hand in state.hands}
-        self.out: list[Settlement] = []
-
-    def move(self, kind: str, payer: str, payee: str, amount: int, player: int | None) -> None:
-        if amount > 0:
-            self.out.append(Settlement(kind, payer, payee, amount, player))
-
-    def pay(self, kind: str, player: int, payee: str, amount: int) -> int:
-        paid = ph.capped(amount, self.left[player])
-        self.left[player] -= paid
-        self.move(kind, wallet(player), payee, paid, player)
-        return paid
-
-
 def _showdown(state: FarmerState) -> tuple[FarmerState, tuple[Settlement, ...]]:
     hands = [state.hand(p) for p in state.order]
     state = replace(state, hands=tuple(replace(h, done=True) for h in state.hands), turn=None)
-    payments = _Payments(state)
+    payments = Reserves({hand.player: hand.reserve_left for hand in state.hands})
     sixteens = [h for h in hands if h.total == TARGET]
     winner = _farm_winner(sixteens, state) if sixteens else None
     farm = _win_farm(state, winner, payments) if winner is not None else state.farm
@@ -378,7 +354,7 @@ def _showdown(state: FarmerState) -> tuple[FarmerState, tuple[Settlement, ...]]:
     )
     left = tuple(replace(h, reserve_left=payments.left[h.player]) for h in state.hands)
     settled = replace(state, hands=left, farm=farm, phase="settled", result=result)
-    return settled, tuple(payments.out)
+    return settled, tuple(payments.settlements)
 
 
 def _farm_winner(sixteens: list[Hand], state: FarmerState) -> int:
@@ -393,7 +369,7 @@ def _farm_winner(sixteens: list[Hand], state: FarmerState) -> int:
     return tied[0]  # ``sixteens`` is in order from the farmer's left
 
 
-def _win_farm(state: FarmerState, winner: int, payments: _Payments) -> int:
+def _win_farm(state: FarmerState, winner: int, payments: Reserves) -> int:
     cut = state.rake.take(state.farm) if state.rake else 0
     payments.move("rake", pot(FARM), RAKE, cut, None)
     payments.move("pot", pot(FARM), wallet(winner), state.farm - cut, winner)
@@ -408,7 +384,7 @@ def _best_hands(hands: list[Hand]) -> tuple[list[int], int | None]:
     return [h.player for h in live if h.total == best_total], best_total
 
 
-def _pay_best(state: FarmerState, hands: list[Hand], best: list[int], payments: _Payments) -> int:
+def _pay_best(state: FarmerState, hands: list[Hand], best: list[int], payments: Reserves) -> int:
     """Step 2: lower live hands pay the best; returns the odd cents a shared side pot leaves the farm."""
     if not best:
         return 0

@@ -55,11 +55,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, TypeGuard
+from typing import Any
 
-from tables.games.base import RAKE, Settlement, TableContext, pot, seats_from_left_of, split_evenly, wallet
+from tables.games import input_checks as checks
+from tables.games.base import (
+    RAKE,
+    Settlement,
+    TableContext,
+    pot,
+    replaced_at,
+    seats_after,
+    seats_from_left_of,
+    split_evenly,
+    wallet,
+)
 from tables.games.cards import FULL_DECK, RED_SUITS, parse_card, parse_cards, rank_of, suit_of
-from tables.games.errors import IllegalAction
+from tables.games.errors import refuse
+from tables.games.payments import PercentRake, Reserves, percent_rake
 from tables.games.shoe import check_keyed_card
 
 PAY_CARDS: tuple[str, ...] = ("AH", "KC", "QD", "JS")
@@ -67,8 +79,7 @@ PAY_CARDS: tuple[str, ...] = ("AH", "KC", "QD", "JS")
 HIGH_RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
-DEFAULT_RULES: dict[str, Any] = {"chip": 100, "reserve_chips": 30, "rake": None}
-_MAX_KEY_DIGITS = 18
+DEFAULT_RULES: dict[str, Any] = {"chip": checks.DEFAULT_CHIP, "reserve_chips": 30, "rake": None}
 
 # Phases
 DEAL = "deal"
@@ -82,15 +93,6 @@ RUN = "run"
 # Tracking
 FULL = "full"
 COUNT_ONLY = "count_only"
-
-
-def _refuse(message: str, code: str = "illegal_action", **fields: Any) -> IllegalAction:
-    return IllegalAction(code, message, fields or None)
-
-
-def _is_int(value: object) -> TypeGuard[int]:
-    """JSON booleans are ints to Python; money and player ids never are."""
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def high_index(card: str) -> int:
@@ -134,8 +136,7 @@ class NewmarketState:
 
     chip: int
     ante: int
-    rake_percent: int | None
-    rake_cap: int | None
+    rake: PercentRake | None
     seats: tuple[tuple[int, int], ...]  # (seat, player) by seat number
     dealer_seat: int
     order: tuple[int, ...]
@@ -181,16 +182,6 @@ def _name(state: NewmarketState, player: int) -> str:
     return f"player {player} (seat {state.seat_of(player)})"
 
 
-def _with(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
-    return (*values[:index], value, *values[index + 1 :])
-
-
-def _with_hand(
-    hands: tuple[tuple[str, ...], ...], index: int, hand: tuple[str, ...]
-) -> tuple[tuple[str, ...], ...]:
-    return (*hands[:index], hand, *hands[index + 1 :])
-
-
 def _holder(state: NewmarketState, card: str) -> int | None:
     """Who holds ``card`` in a live hand (full tracking), else None."""
     for player, hand in zip(state.order, state.hands, strict=True):
@@ -204,8 +195,8 @@ def _holder(state: NewmarketState, card: str) -> int | None:
 
 def _check_rule_int(rules: Mapping[Any, Any], key: str, minimum: int) -> int:
     value = rules.get(key, DEFAULT_RULES[key])
-    if not _is_int(value) or value < minimum:
-        raise _refuse(f"Rule '{key}' must be a whole number ≥ {minimum}, not {value!r}.", "bad_rules")
+    if not checks.is_int(value) or value < minimum:
+        raise refuse(f"Rule '{key}' must be a whole number ≥ {minimum}, not {value!r}.", "bad_rules")
     return int(value)
 
 
@@ -214,55 +205,55 @@ def _check_rake(rake: object) -> dict[str, Any] | None:
     if rake is None:
         return None
     if not isinstance(rake, Mapping):
-        raise _refuse("Rule 'rake' must be null or an object with a 'kind'.", "bad_rules")
+        raise refuse("Rule 'rake' must be null or an object with a 'kind'.", "bad_rules")
     kind = rake.get("kind")
     if kind == "percent":
         allowed = {"kind", "percent", "cap"}
         percent, cap = rake.get("percent"), rake.get("cap")
-        if not _is_int(percent) or not 0 <= percent <= 100:
-            raise _refuse("A percent rake needs 'percent', a whole number 0-100.", "bad_rules")
-        if cap is not None and (not _is_int(cap) or cap < 0):
-            raise _refuse("A percent rake's 'cap' must be null or cents ≥ 0.", "bad_rules")
+        if not checks.is_int(percent) or not 0 <= percent <= 100:
+            raise refuse("A percent rake needs 'percent', a whole number 0-100.", "bad_rules")
+        if cap is not None and (not checks.is_int(cap) or cap < 0):
+            raise refuse("A percent rake's 'cap' must be null or cents ≥ 0.", "bad_rules")
         checked: dict[str, Any] = {"kind": "percent", "percent": percent, "cap": cap}
     elif kind == "time":
         allowed = {"kind", "amount", "minutes"}
         amount, minutes = rake.get("amount"), rake.get("minutes")
-        if not _is_int(amount) or amount <= 0 or not _is_int(minutes) or minutes <= 0:
-            raise _refuse("A time rake needs 'amount' (cents) and 'minutes', both > 0.", "bad_rules")
+        if not checks.is_int(amount) or amount <= 0 or not checks.is_int(minutes) or minutes <= 0:
+            raise refuse("A time rake needs 'amount' (cents) and 'minutes', both > 0.", "bad_rules")
         checked = {"kind": "time", "amount": amount, "minutes": minutes}
     else:
-        raise _refuse("Rule 'rake' kind must be 'percent' or 'time'.", "bad_rules")
+        raise refuse("Rule 'rake' kind must be 'percent' or 'time'.", "bad_rules")
     extra = sorted(repr(key) for key in rake if key not in allowed)
     if extra:
-        raise _refuse(f"Unknown rake key(s): {', '.join(extra)}.", "bad_rules")
+        raise refuse(f"Unknown rake key(s): {', '.join(extra)}.", "bad_rules")
     return checked
 
 
 def _check_seats(seats: object) -> dict[int, int]:
     if not isinstance(seats, Mapping):
-        raise _refuse("The table's seats must map seat numbers to player ids.")
+        raise refuse("The table's seats must map seat numbers to player ids.")
     checked: dict[int, int] = {}
     for seat, player in seats.items():
-        if not _is_int(seat) or not _is_int(player):
-            raise _refuse("Seat numbers and player ids must be whole numbers.")
+        if not checks.is_int(seat) or not checks.is_int(player):
+            raise refuse("Seat numbers and player ids must be whole numbers.")
         checked[seat] = player
     if not MIN_PLAYERS <= len(checked) <= MAX_PLAYERS:
-        raise _refuse(f"Newmarket is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(checked)}.")
+        raise refuse(f"Newmarket is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(checked)}.")
     if len(set(checked.values())) != len(checked):
-        raise _refuse("A player cannot sit in two seats.")
+        raise refuse("A player cannot sit in two seats.")
     return checked
 
 
 def _check_ante(ctx: TableContext, chip: int) -> int:
     ante, low, high = ctx.ante, ctx.min_bet, ctx.max_bet
-    if not _is_int(ante) or not _is_int(low) or not _is_int(high):
-        raise _refuse("The ante and table limits must be whole numbers of cents.")
+    if not checks.is_int(ante) or not checks.is_int(low) or not checks.is_int(high):
+        raise refuse("The ante and table limits must be whole numbers of cents.")
     if ante <= 0 or ante < low:
-        raise _refuse(f"The ante {ante} is below the table minimum {low}.", "below_minimum")
+        raise refuse(f"The ante {ante} is below the table minimum {low}.", "below_minimum")
     if ante > high:
-        raise _refuse(f"The ante {ante} is above the table maximum {high}.", "limit_exceeded")
+        raise refuse(f"The ante {ante} is above the table maximum {high}.", "limit_exceeded")
     if ante % chip:
-        raise _refuse(f"The ante {ante} must be a multiple of the chip ({chip}).")
+        raise refuse(f"The ante {ante} must be a multiple of the chip ({chip}).")
     return ante
 
 
@@ -274,7 +265,7 @@ def _check_deck(deck: object) -> tuple[str, ...] | None:
         or not all(isinstance(card, str) for card in deck)
         or sorted(deck) != sorted(FULL_DECK)
     ):
-        raise _refuse("The electronic shoe must hold the 52-card deck exactly once each.")
+        raise refuse("The electronic shoe must hold the 52-card deck exactly once each.")
     return tuple(deck)
 
 
@@ -282,13 +273,13 @@ def _carried_pots(carry: Mapping[str, Any]) -> tuple[int, ...]:
     """Pots owed from earlier rounds; a malformed carry is refused, never dropped."""
     pots = carry.get("pots", {})
     if not isinstance(pots, Mapping):
-        raise _refuse("The carried pots must map pay cards to cents.")
+        raise refuse("The carried pots must map pay cards to cents.")
     unknown = sorted(repr(key) for key in pots if key not in PAY_CARDS)
     if unknown:
-        raise _refuse(f"Unknown carried pot(s): {', '.join(unknown)}.")
+        raise refuse(f"Unknown carried pot(s): {', '.join(unknown)}.")
     amounts = tuple(pots.get(card, 0) for card in PAY_CARDS)
-    if not all(_is_int(amount) and amount >= 0 for amount in amounts):
-        raise _refuse("Carried pots must be whole cents ≥ 0.")
+    if not all(checks.is_int(amount) and amount >= 0 for amount in amounts):
+        raise refuse("Carried pots must be whole cents ≥ 0.")
     return amounts
 
 
@@ -297,15 +288,14 @@ def _next_dealer_seat(seats: list[int], carry: Mapping[str, Any]) -> int:
     previous = carry.get("dealer_seat")
     if previous is None:
         return seats[0]
-    if not _is_int(previous):
-        raise _refuse("The carried dealer seat must be a seat number.")
-    later = [seat for seat in seats if seat > previous]
-    return later[0] if later else seats[0]
+    if not checks.is_int(previous):
+        raise refuse("The carried dealer seat must be a seat number.")
+    return seats_after(previous, seats)[0]
 
 
 def _check_carry(carry: object) -> Mapping[str, Any]:
     if not isinstance(carry, Mapping):
-        raise _refuse("The carry must be an object.")
+        raise refuse("The carry must be an object.")
     return carry
 
 
@@ -314,17 +304,15 @@ def _check_carry(carry: object) -> Mapping[str, Any]:
 
 def _player(state: NewmarketState, action: Mapping[str, Any]) -> int:
     player = action.get("player")
-    if not _is_int(player):
-        raise _refuse(f"'player' must be a player id (a whole number), not {player!r}.")
-    if player not in state.order:
-        raise _refuse(f"Player {player} is not dealt into this round.")
-    return int(player)
+    if not checks.is_int(player):
+        raise refuse(f"'player' must be a player id (a whole number), not {player!r}.")
+    return checks.check_dealt_in(player, state.order)
 
 
 def _optional_dealer(state: NewmarketState, action: Mapping[str, Any]) -> None:
     """``exchange``/``keep`` need no player; one given must be the dealer position."""
     if action.get("player") is not None and _player(state, action) != state.dealer:
-        raise _refuse(
+        raise refuse(
             f"Only the dealer position, {_name(state, state.dealer)}, exchanges or keeps.", "not_your_turn"
         )
 
@@ -332,7 +320,7 @@ def _optional_dealer(state: NewmarketState, action: Mapping[str, Any]) -> None:
 def _card(action: Mapping[str, Any]) -> str:
     card = parse_card(action.get("card"))
     if card not in FULL_DECK:
-        raise _refuse(f"{card} is not in the Newmarket deck.", "bad_card")
+        raise refuse(f"{card} is not in the Newmarket deck.", "bad_card")
     return card
 
 
@@ -340,48 +328,34 @@ def _hand_slot(state: NewmarketState, key: object) -> int:
     """A ``hands`` key: a player id (int, or its digits as JSON keys are strings) or 'widow'."""
     if key == "widow":
         return len(state.order)
-    player: int | None = None
-    if _is_int(key):
-        player = key
-    elif isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= _MAX_KEY_DIGITS:
-        player = int(key)
+    player = checks.id_from_key(key)
     if player is None or player not in state.order:
-        raise _refuse(f"'hands' names {key!r}, which is neither a dealt-in player nor 'widow'.")
+        raise refuse(f"'hands' names {key!r}, which is neither a dealt-in player nor 'widow'.")
     return state.index(player)
 
 
 # --- money -------------------------------------------------------------------------------
 
 
-def _rake_of(state: NewmarketState, amount: int) -> int:
-    if state.rake_percent is None:
-        return 0
-    cut = amount * state.rake_percent // 100
-    return cut if state.rake_cap is None else min(cut, state.rake_cap)
-
-
 def _win_pot(state: NewmarketState, card: str, player: int) -> tuple[NewmarketState, list[Settlement]]:
     """A pay card wins its pot at once; a percent rake comes off the pot as it is won."""
     slot = PAY_CARDS.index(card)
     amount = state.pots[slot]
-    cut = _rake_of(state, amount)
+    cut = state.rake.take(amount) if state.rake else 0
     moves = [
         Settlement("rake", pot(card), RAKE, cut, player),
         Settlement("pot", pot(card), wallet(player), amount - cut, player),
     ]
-    return replace(state, pots=_with(state.pots, slot, 0)), [m for m in moves if m.amount > 0]
+    return replace(state, pots=replaced_at(state.pots, slot, 0)), [m for m in moves if m.amount > 0]
 
 
 def _pay(
     state: NewmarketState, payer: int, payee: int, owed: int, kind: str
 ) -> tuple[NewmarketState, list[Settlement]]:
     """Take a payment from the payer's reserve; more than is left is paid in part."""
-    index = state.index(payer)
-    paid = min(owed, state.reserve_left[index])
-    state = replace(state, reserve_left=_with(state.reserve_left, index, state.reserve_left[index] - paid))
-    if paid <= 0:
-        return state, []
-    return state, [Settlement(kind, wallet(payer), wallet(payee), paid, payer)]
+    reserves = Reserves(zip(state.order, state.reserve_left, strict=True))
+    reserves.pay(kind, payer, wallet(payee), owed)
+    return replace(state, reserve_left=reserves.remaining(state.order)), reserves.settlements
 
 
 # --- the deal and the widow ------------------------------------------------------------------
@@ -390,21 +364,21 @@ def _pay(
 def _keyed_hands(state: NewmarketState, field: object) -> tuple[tuple[str, ...], ...]:
     """Manual shoe with ``hands``: every hand complete, of the right size, no card twice."""
     if not isinstance(field, Mapping):
-        raise _refuse("'hands' must map each player id, and 'widow', to a list of cards.")
+        raise refuse("'hands' must map each player id, and 'widow', to a list of cards.")
     sizes = deal_sizes(len(state.order))
     keyed: dict[int, tuple[str, ...]] = {}
     for key, cards in field.items():
         slot = _hand_slot(state, key)
         if slot in keyed:
-            raise _refuse(f"'hands' names the same hand twice ({key!r}).")
+            raise refuse(f"'hands' names the same hand twice ({key!r}).")
         keyed[slot] = parse_cards(cards, field=f"hands[{key!r}]")
     out: frozenset[str] = frozenset()
     for slot, size in enumerate(sizes):
         who = "the widow" if slot == len(state.order) else _name(state, state.order[slot])
         if slot not in keyed:
-            raise _refuse(f"'hands' is missing {who}.")
+            raise refuse(f"'hands' is missing {who}.")
         if len(keyed[slot]) != size:
-            raise _refuse(f"{who.capitalize()} is dealt {size} cards, not {len(keyed[slot])}.")
+            raise refuse(f"{who.capitalize()} is dealt {size} cards, not {len(keyed[slot])}.")
         for card in keyed[slot]:
             check_keyed_card(card, deck=FULL_DECK, out=out)
             out = out | {card}
@@ -413,12 +387,12 @@ def _keyed_hands(state: NewmarketState, field: object) -> tuple[tuple[str, ...],
 
 def _deal(state: NewmarketState, action: Mapping[str, Any]) -> tuple[NewmarketState, list[Settlement]]:
     if state.phase != DEAL:
-        raise _refuse("The cards have already been dealt.")
+        raise refuse("The cards have already been dealt.")
     field = action.get("hands")
     sizes = deal_sizes(len(state.order))
     if state.deck is not None:
         if field is not None:
-            raise _refuse("The electronic shoe deals by itself: send 'deal' without 'hands'.")
+            raise refuse("The electronic shoe deals by itself: send 'deal' without 'hands'.")
         hands: tuple[tuple[str, ...], ...] | None = tuple(
             state.deck[slot :: len(sizes)] for slot in range(len(sizes))
         )
@@ -443,11 +417,11 @@ def _take_widow(state: NewmarketState, player: int) -> NewmarketState:
     """The player's old hand goes dead, unseen; the widow becomes their hand."""
     index = state.index(player)
     dead_count = state.dead_count + state.sizes[index]
-    sizes = _with(state.sizes, index, state.widow_size)
+    sizes = replaced_at(state.sizes, index, state.widow_size)
     if state.tracking != FULL:
         return replace(state, sizes=sizes, dead_count=dead_count, widow_size=0)
     dead = tuple(sorted(state.dead + state.hands[index]))
-    hands = _with_hand(state.hands, index, state.widow)
+    hands = replaced_at(state.hands, index, state.widow)
     return replace(state, sizes=sizes, hands=hands, dead=dead, dead_count=dead_count, widow=(), widow_size=0)
 
 
@@ -466,16 +440,16 @@ def _keep(state: NewmarketState, action: Mapping[str, Any]) -> tuple[NewmarketSt
 
 def _phase_widow(state: NewmarketState) -> None:
     if state.phase == DEAL:
-        raise _refuse("Deal the cards first.")
+        raise refuse("Deal the cards first.")
     if state.phase != WIDOW:
-        raise _refuse("The dealer position has already exchanged or kept.")
+        raise refuse("The dealer position has already exchanged or kept.")
 
 
 def _phase_auction(state: NewmarketState) -> None:
     if state.phase == WIDOW:
-        raise _refuse(f"{_name(state, state.dealer).capitalize()} must exchange or keep before the auction.")
+        raise refuse(f"{_name(state, state.dealer).capitalize()} must exchange or keep before the auction.")
     if state.phase != AUCTION:
-        raise _refuse("There is no widow auction now.")
+        raise refuse("There is no widow auction now.")
 
 
 def _bid(state: NewmarketState, action: Mapping[str, Any]) -> tuple[NewmarketState, list[Settlement]]:
@@ -483,16 +457,16 @@ def _bid(state: NewmarketState, action: Mapping[str, Any]) -> tuple[NewmarketSta
     player = _player(state, action)
     amount = action.get("amount")
     if player == state.dealer:
-        raise _refuse("The dealer position kept their hand and cannot buy the widow.", "not_your_turn")
-    if not _is_int(amount):
-        raise _refuse(f"'amount' must be whole cents, not {amount!r}.")
+        raise refuse("The dealer position kept their hand and cannot buy the widow.", "not_your_turn")
+    if not checks.is_int(amount):
+        raise refuse(f"'amount' must be whole cents, not {amount!r}.")
     if amount < state.chip:
-        raise _refuse(f"A bid must be at least one chip ({state.chip}).", "below_minimum")
+        raise refuse(f"A bid must be at least one chip ({state.chip}).", "below_minimum")
     if amount % state.chip:
-        raise _refuse(f"A bid must be a multiple of the chip ({state.chip}).")
+        raise refuse(f"A bid must be a multiple of the chip ({state.chip}).")
     left = state.reserve_left[state.index(player)]
     if amount > left:
-        raise _refuse(
+        raise refuse(
             f"{_name(state, player).capitalize()} has only {left} left in reserve.", "limit_exceeded"
         )
     _check_outbids(state, player, amount)
@@ -504,12 +478,12 @@ def _check_outbids(state: NewmarketState, player: int, amount: int) -> None:
     if state.bidder is None:
         return
     if player == state.bidder:
-        raise _refuse(f"{_name(state, player).capitalize()} already holds the standing bid.")
+        raise refuse(f"{_name(state, player).capitalize()} already holds the standing bid.")
     if amount > state.bid:
         return
     if amount == state.bid and state.index(player) < state.index(state.bidder):
         return
-    raise _refuse(f"The standing bid is {state.bid} by {_name(state, state.bidder)}; bid higher.")
+    raise refuse(f"The standing bid is {state.bid} by {_name(state, state.bidder)}; bid higher.")
 
 
 def _close_auction(
@@ -538,37 +512,37 @@ def _close_auction(
 
 def _phase_play(state: NewmarketState) -> None:
     if state.phase != PLAY:
-        raise _refuse("Play has not begun: finish the deal, the widow and the auction first.")
+        raise refuse("Play has not begun: finish the deal, the widow and the auction first.")
 
 
 def _check_run_play(state: NewmarketState, player: int, card: str) -> None:
     if card != state.next_card:
-        raise _refuse(
+        raise refuse(
             f"The {state.next_card} is next; if nobody holds it, key a pass for "
             f"{_name(state, player if state.last_player is None else state.last_player)}."
             if state.tracking == COUNT_ONLY
             else f"The {state.next_card} is next and must be played."
         )
     if state.tracking == FULL and _holder(state, card) != player:
-        raise _refuse(f"{_name(state, player).capitalize()} does not hold the {card}.", "not_your_turn")
+        raise refuse(f"{_name(state, player).capitalize()} does not hold the {card}.", "not_your_turn")
 
 
 def _check_lead(state: NewmarketState, player: int, card: str) -> None:
     if player != state.leader:
         assert state.leader is not None
-        raise _refuse(f"It is {_name(state, state.leader)}'s lead.", "not_your_turn")
+        raise refuse(f"It is {_name(state, state.leader)}'s lead.", "not_your_turn")
     if state.lead_colour != "any" and colour_of(card) != state.lead_colour:
-        raise _refuse(
+        raise refuse(
             f"The lead must be a {state.lead_colour} card (the other colour to the suit that stopped)."
         )
     if state.tracking != FULL:
         return
     hand = state.hands[state.index(player)]
     if card not in hand:
-        raise _refuse(f"{_name(state, player).capitalize()} does not hold the {card}.")
+        raise refuse(f"{_name(state, player).capitalize()} does not hold the {card}.")
     lowest = min((held for held in hand if suit_of(held) == suit_of(card)), key=high_index)
     if lowest != card:
-        raise _refuse(f"A lead is the lowest card held of its suit: lead the {lowest}, not the {card}.")
+        raise refuse(f"A lead is the lowest card held of its suit: lead the {lowest}, not the {card}.")
 
 
 def _play(state: NewmarketState, action: Mapping[str, Any]) -> tuple[NewmarketState, list[Settlement]]:
@@ -576,7 +550,7 @@ def _play(state: NewmarketState, action: Mapping[str, Any]) -> tuple[NewmarketSt
     player = _player(state, action)
     card = _card(action)
     if card in state.played():
-        raise _refuse(f"The {card} has already been played.")
+        raise refuse(f"The {card} has already been played.")
     if state.stage == RUN:
         _check_run_play(state, player, card)
     else:
@@ -587,11 +561,13 @@ def _play(state: NewmarketState, action: Mapping[str, Any]) -> tuple[NewmarketSt
 def _after_play(state: NewmarketState, player: int, card: str) -> tuple[NewmarketState, list[Settlement]]:
     index = state.index(player)
     state = replace(
-        state, sizes=_with(state.sizes, index, state.sizes[index] - 1), plays=(*state.plays, (player, card))
+        state,
+        sizes=replaced_at(state.sizes, index, state.sizes[index] - 1),
+        plays=(*state.plays, (player, card)),
     )
     if state.tracking == FULL:
         hand = tuple(held for held in state.hands[index] if held != card)
-        state = replace(state, hands=_with_hand(state.hands, index, hand))
+        state = replace(state, hands=replaced_at(state.hands, index, hand))
     moves: list[Settlement] = []
     if card in PAY_CARDS:
         state, moves = _win_pot(state, card, player)
@@ -635,11 +611,11 @@ def _pass(state: NewmarketState, action: Mapping[str, Any]) -> tuple[NewmarketSt
 def _pass_run(state: NewmarketState, player: int) -> NewmarketState:
     """Count-only: the dealer says nobody holds the next card, so the suit stops."""
     if state.tracking == FULL:
-        raise _refuse(f"The {state.next_card} is in a live hand and must be played; no pass now.")
+        raise refuse(f"The {state.next_card} is in a live hand and must be played; no pass now.")
     assert state.last_player is not None
     assert state.plays
     if player != state.last_player:
-        raise _refuse(
+        raise refuse(
             f"Key the pass for {_name(state, state.last_player)}, who played last and leads next.",
             "not_your_turn",
         )
@@ -650,13 +626,13 @@ def _pass_lead(state: NewmarketState, player: int) -> NewmarketState:
     """The leader holds no card of the colour due; the lead moves left."""
     assert state.leader is not None
     if player != state.leader:
-        raise _refuse(f"It is {_name(state, state.leader)}'s lead.", "not_your_turn")
+        raise refuse(f"It is {_name(state, state.leader)}'s lead.", "not_your_turn")
     if state.lead_colour == "any":
-        raise _refuse(f"{_name(state, player).capitalize()} may lead any suit and cannot pass.")
+        raise refuse(f"{_name(state, player).capitalize()} may lead any suit and cannot pass.")
     if state.tracking == FULL and any(
         colour_of(c) == state.lead_colour for c in state.hands[state.index(player)]
     ):
-        raise _refuse(
+        raise refuse(
             f"{_name(state, player).capitalize()} holds a {state.lead_colour} card and must lead "
             f"the lowest of a {state.lead_colour} suit."
         )
@@ -794,10 +770,10 @@ class NewmarketEngine:
     def validate_rules(self, rules: Mapping[str, Any]) -> dict[str, Any]:
         """Fill defaults; refuse unknown keys so a typo never silently plays house defaults."""
         if not isinstance(rules, Mapping):
-            raise _refuse("The rules must be an object.", "bad_rules")
+            raise refuse("The rules must be an object.", "bad_rules")
         unknown = sorted(repr(key) for key in rules if key not in DEFAULT_RULES)
         if unknown:
-            raise _refuse(f"Unknown Newmarket rule(s): {', '.join(unknown)}.", "bad_rules")
+            raise refuse(f"Unknown Newmarket rule(s): {', '.join(unknown)}.", "bad_rules")
         return {
             "chip": _check_rule_int(rules, "chip", 1),
             "reserve_chips": _check_rule_int(rules, "reserve_chips", 0),
@@ -820,13 +796,11 @@ class NewmarketEngine:
         dealer_seat = _next_dealer_seat(sorted(seats), carry)
         order = tuple(seats_from_left_of(dealer_seat, seats))
         hold = self.reserve(ctx)
-        rake = rules["rake"] if rules["rake"] and rules["rake"]["kind"] == "percent" else None
         pots = _carried_pots(carry)
         state = NewmarketState(
             chip=rules["chip"],
             ante=ante,
-            rake_percent=rake["percent"] if rake else None,
-            rake_cap=rake["cap"] if rake else None,
+            rake=percent_rake(rules),
             seats=tuple(sorted(seats.items())),
             dealer_seat=dealer_seat,
             order=order,
@@ -843,14 +817,12 @@ class NewmarketEngine:
 
     def apply(self, state: Any, action: Mapping[str, Any]) -> tuple[NewmarketState, tuple[Settlement, ...]]:
         if not isinstance(state, NewmarketState):
-            raise _refuse("This is not a Newmarket round.")
-        if not isinstance(action, Mapping):
-            raise _refuse("An action must be an object with a 'type'.")
-        kind = action.get("type")
+            raise refuse("This is not a Newmarket round.")
+        kind = checks.action_type(action)
         if not isinstance(kind, str) or kind not in _HANDLERS:
-            raise _refuse(f"Newmarket has no action {kind!r}; use one of {', '.join(_HANDLERS)}.")
+            raise refuse(f"Newmarket has no action {kind!r}; use one of {', '.join(_HANDLERS)}.")
         if state.phase == OVER:
-            raise _refuse("The round is settled; it takes no more actions.")
+            raise refuse("The round is settled; it takes no more actions.")
         new_state, moves = _HANDLERS[kind](state, action)
         return new_state, tuple(moves)
 
@@ -957,10 +929,10 @@ def closing_split(carry: Mapping[str, Any]) -> tuple[Settlement, ...]:
     if (
         not isinstance(anted, list)
         or not anted
-        or not all(_is_int(p) for p in anted)
+        or not all(checks.is_int(p) for p in anted)
         or len(set(anted)) != len(anted)
     ):
-        raise _refuse("The carry does not say who anted into the last round.")
+        raise refuse("The carry does not say who anted into the last round.")
     moves: list[Settlement] = []
     for card, amount in zip(PAY_CARDS, pots, strict=True):
         for player, share in split_evenly(amount, anted).items():

@@ -12,7 +12,7 @@ Decisions where GAMES.md is silent:
   keeps one exact integer rate, cents per 100 points, for both cases.
 * When several players share the winning score, each payer's stake (or points debt) is
   collected first, and the *total* is split evenly among the winners, the odd cent one at a
-  time from the dealer's left (``table_stakes.share_among``). Shares differ by at most
+  time from the dealer's left (``payments.share_among``). Shares differ by at most
   one cent and every cent collected is paid out.
 * ``loser_pays``: the loser pays the others one at a time from the dealer's left; if the
   reserve runs dry the later players get part or nothing ("paid in part").
@@ -29,22 +29,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tables.games.base import Settlement, TableContext
+from tables.games import input_checks as checks
+from tables.games.base import Settlement, TableContext, seats_from_left_of, wallet
 from tables.games.errors import IllegalAction
-from tables.games.table_stakes import (
-    DEFAULT_CHIP,
-    Purse,
-    check_rake,
-    check_rule_keys,
-    check_seats,
-    check_stake,
-    dealer_seat_for,
-    int_map_for_all,
-    order_from_left,
-    player_field,
-    rules_int,
-    share_among,
-)
+from tables.games.payments import Reserves, share_among
 
 FIRST_OUT = "first_out"
 LOSER_PAYS = "loser_pays"
@@ -110,34 +98,34 @@ class StakesEngine:
             "settle": None,  # None: the variant's own mode
             "point_value": None,  # None: one chip per 100 points
             "reserve_chips": 30,
-            "chip": DEFAULT_CHIP,
+            "chip": checks.DEFAULT_CHIP,
             "rake": None,
         }
 
     def validate_rules(self, rules: Mapping[str, Any]) -> dict[str, Any]:
-        merged = self.default_rules() | check_rule_keys(rules, RULE_KEYS)
+        merged = self.default_rules() | checks.check_rule_keys(rules, RULE_KEYS)
         merged["variant"] = variant_key(merged["variant"])
         if merged["settle"] is not None and merged["settle"] not in SETTLE_MODES:
             raise IllegalAction("bad_rules", f"rules.settle must be one of {', '.join(SETTLE_MODES)}.")
-        merged["chip"] = rules_int(merged, "chip", low=1)
-        merged["reserve_chips"] = rules_int(merged, "reserve_chips", low=1, high=100_000)
+        merged["chip"] = checks.rules_int(merged, "chip", low=1)
+        merged["reserve_chips"] = checks.rules_int(merged, "reserve_chips", low=1, high=100_000)
         if merged["point_value"] is not None:
-            merged["point_value"] = rules_int(merged, "point_value", low=1, high=10**7)
-        merged["rake"] = check_rake(merged["rake"])
+            merged["point_value"] = checks.rules_int(merged, "point_value", low=1, high=10**7)
+        merged["rake"] = checks.check_time_rake(merged["rake"])
         return merged
 
     def reserve(self, ctx: TableContext) -> dict[int, int]:
         rules = self.validate_rules(ctx.rules)
-        check_stake(ctx, rules["chip"])
+        checks.check_stake(ctx, rules["chip"])
         hold = rules["reserve_chips"] * rules["chip"]
         return {player: hold for player in ctx.seats.values()}
 
     def start(self, ctx: TableContext) -> Step:
         rules = self.validate_rules(ctx.rules)
-        stake = check_stake(ctx, rules["chip"])
-        check_seats(ctx, low=2, high=None)
-        dealer_seat = dealer_seat_for(ctx.seats, ctx.carry)
-        players = order_from_left(ctx.seats, dealer_seat)
+        stake = checks.check_stake(ctx, rules["chip"])
+        checks.check_seats(ctx, low=2, high=None)
+        dealer_seat = checks.dealer_seat_for(ctx.seats, ctx.carry)
+        players = tuple(seats_from_left_of(dealer_seat, ctx.seats))
         hold = rules["reserve_chips"] * rules["chip"]
         state = StakesState(
             variant=rules["variant"],
@@ -153,10 +141,8 @@ class StakesEngine:
         return state, ()
 
     def apply(self, state: StakesState, action: Mapping[str, Any]) -> Step:
-        if not isinstance(action, Mapping):
-            raise IllegalAction("illegal_action", "An action must be an object with a 'type'.")
-        if action.get("type") != "result":
-            kind = action.get("type")
+        kind = checks.action_type(action)
+        if kind != "result":
             raise IllegalAction("illegal_action", f"A stakes round takes only 'result', not {kind!r}.")
         if state.result is not None:
             raise IllegalAction("illegal_action", "This round already has its result; it is settled.")
@@ -173,49 +159,49 @@ class StakesEngine:
         """A result field meant for another mode means the dealer picked the wrong game."""
         wanted = RESULT_FIELD[state.settle]
         for field in ("winner", "loser", "scores"):
-            if field != wanted and _present(action, field):
+            if field != wanted and checks.present(action, field):
                 raise IllegalAction(
                     "illegal_action",
                     f"{VARIANTS[state.variant][0]} settles by {state.settle}: key '{wanted}', not '{field}'.",
                 )
-        if not _present(action, wanted):
+        if not checks.present(action, wanted):
             raise IllegalAction("illegal_action", f"The result needs '{wanted}'.")
-        if _present(action, "stop") and (state.variant != "fifty_one" or state.settle != HIGH_SCORE):
+        if checks.present(action, "stop") and (state.variant != "fifty_one" or state.settle != HIGH_SCORE):
             raise IllegalAction("illegal_action", "'stop' applies only to Fifty-One settled by high score.")
 
     def _finish(
-        self, state: StakesState, purse: Purse, result: dict[str, Any], winners: tuple[int, ...]
+        self, state: StakesState, reserves: Reserves, result: dict[str, Any], winners: tuple[int, ...]
     ) -> Step:
         new_state = replace(
             state,
-            reserve_left=purse.remaining(),
+            reserve_left=reserves.remaining(state.players),
             result=tuple(sorted(result.items())),
             winners=winners,
         )
-        return new_state, tuple(purse.settlements)
+        return new_state, tuple(reserves.settlements)
 
-    def _purse(self, state: StakesState) -> Purse:
-        return Purse(state.players, state.reserve_left)
+    def _reserves(self, state: StakesState) -> Reserves:
+        return Reserves(zip(state.players, state.reserve_left, strict=True))
 
     def _first_out(self, state: StakesState, action: Mapping[str, Any]) -> Step:
-        winner = player_field(action, "winner", state.players)
-        purse = self._purse(state)
+        winner = checks.player_field(action, "winner", state.players)
+        reserves = self._reserves(state)
         for payer in state.players:
             if payer != winner:
-                purse.pay(payer, winner, state.stake, "win")
-        return self._finish(state, purse, {"winner": winner}, (winner,))
+                reserves.pay("win", payer, wallet(winner), state.stake)
+        return self._finish(state, reserves, {"winner": winner}, (winner,))
 
     def _loser_pays(self, state: StakesState, action: Mapping[str, Any]) -> Step:
-        loser = player_field(action, "loser", state.players)
-        purse = self._purse(state)
+        loser = checks.player_field(action, "loser", state.players)
+        reserves = self._reserves(state)
         others = tuple(p for p in state.players if p != loser)
         for payee in others:
-            purse.pay(loser, payee, state.stake, "win")
-        return self._finish(state, purse, {"loser": loser}, others)
+            reserves.pay("win", loser, wallet(payee), state.stake)
+        return self._finish(state, reserves, {"loser": loser}, others)
 
     def _scores(self, state: StakesState, action: Mapping[str, Any]) -> tuple[dict[int, int], int | None]:
-        scores = int_map_for_all(action["scores"], state.players, "scores")
-        stop = player_field(action, "stop", state.players) if _present(action, "stop") else None
+        scores = checks.int_map_for_all(action["scores"], state.players, "scores")
+        stop = checks.player_field(action, "stop", state.players) if checks.present(action, "stop") else None
         return scores, stop
 
     def _top_scorers(self, state: StakesState, scores: dict[int, int], stop: int | None) -> tuple[int, ...]:
@@ -229,23 +215,23 @@ class StakesEngine:
     def _high_score(self, state: StakesState, action: Mapping[str, Any]) -> Step:
         scores, stop = self._scores(state, action)
         winners = self._top_scorers(state, scores, stop)
-        purse = self._purse(state)
+        reserves = self._reserves(state)
         dues = [(p, state.stake) for p in state.players if p not in winners]
-        share_among(purse, dues, winners, "win")
-        return self._finish(state, purse, self._score_result(scores, stop), winners)
+        share_among(reserves, dues, winners, "win")
+        return self._finish(state, reserves, self._score_result(scores, stop), winners)
 
     def _points(self, state: StakesState, action: Mapping[str, Any]) -> Step:
         scores, _ = self._scores(state, action)
         winners = self._top_scorers(state, scores, None)
         top = scores[winners[0]]
-        purse = self._purse(state)
+        reserves = self._reserves(state)
         dues = [
             (p, (top - scores[p]) * state.cents_per_100_points // 100)
             for p in state.players
             if p not in winners
         ]
-        share_among(purse, dues, winners, "win")
-        return self._finish(state, purse, self._score_result(scores, None), winners)
+        share_among(reserves, dues, winners, "win")
+        return self._finish(state, reserves, self._score_result(scores, None), winners)
 
     def _score_result(self, scores: dict[int, int], stop: int | None) -> dict[str, Any]:
         result: dict[str, Any] = {"scores": tuple(sorted(scores.items()))}
@@ -294,11 +280,6 @@ class StakesEngine:
 
     def carry_out(self, state: StakesState) -> dict[str, Any]:
         return {"dealer_seat": state.dealer_seat}
-
-
-def _present(action: Mapping[str, Any], key: str) -> bool:
-    """A JSON null counts as absent: consoles often send every field."""
-    return action.get(key) is not None
 
 
 def _result_json(result: tuple[tuple[str, Any], ...] | None) -> dict[str, Any] | None:

@@ -50,7 +50,8 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
-from tables.games.base import Settlement, TableContext
+from tables.games import input_checks as checks
+from tables.games.base import Settlement, TableContext, replaced_at, seats_from_left_of, wallet
 from tables.games.cards import (
     FULL_DECK,
     RANKS,
@@ -62,22 +63,9 @@ from tables.games.cards import (
     rank_of,
     suit_of,
 )
-from tables.games.errors import IllegalAction
+from tables.games.errors import IllegalAction, refuse
+from tables.games.payments import Reserves
 from tables.games.shoe import check_keyed_card
-from tables.games.table_stakes import (
-    DEFAULT_CHIP,
-    Purse,
-    check_rake,
-    check_rule_keys,
-    check_seats,
-    check_stake,
-    dealer_seat_for,
-    int_map_for_all,
-    order_from_left,
-    player_field,
-    player_map,
-    rules_int,
-)
 
 HAND_SIZE = 5
 DEAL, DRAW, PLAY, OVER = "deal", "draw", "play", "over"
@@ -171,11 +159,6 @@ def is_deal_tonk(hand: Sequence[str], rule: str) -> bool:
 # --- small state helpers ---------------------------------------------------------------
 
 
-def _present(action: Mapping[str, Any], key: str) -> bool:
-    """A JSON null counts as absent: consoles often send every field."""
-    return action.get(key) is not None
-
-
 def _knows_hands(state: TonkState) -> bool:
     return state.tracking in (ELECTRONIC, FULL)
 
@@ -194,52 +177,43 @@ def _seen(state: TonkState, *, besides: Iterable[str] = ()) -> frozenset[str]:
     return frozenset(cards)
 
 
-def _set_at(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:index], value, *values[index + 1 :])
-
-
 def _who(state: TonkState) -> int:
     return state.players[state.turn]
 
 
-def _refuse(message: str, code: str = "illegal_action") -> IllegalAction:
-    return IllegalAction(code, message)
-
-
 def _on_turn(state: TonkState, action: Mapping[str, Any], phase: str) -> int:
     """The acting player's index, once it is their turn and the right moment in it."""
-    player = player_field(action, "player", state.players)
+    player = checks.player_field(action, "player", state.players)
     if state.phase == DEAL:
-        raise _refuse("Deal the cards first.")
-    if player != _who(state):
-        raise _refuse(f"It is player {_who(state)}'s turn, not player {player}'s.", "not_your_turn")
+        raise refuse("Deal the cards first.")
+    checks.check_turn(player, _who(state))
     if phase == DRAW and state.phase != DRAW:
-        raise _refuse(f"Player {player} has already drawn this turn.")
+        raise refuse(f"Player {player} has already drawn this turn.")
     if phase == PLAY and state.phase != PLAY:
-        raise _refuse(f"Player {player} must draw (or drop) first.")
+        raise refuse(f"Player {player} must draw (or drop) first.")
     return state.turn
 
 
-def _finish(state: TonkState, purse: Purse | None, outcome: str, winners: Sequence[int]) -> Step:
-    if purse is None:
+def _finish(state: TonkState, reserves: Reserves | None, outcome: str, winners: Sequence[int]) -> Step:
+    if reserves is None:
         return replace(state, phase=OVER, outcome=outcome, winners=tuple(winners), slap_open=False), ()
     new = replace(
         state,
         phase=OVER,
         outcome=outcome,
         winners=tuple(winners),
-        reserve_left=purse.remaining(),
+        reserve_left=reserves.remaining(state.players),
         slap_open=False,
     )
-    return new, tuple(purse.settlements)
+    return new, tuple(reserves.settlements)
 
 
 def _everyone_pays(state: TonkState, winner: int, stakes: int, outcome: str) -> Step:
-    purse = Purse(state.players, state.reserve_left)
+    reserves = Reserves(zip(state.players, state.reserve_left, strict=True))
     for payer in state.players:
         if payer != winner:
-            purse.pay(payer, winner, stakes * state.stake, "win")
-    return _finish(state, purse, outcome, (winner,))
+            reserves.pay("win", payer, wallet(winner), stakes * state.stake)
+    return _finish(state, reserves, outcome, (winner,))
 
 
 # --- hands -------------------------------------------------------------------------
@@ -251,38 +225,38 @@ def _take_from_hand(state: TonkState, index: int, cards: Sequence[str]) -> TonkS
     if _knows_hands(state):
         for card in cards:
             if card not in hand:
-                raise _refuse(f"Player {player} does not hold {card}.")
-        return replace(state, hands=_set_at(state.hands, index, tuple(c for c in hand if c not in cards)))
+                raise refuse(f"Player {player} does not hold {card}.")
+        return replace(state, hands=replaced_at(state.hands, index, tuple(c for c in hand if c not in cards)))
     unseen = [card for card in cards if card not in hand]
     seen = _seen(state)
     for card in unseen:
         check_keyed_card(card, deck=FULL_DECK, out=seen)
     if len(unseen) > state.unseen[index]:
-        raise _refuse(f"Player {player} holds only {state.unseen[index]} card(s) not seen yet.")
+        raise refuse(f"Player {player} holds only {state.unseen[index]} card(s) not seen yet.")
     return replace(
         state,
-        hands=_set_at(state.hands, index, tuple(c for c in hand if c not in cards)),
-        unseen=_set_at(state.unseen, index, state.unseen[index] - len(unseen)),
+        hands=replaced_at(state.hands, index, tuple(c for c in hand if c not in cards)),
+        unseen=replaced_at(state.unseen, index, state.unseen[index] - len(unseen)),
     )
 
 
 def _give(state: TonkState, index: int, card: str) -> TonkState:
-    return replace(state, hands=_set_at(state.hands, index, (*state.hands[index], card)))
+    return replace(state, hands=replaced_at(state.hands, index, (*state.hands[index], card)))
 
 
 def _totals(state: TonkState, action: Mapping[str, Any]) -> tuple[int, ...]:
     """Every hand's total as shown: computed when the engine knows the hands, else keyed."""
     if _knows_hands(state):
         computed = tuple(hand_points(hand) for hand in state.hands)
-        if _present(action, "totals"):
-            keyed = int_map_for_all(action["totals"], state.players, "totals")
+        if checks.present(action, "totals"):
+            keyed = checks.int_map_for_all(action["totals"], state.players, "totals")
             if tuple(keyed[p] for p in state.players) != computed:
                 shown = ", ".join(f"{p}: {t}" for p, t in zip(state.players, computed, strict=True))
-                raise _refuse(f"The keyed totals do not match the hands ({shown}).")
+                raise refuse(f"The keyed totals do not match the hands ({shown}).")
         return computed
-    if not _present(action, "totals"):
-        raise _refuse("The hands are shown now: key every player's total in 'totals'.")
-    keyed = int_map_for_all(action["totals"], state.players, "totals")
+    if not checks.present(action, "totals"):
+        raise refuse("The hands are shown now: key every player's total in 'totals'.")
+    keyed = checks.int_map_for_all(action["totals"], state.players, "totals")
     for index, player in enumerate(state.players):
         _check_total(state, index, player, keyed[player])
     return tuple(keyed[p] for p in state.players)
@@ -293,7 +267,7 @@ def _check_total(state: TonkState, index: int, player: int, total: int) -> None:
     unseen = state.unseen[index]
     if not known + unseen <= total <= known + 10 * unseen:
         size = _hand_size(state, index)
-        raise _refuse(f"Player {player} holds {size} card(s); a total of {total} is not possible.")
+        raise refuse(f"Player {player} holds {size} card(s); a total of {total} is not possible.")
 
 
 # --- the deal ----------------------------------------------------------------------
@@ -301,10 +275,10 @@ def _check_total(state: TonkState, index: int, player: int, total: int) -> None:
 
 def _deal(state: TonkState, action: Mapping[str, Any]) -> Step:
     if state.phase != DEAL:
-        raise _refuse("The cards are already dealt.")
+        raise refuse("The cards are already dealt.")
     if state.deck is not None:
         new = _deal_electronic(state, action)
-    elif _present(action, "hands"):
+    elif checks.present(action, "hands"):
         new = _deal_full(state, action)
     else:
         new = _deal_count_only(state, action)
@@ -315,8 +289,8 @@ def _deal(state: TonkState, action: Mapping[str, Any]) -> Step:
 
 def _deal_electronic(state: TonkState, action: Mapping[str, Any]) -> TonkState:
     for field in ("hands", "upcard", "tonks"):
-        if _present(action, field):
-            raise _refuse(f"'{field}' is not keyed with an electronic shoe: the engine deals.")
+        if checks.present(action, field):
+            raise refuse(f"'{field}' is not keyed with an electronic shoe: the engine deals.")
     deck, n = state.deck or (), len(state.players)
     hands = tuple(tuple(deck[i + n * k] for k in range(HAND_SIZE)) for i in range(n))
     upcard = deck[HAND_SIZE * n]
@@ -326,15 +300,15 @@ def _deal_electronic(state: TonkState, action: Mapping[str, Any]) -> TonkState:
 
 
 def _upcard(action: Mapping[str, Any]) -> str:
-    if not _present(action, "upcard"):
-        raise _refuse("Key the upcard that starts the discard pile ('upcard').")
+    if not checks.present(action, "upcard"):
+        raise refuse("Key the upcard that starts the discard pile ('upcard').")
     return parse_card(action["upcard"])
 
 
 def _keyed_hand(cards: object, player: int, out: set[str]) -> tuple[str, ...]:
     hand = parse_cards(cards, field=f"hands[{player}]")
     if len(hand) != HAND_SIZE:
-        raise _refuse(f"Player {player} must be dealt {HAND_SIZE} cards, not {len(hand)}.")
+        raise refuse(f"Player {player} must be dealt {HAND_SIZE} cards, not {len(hand)}.")
     for card in hand:
         check_keyed_card(card, deck=FULL_DECK, out=frozenset(out))
         out.add(card)
@@ -342,13 +316,10 @@ def _keyed_hand(cards: object, player: int, out: set[str]) -> tuple[str, ...]:
 
 
 def _deal_full(state: TonkState, action: Mapping[str, Any]) -> TonkState:
-    if _present(action, "tonks"):
-        raise _refuse("With every hand keyed the engine finds tonks itself; leave out 'tonks'.")
+    if checks.present(action, "tonks"):
+        raise refuse("With every hand keyed the engine finds tonks itself; leave out 'tonks'.")
     upcard = _upcard(action)
-    keyed = player_map(action["hands"], state.players, "hands")
-    missing = [p for p in state.players if p not in keyed]
-    if missing:
-        raise _refuse(f"'hands' is missing player(s) {missing}.")
+    keyed = checks.player_map_for_all(action["hands"], state.players, "hands")
     out = {upcard}
     hands = tuple(_keyed_hand(keyed[p], p, out) for p in state.players)
     return replace(state, tracking=FULL, hands=hands, unseen=(0,) * len(hands), pile=(upcard,))
@@ -356,13 +327,15 @@ def _deal_full(state: TonkState, action: Mapping[str, Any]) -> TonkState:
 
 def _deal_count_only(state: TonkState, action: Mapping[str, Any]) -> TonkState:
     upcard = _upcard(action)
-    keyed = player_map(action["tonks"], state.players, "tonks") if _present(action, "tonks") else {}
+    keyed = (
+        checks.player_map(action["tonks"], state.players, "tonks") if checks.present(action, "tonks") else {}
+    )
     out = {upcard}
     shown = {p: _keyed_hand(keyed[p], p, out) for p in state.players if p in keyed}
     for player, hand in shown.items():
         if not is_deal_tonk(hand, state.deal_tonk):
             total = hand_points(hand)
-            raise _refuse(
+            raise refuse(
                 f"Player {player}'s hand totals {total}: not a tonk on the deal ({state.deal_tonk})."
             )
     hands = tuple(shown.get(p, ()) for p in state.players)
@@ -412,34 +385,34 @@ def _draw(state: TonkState, action: Mapping[str, Any]) -> Step:
         card = _top_of_pile(state, action)
         new = replace(_give(state, index, card), pile=state.pile[:-1])
         return _begin_turn(new, index, card, None), ()
-    raise _refuse('\'from\' must be "stock" or "discard".')
+    raise refuse('\'from\' must be "stock" or "discard".')
 
 
 def _draw_stock(state: TonkState, index: int, action: Mapping[str, Any]) -> TonkState:
     if state.stock_count <= 0:
-        raise _refuse("The stock is empty.")
+        raise refuse("The stock is empty.")
     state = replace(state, stock_count=state.stock_count - 1)
     if state.tracking == FULL:
-        if not _present(action, "card"):
-            raise _refuse("Key the card drawn from the stock ('card').")
+        if not checks.present(action, "card"):
+            raise refuse("Key the card drawn from the stock ('card').")
         card = parse_card(action["card"])
         check_keyed_card(card, deck=FULL_DECK, out=_seen(state))
         return _give(state, index, card)
-    if _present(action, "card"):
+    if checks.present(action, "card"):
         why = "the engine deals it" if state.tracking == ELECTRONIC else "it is secret in count-only tracking"
-        raise _refuse(f"Do not key a card drawn from the stock: {why}.")
+        raise refuse(f"Do not key a card drawn from the stock: {why}.")
     if state.tracking == ELECTRONIC:
         deck = state.deck or ()
         return replace(_give(state, index, deck[state.next_card]), next_card=state.next_card + 1)
-    return replace(state, unseen=_set_at(state.unseen, index, state.unseen[index] + 1))
+    return replace(state, unseen=replaced_at(state.unseen, index, state.unseen[index] + 1))
 
 
 def _top_of_pile(state: TonkState, action: Mapping[str, Any]) -> str:
     if not state.pile:
-        raise _refuse("The discard pile is empty.")
+        raise refuse("The discard pile is empty.")
     top = state.pile[-1]
-    if _present(action, "card") and parse_card(action["card"]) != top:
-        raise _refuse(f"The top of the discard pile is {top}, not {parse_card(action['card'])}.")
+    if checks.present(action, "card") and parse_card(action["card"]) != top:
+        raise refuse(f"The top of the discard pile is {top}, not {parse_card(action['card'])}.")
     return top
 
 
@@ -456,7 +429,7 @@ def _strands(
 def _check_not_stranded(state: TonkState, index: int) -> None:
     """After a spread or hit: refuse leaving only the card taken this turn if it fits nowhere."""
     if _strands(state, state.hands[index], state.unseen[index], (s.cards for s in state.spreads)):
-        raise _refuse(
+        raise refuse(
             f"That would leave only {state.taken}, just taken from the discard pile: it could be "
             "neither discarded nor played."
         )
@@ -464,7 +437,7 @@ def _check_not_stranded(state: TonkState, index: int) -> None:
 
 def _check_not_barred(state: TonkState) -> None:
     if state.barred_now:
-        raise _refuse(f"Player {_who(state)}'s spread was hit: they may not spread or hit this turn.")
+        raise refuse(f"Player {_who(state)}'s spread was hit: they may not spread or hit this turn.")
 
 
 def _after_play(state: TonkState, index: int, played: Sequence[str]) -> Step:
@@ -482,7 +455,7 @@ def _spread(state: TonkState, action: Mapping[str, Any]) -> Step:
     cards = parse_cards(action.get("cards"))
     kind = spread_kind(cards)
     if kind is None:
-        raise _refuse(
+        raise refuse(
             f"{' '.join(cards)} is not a spread: three or four of a rank, or a suited run of three "
             "or more (ace low or high, never K-A-2)."
         )
@@ -494,8 +467,8 @@ def _spread(state: TonkState, action: Mapping[str, Any]) -> Step:
 
 def _spread_index(state: TonkState, action: Mapping[str, Any]) -> int:
     value = action.get("spread")
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < len(state.spreads):
-        raise _refuse(f"'spread' must be the id of a spread on the table (0 to {len(state.spreads) - 1}).")
+    if not checks.is_int(value) or not 0 <= value < len(state.spreads):
+        raise refuse(f"'spread' must be the id of a spread on the table (0 to {len(state.spreads) - 1}).")
     return int(value)
 
 
@@ -508,12 +481,12 @@ def _hit(state: TonkState, action: Mapping[str, Any]) -> Step:
     target = state.spreads[target_id]
     kind = spread_kind((*target.cards, card))
     if kind is None:
-        raise _refuse(f"{card} does not fit spread {target_id} ({' '.join(target.cards)}).")
+        raise refuse(f"{card} does not fit spread {target_id} ({' '.join(target.cards)}).")
     grown = Spread(target.owner, kind, arrange((*target.cards, card), kind))
     barred = new.barred
     if target.owner != _who(state) and target.owner not in barred:
         barred = (*barred, target.owner)
-    new = replace(new, spreads=_set_at(new.spreads, target_id, grown), barred=barred)
+    new = replace(new, spreads=replaced_at(new.spreads, target_id, grown), barred=barred)
     _check_not_stranded(new, index)
     return _after_play(new, index, (card,))
 
@@ -522,9 +495,9 @@ def _discard(state: TonkState, action: Mapping[str, Any]) -> Step:
     index = _on_turn(state, action, PLAY)
     card = parse_card(action.get("card"))
     if state.must_play is not None:
-        raise _refuse(f"Player {_who(state)} slapped {state.must_play} and must play it before discarding.")
+        raise refuse(f"Player {_who(state)} slapped {state.must_play} and must play it before discarding.")
     if card == state.taken:
-        raise _refuse(f"{card} was just taken from the discard pile and cannot go straight back.")
+        raise refuse(f"{card} was just taken from the discard pile and cannot go straight back.")
     new = _take_from_hand(state, index, (card,))
     new = replace(new, pile=(*new.pile, card))
     if _hand_size(new, index) == 0:
@@ -537,8 +510,8 @@ def _discard(state: TonkState, action: Mapping[str, Any]) -> Step:
 
 
 def _refuse_totals(action: Mapping[str, Any]) -> None:
-    if _present(action, "totals"):
-        raise _refuse("No hands are shown on this discard; leave out 'totals'.")
+    if checks.present(action, "totals"):
+        raise refuse("No hands are shown on this discard; leave out 'totals'.")
 
 
 def _pass_left(state: TonkState, index: int) -> TonkState:
@@ -578,32 +551,32 @@ def _drop(state: TonkState, action: Mapping[str, Any]) -> Step:
 
 def _caught(state: TonkState, dropper: int, mine: int, others: list[tuple[int, int]]) -> Step:
     """Dropper pays the penalty to everyone at or below them; all but the lowest pay the lowest."""
-    purse = Purse(state.players, state.reserve_left)
+    reserves = Reserves(zip(state.players, state.reserve_left, strict=True))
     for player, total in others:
         if total <= mine:
-            purse.pay(dropper, player, state.caught_drop_pays * state.stake, "penalty")
+            reserves.pay("penalty", dropper, wallet(player), state.caught_drop_pays * state.stake)
     low = min(total for _, total in others)
     lowest = [p for p, total in others if total == low]
     for payer in state.players:
         if payer not in lowest:
             for winner in lowest:
-                purse.pay(payer, winner, state.stake, "win")
-    return _finish(state, purse, "caught_drop", lowest)
+                reserves.pay("win", payer, wallet(winner), state.stake)
+    return _finish(state, reserves, "caught_drop", lowest)
 
 
 def _slap(state: TonkState, action: Mapping[str, Any]) -> Step:
-    player = player_field(action, "player", state.players)
+    player = checks.player_field(action, "player", state.players)
     if not state.slap:
-        raise _refuse("This table plays without slaps (rules.slap is false).")
+        raise refuse("This table plays without slaps (rules.slap is false).")
     if state.phase != DRAW or not state.slap_open:
-        raise _refuse("A slap comes right after a discard, before the next player draws or drops.")
+        raise refuse("A slap comes right after a discard, before the next player draws or drops.")
     if player == state.last_discarder:
-        raise _refuse(f"Player {player} cannot slap their own discard.")
+        raise refuse(f"Player {player} cannot slap their own discard.")
     if player in state.barred:
-        raise _refuse(f"Player {player}'s spread was hit: they may not hit on this turn.")
+        raise refuse(f"Player {player}'s spread was hit: they may not hit on this turn.")
     card = state.pile[-1]
     if not any(spread_kind((*spread.cards, card)) for spread in state.spreads):
-        raise _refuse(f"{card} does not fit any spread on the table, so it cannot be slapped.")
+        raise refuse(f"{card} does not fit any spread on the table, so it cannot be slapped.")
     index = state.players.index(player)
     new = replace(_give(state, index, card), pile=state.pile[:-1])
     return _begin_turn(new, index, card, card), ()
@@ -759,7 +732,7 @@ def _table_plays(state: TonkState, index: int) -> list[dict[str, Any]]:
     for target_id, spread in enumerate(state.spreads):
         for card in held:
             if kind := spread_kind((*spread.cards, card)):
-                after = _set_at(tuple(tables), target_id, arrange((*spread.cards, card), kind))
+                after = replaced_at(tuple(tables), target_id, arrange((*spread.cards, card), kind))
                 if not _strands(state, [c for c in held if c != card], unseen, after):
                     actions.append({"type": "hit", "player": player, "card": card, "spread": target_id})
         fitting = [
@@ -770,7 +743,7 @@ def _table_plays(state: TonkState, index: int) -> list[dict[str, Any]]:
                 state,
                 held,
                 unseen - 1,
-                _set_at(tuple(tables), target_id, arrange((*spread.cards, card), kind)),
+                replaced_at(tuple(tables), target_id, arrange((*spread.cards, card), kind)),
             )
         ]
         if fitting:
@@ -834,25 +807,25 @@ class TonkEngine:
             "deal_tonk": "50_or_11",
             "slap": True,
             "caught_drop_pays": 1,
-            "chip": DEFAULT_CHIP,
+            "chip": checks.DEFAULT_CHIP,
             "rake": None,
         }
 
     def validate_rules(self, rules: Mapping[str, Any]) -> dict[str, Any]:
-        merged = self.default_rules() | check_rule_keys(rules, RULE_KEYS)
+        merged = self.default_rules() | checks.check_rule_keys(rules, RULE_KEYS)
         if merged["deal_tonk"] not in DEAL_TONK_RULES:
             raise IllegalAction("bad_rules", 'rules.deal_tonk must be "50_or_11" or "49_or_50".')
         if not isinstance(merged["slap"], bool):
             raise IllegalAction("bad_rules", "rules.slap must be true or false.")
-        merged["caught_drop_pays"] = rules_int(merged, "caught_drop_pays", low=1, high=10)
-        merged["chip"] = rules_int(merged, "chip", low=1)
-        merged["rake"] = check_rake(merged["rake"])
+        merged["caught_drop_pays"] = checks.rules_int(merged, "caught_drop_pays", low=1, high=10)
+        merged["chip"] = checks.rules_int(merged, "chip", low=1)
+        merged["rake"] = checks.check_time_rake(merged["rake"])
         return merged
 
     def reserve(self, ctx: TableContext) -> dict[int, int]:
         rules = self.validate_rules(ctx.rules)
-        stake = check_stake(ctx, rules["chip"])
-        check_seats(ctx, low=2, high=4)
+        stake = checks.check_stake(ctx, rules["chip"])
+        checks.check_seats(ctx, low=2, high=4)
         hold = (rules["caught_drop_pays"] + 1) * stake * (len(ctx.seats) - 1)
         return {player: hold for player in ctx.seats.values()}
 
@@ -861,8 +834,8 @@ class TonkEngine:
         hold = self.reserve(ctx)
         if ctx.deck is not None and (len(ctx.deck) != len(FULL_DECK) or set(ctx.deck) != set(FULL_DECK)):
             raise IllegalAction("illegal_action", "The electronic deck must be the 52 cards, each once.")
-        dealer_seat = dealer_seat_for(ctx.seats, ctx.carry)
-        players = order_from_left(ctx.seats, dealer_seat)
+        dealer_seat = checks.dealer_seat_for(ctx.seats, ctx.carry)
+        players = tuple(seats_from_left_of(dealer_seat, ctx.seats))
         state = TonkState(
             stake=ctx.ante,
             deal_tonk=rules["deal_tonk"],
@@ -876,9 +849,7 @@ class TonkEngine:
         return state, ()
 
     def apply(self, state: TonkState, action: Mapping[str, Any]) -> Step:
-        if not isinstance(action, Mapping):
-            raise IllegalAction("illegal_action", "An action must be an object with a 'type'.")
-        kind = action.get("type")
+        kind = checks.action_type(action)
         handler = HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             raise IllegalAction("illegal_action", f"Tonk has no action {kind!r}.")
