@@ -9,6 +9,20 @@ def lock_table(*, table_id: int) -> Table:
     return Table.objects.select_for_update(of=("self",)).select_related("tray").get(pk=table_id)
 
 
+def lock_table_of_round(*, round_id: int) -> Table | None:
+    """The table a round is dealt at, locked as ``lock_table`` locks it (None: no such round).
+
+    Found through the round in the same statement, so a round action does not first read the
+    round only to learn which table to lock.
+    """
+    return (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("tray")
+        .filter(rounds__pk=round_id)
+        .first()
+    )
+
+
 def lock_tray_request(*, request_id: int) -> TrayRequest:
     return (
         TrayRequest.objects.select_for_update(of=("self",))

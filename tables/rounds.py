@@ -14,15 +14,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import models, transaction
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from casino.audit import record_audit
-from casino.errors import Conflict, Forbidden, ValidationFailed
+from casino.errors import Conflict, Forbidden, NotFound, ValidationFailed
 from casino.models import Player, Role, User
 from casino.observability.metrics import REFUSED_ACTIONS
 from casino.permissions import role_of
 from casino.selectors import holder_of
+from ledger.errors import UnknownAccount
+from ledger.models import Transfer
 from ledger.services import Leg, hold, post_transfer, void_hold
 from tables.accounts import layout_code, open_layout, open_pot, pot_code
 from tables.games import base
@@ -31,7 +34,7 @@ from tables.games.cards import FARMER_DECK, FULL_DECK
 from tables.games.errors import IllegalAction
 from tables.games.registry import engine_for
 from tables.games.shoe import commitment_for, shuffle
-from tables.locks import lock_table
+from tables.locks import lock_table, lock_table_of_round
 from tables.models import (
     LIVE_ROUND_STATUSES,
     RefusedAction,
@@ -90,31 +93,86 @@ def replay_round(round_: Round, *, actions: Sequence[Mapping[str, Any]] | None =
     engine = engine_for(round_.game)
     state, opening = engine.start(context_of(round_))
     settled: list[tuple[int, tuple[Settlement, ...]]] = [(0, opening)]
-    payloads = actions if actions is not None else [a.payload for a in round_.actions.order_by("seq")]
+    payloads = (
+        actions if actions is not None else round_.actions.order_by("seq").values_list("payload", flat=True)
+    )
     for seq, payload in enumerate(payloads, start=1):
         state, moved = engine.apply(state, payload)
         settled.append((seq, moved))
     return Replay(state=state, settlements=settled)
 
 
-CacheKey = tuple[int, int, str, str]
-_STATE_CACHE: OrderedDict[CacheKey, Any] = OrderedDict()
+RoundIdentity = tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class _Cached:
+    identity: RoundIdentity
+    version: int
+    state: Any
+
+
+# Per round id, the newest committed state this process has seen; least recently used first.
+_STATE_CACHE: OrderedDict[int, _Cached] = OrderedDict()
 _CACHE_SIZE = 512
 
 
-def _cache_key(round_: Round) -> CacheKey:
-    """Id and version, plus the start time and commitment: a restored or reset database can
-    hand an old id to a new round, and a stale state must never be served for it."""
-    return (round_.pk, round_.version, round_.started_at.isoformat(), round_.commitment)
+def _identity(round_: Round) -> RoundIdentity:
+    """The start time and commitment beside the id: a restored or reset database can hand an old
+    id to a new round, and a stale state must never be served for it."""
+    return (round_.started_at.isoformat(), round_.commitment)
 
 
-def _cached_state(round_: Round) -> Any:
-    key = _cache_key(round_)
-    if key in _STATE_CACHE:
-        _STATE_CACHE.move_to_end(key)
-        return _STATE_CACHE[key]
-    state = replay_round(round_).state
+def _cached_version(round_id: int) -> int:
+    """The version of the round this process holds a state of (0: none)."""
+    cached = _STATE_CACHE.get(round_id)
+    return cached.version if cached is not None else 0
+
+
+def _cached_state(round_: Round, *, newer: tuple[int, Sequence[Mapping[str, Any]]] | None = None) -> Any:
+    """The engine state at ``round_.version``.
+
+    Another worker usually took the round's last few actions, so a state cached here at an
+    earlier version is caught up with only the actions since; a round never seen here is
+    folded from its start. ``newer`` is ``(since, payloads)`` when the caller already fetched
+    the actions after version ``since``. Every path is the same fold of the same actions.
+    """
+    cached = _STATE_CACHE.get(round_.pk)
+    if cached is not None and (cached.identity != _identity(round_) or cached.version > round_.version):
+        cached = None
+    if cached is not None and cached.version == round_.version:
+        _STATE_CACHE.move_to_end(round_.pk)
+        return cached.state
+    since = cached.version if cached is not None else 0
+    missing = round_.version - since
+    payloads = list(newer[1]) if newer is not None and newer[0] == since else None
+    if payloads is None or len(payloads) != missing:
+        payloads = list(
+            round_.actions.filter(seq__gt=since, seq__lte=round_.version)
+            .order_by("seq")
+            .values_list("payload", flat=True)
+        )
+    if len(payloads) == missing:
+        state = _fold(round_, cached.state if cached is not None else None, payloads)
+    else:  # the action log does not match the version: the plain replay decides, as it always did
+        state = replay_round(round_).state
     _remember(round_, state)
+    return state
+
+
+def engine_state(round_: Round) -> Any:
+    """The engine state at ``round_.version`` (hidden cards included), from this process's
+    cache when it has it: a screen drawing a round need not replay it on every render."""
+    return _cached_state(round_)
+
+
+def _fold(round_: Round, state: Any, payloads: Sequence[Mapping[str, Any]]) -> Any:
+    """Apply ``payloads`` to ``state`` (None: the round's opening state)."""
+    engine = engine_for(round_.game)
+    if state is None:
+        state, _ = engine.start(context_of(round_))
+    for payload in payloads:
+        state, _ = engine.apply(state, payload)
     return state
 
 
@@ -124,14 +182,43 @@ def _remember(round_: Round, state: Any) -> None:
     A state cached by an action that then rolled back would be served later for the same
     (round, version) after another worker committed a different action at that version.
     """
-    key = _cache_key(round_)
+    round_id, entry = round_.pk, _Cached(_identity(round_), round_.version, state)
 
     def store() -> None:
-        _STATE_CACHE[key] = state
+        known = _STATE_CACHE.get(round_id)
+        if known is not None and known.identity == entry.identity and known.version > entry.version:
+            return  # a newer state is already here
+        _STATE_CACHE[round_id] = entry
+        _STATE_CACHE.move_to_end(round_id)
         while len(_STATE_CACHE) > _CACHE_SIZE:
             _STATE_CACHE.popitem(last=False)
 
     transaction.on_commit(store)
+
+
+# Plain SQL: the ORM spelling (a JSONBAgg subquery) costs more to compile than the query to run.
+_NEWER_PAYLOADS = f"""
+    SELECT COALESCE(jsonb_agg(a.payload ORDER BY a.seq), '[]'::jsonb)
+      FROM {RoundAction._meta.db_table} AS a
+     WHERE a.round_id = {Round._meta.db_table}.id AND a.seq > %s
+"""
+
+
+def _lock_round(round_id: int) -> tuple[Round, tuple[int, list[dict[str, Any]]]]:
+    """Lock the round (its table is locked first) and fetch, in the same statement, the actions
+    after the version this process has cached of it: all of them for a round not seen here.
+
+    Returns the round and ``(since, payloads)`` for ``_cached_state``. Its stored public state
+    is not fetched: the action recomputes it.
+    """
+    since = _cached_version(round_id)
+    round_ = (
+        Round.objects.select_for_update(of=("self",))
+        .defer("state")
+        .annotate(newer_payloads=RawSQL(_NEWER_PAYLOADS, (since,), output_field=models.JSONField()))
+        .get(pk=round_id)
+    )
+    return round_, (since, round_.newer_payloads)
 
 
 def _require_dealer(actor: User, table: Table) -> None:
@@ -140,12 +227,16 @@ def _require_dealer(actor: User, table: Table) -> None:
 
 
 class _Accounts:
-    """Maps engine parties (``wallet:12``, ``bank`` …) to ledger codes and hold ids."""
+    """Maps engine parties (``wallet:12``, ``bank`` …) to ledger codes and hold ids.
 
-    def __init__(self, *, table: Table, round_: Round, players: Mapping[int, Player]) -> None:
+    ``wallets`` (player id → wallet code) must cover every wallet a settlement touches; layouts
+    and pots are named from ids alone and opened only when the ledger reports one missing.
+    """
+
+    def __init__(self, *, table: Table, round_: Round, wallets: Mapping[int, str]) -> None:
         self.table = table
         self.round = round_
-        self.players = players
+        self.wallets = wallets
 
     def code(self, party: str) -> str:
         if party == base.BANK:
@@ -154,13 +245,10 @@ class _Accounts:
             return "rake"
         kind, _, ref = party.partition(":")
         if kind == "wallet":
-            return self.players[int(ref)].wallet.code
+            return self.wallets[int(ref)]
         if kind == "layout":
-            player = self.players[int(ref)]
-            open_layout(table_id=self.table.pk, player_id=player.pk, holder=holder_of(player))
-            return layout_code(self.table.pk, player.pk)
+            return layout_code(self.table.pk, int(ref))
         if kind == "pot":
-            open_pot(table_id=self.table.pk, name=ref)
             return pot_code(self.table.pk, ref)
         raise ValueError(f"unknown party {party!r}")
 
@@ -176,32 +264,65 @@ class _Accounts:
             hold_id=hold_id,
         )
 
+    def open_layouts_and_pots(self, settlements: Sequence[Settlement]) -> None:
+        """Open the layouts and pots these settlements touch (each exists after its first use)."""
+        parties = dict.fromkeys(party.partition(":") for s in settlements for party in (s.payer, s.payee))
+        owners = Player.objects.in_bulk([int(ref) for kind, _, ref in parties if kind == "layout"])
+        for kind, _, ref in parties:
+            if kind == "layout":
+                player = owners[int(ref)]
+                open_layout(table_id=self.table.pk, player_id=player.pk, holder=holder_of(player))
+            elif kind == "pot":
+                open_pot(table_id=self.table.pk, name=ref)
+
 
 def _post_settlements(
     *,
     accounts: _Accounts,
     round_: Round,
-    action: RoundAction | None,
+    seq: int,
     settlements: Sequence[Settlement],
     key: str,
-) -> None:
-    """One transfer per action: its legs are simultaneous, so a pot may be filled and won at once."""
+) -> tuple[Transfer | None, list[Leg]]:
+    """One transfer per action: its legs are simultaneous, so a pot may be filled and won at once.
+
+    The round's layouts and pots almost always exist already, so the transfer is posted first
+    and they are opened only if the ledger refuses it for an unknown account (it then moved
+    nothing, in its own savepoint); checking first would cost a query on every action.
+    """
     if not settlements:
-        return
+        return None, []
     legs = [accounts.leg(s) for s in settlements]
     kinds = {s.kind for s in settlements}
-    transfer = post_transfer(
-        key=key,
-        kind=kinds.pop() if len(kinds) == 1 else "round_settlement",
-        legs=legs,
-        memo=f"{round_.get_game_display()} round {round_.number} at {accounts.table.name}",
-        meta={
-            "table": accounts.table.pk,
-            "round": round_.pk,
-            "action": action.seq if action else 0,
-            "game": round_.game,
-        },
-    )
+    kind = kinds.pop() if len(kinds) == 1 else "round_settlement"
+
+    def post() -> Transfer:
+        return post_transfer(
+            key=key,
+            kind=kind,
+            legs=legs,
+            memo=f"{round_.get_game_display()} round {round_.number} at {accounts.table.name}",
+            meta={"table": accounts.table.pk, "round": round_.pk, "action": seq, "game": round_.game},
+        )
+
+    try:
+        return post(), legs
+    except UnknownAccount:
+        accounts.open_layouts_and_pots(settlements)
+        return post(), legs
+
+
+def _record_settlements(
+    *,
+    round_: Round,
+    action: RoundAction | None,
+    transfer: Transfer | None,
+    settlements: Sequence[Settlement],
+    legs: Sequence[Leg],
+) -> None:
+    """One row per leg, beside the transfer: what the round API lists and the audit replays."""
+    if transfer is None:
+        return
     RoundSettlement.objects.bulk_create(
         [
             RoundSettlement(
@@ -217,9 +338,6 @@ def _post_settlements(
             for s, leg in zip(settlements, legs, strict=True)
         ]
     )
-    if action is not None:
-        action.transfer = transfer
-        action.save(update_fields=["transfer"])
 
 
 def _pot_balances(table: Table) -> dict[str, int]:
@@ -346,12 +464,15 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
             )
             round_.holds[str(pid)] = reserve.pk
     round_.save(update_fields=["holds"])
-    accounts = _Accounts(table=table, round_=round_, players=players)
-    _post_settlements(
-        accounts=accounts, round_=round_, action=None, settlements=opening, key=f"round:{round_.pk}:start"
+    accounts = _Accounts(
+        table=table, round_=round_, wallets={pid: p.wallet.code for pid, p in players.items()}
     )
+    transfer, legs = _post_settlements(
+        accounts=accounts, round_=round_, seq=0, settlements=opening, key=f"round:{round_.pk}:start"
+    )
+    _record_settlements(round_=round_, action=None, transfer=transfer, settlements=opening, legs=legs)
     if engine.is_over(state):
-        _finish(round_, engine, state)
+        round_.save(update_fields=_finish(round_, engine, state))
     _remember(round_, state)
     record_audit(
         actor=actor, action="round.started", obj=round_, data={"shoe": shoe, "players": round_.players}
@@ -367,19 +488,22 @@ def _status_of(engine: Any, state: Any, public: Mapping[str, Any]) -> str:
     return RoundStatus.BETTING if before_first_card else RoundStatus.IN_PLAY
 
 
-def _finish(round_: Round, engine: Any, state: Any) -> None:
-    """Release what is left of every reserve and remember what the next round inherits."""
+def _finish(round_: Round, engine: Any, state: Any) -> list[str]:
+    """Release what is left of every reserve and remember what the next round inherits.
+
+    Returns the fields it set, for the caller to save with its own (one UPDATE of the round).
+    """
     for hold_id in round_.holds.values():
         void_hold(hold_id=hold_id)
     round_.status = RoundStatus.SETTLED
     round_.ended_at = timezone.now()
     round_.carry = engine.carry_out(state)
-    round_.save(update_fields=["status", "ended_at", "carry"])
     from tables.tasks import rate_round_task
 
     round_id = round_.pk
     # robust: a broker hiccup must not fail a committed action; ratings can be rebuilt.
     transaction.on_commit(lambda: rate_round_task.delay(round_id), robust=True)
+    return ["status", "ended_at", "carry"]
 
 
 def _clean_payload(action: Any) -> dict[str, Any]:
@@ -392,14 +516,15 @@ def _clean_payload(action: Any) -> dict[str, Any]:
 
 @transaction.atomic
 def apply_round_action(*, actor: User, round_id: int, action: Any, version: Any = None) -> Round:
-    """One action = one transaction: the engine step, its chips and the new state together."""
-    table_id = Round.objects.filter(pk=round_id).values_list("table_id", flat=True).first()
-    if table_id is None:
-        from casino.errors import NotFound
+    """One action = one transaction: the engine step, its chips and the new state together.
 
+    The table is locked, then the round (tables.locks order), then the ledger accounts by
+    ``post_transfer``. The returned round is what was saved, so callers need not read it again.
+    """
+    table = lock_table_of_round(round_id=round_id)
+    if table is None:
         raise NotFound("No such round.")
-    table = lock_table(table_id=table_id)
-    round_ = Round.objects.select_for_update(of=("self",)).get(pk=round_id)
+    round_, newer = _lock_round(round_id)
     _require_dealer(actor, table)
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
         raise ValidationFailed("version must be an integer.", fields={"version": version})
@@ -411,57 +536,64 @@ def apply_round_action(*, actor: User, round_id: int, action: Any, version: Any 
             raise IllegalAction("illegal_action", "This round already has its result; it is settled.")
         raise Conflict(f"The round is {round_.status}.", code="round_over")
     payload = _clean_payload(action)
-    _check_player_seated(table, payload)
+    wallet = _seated_wallet(table, payload)
     payload["limits"] = {"min_bet": table.min_bet, "max_bet": table.max_bet}
     engine = engine_for(round_.game)
-    state = _cached_state(round_)
+    state = _cached_state(round_, newer=newer)
     new_state, moved = engine.apply(state, payload)
     seq = round_.version + 1
-    recorded = RoundAction.objects.create(round=round_, seq=seq, payload=payload, actor=actor)
-    players = {
-        p.pk: p
-        for p in Player.objects.filter(pk__in=_players_touched(round_, moved)).select_related(
-            "wallet", "user"
-        )
-    }
-    accounts = _Accounts(table=table, round_=round_, players=players)
-    _post_settlements(
-        accounts=accounts,
-        round_=round_,
-        action=recorded,
-        settlements=moved,
-        key=f"round:{round_.pk}:action:{seq}",
+    accounts = _Accounts(table=table, round_=round_, wallets=_wallets_of(moved, known=wallet))
+    transfer, legs = _post_settlements(
+        accounts=accounts, round_=round_, seq=seq, settlements=moved, key=f"round:{round_.pk}:action:{seq}"
     )
+    recorded = RoundAction.objects.create(
+        round=round_, seq=seq, payload=payload, actor=actor, transfer=transfer
+    )
+    _record_settlements(round_=round_, action=recorded, transfer=transfer, settlements=moved, legs=legs)
     public = engine.public_state(new_state)
     round_.version = seq
     round_.state = public
     round_.status = _status_of(engine, new_state, public)
-    round_.save(update_fields=["version", "state", "status"])
+    changed = ["version", "state", "status"]
     if engine.is_over(new_state):
-        _finish(round_, engine, new_state)
+        changed += _finish(round_, engine, new_state)
+    round_.save(update_fields=changed)
     _remember(round_, new_state)
     return round_
 
 
-def _check_player_seated(table: Table, payload: Mapping[str, Any]) -> None:
-    """Chips move only for players sitting at this table now (engines know seats, not people)."""
+def _seated_wallet(table: Table, payload: Mapping[str, Any]) -> tuple[int, str] | None:
+    """Chips move only for players sitting at this table now (engines know seats, not people).
+
+    Returns the acting player's id and wallet code: the wallet the action usually moves.
+    """
     player = payload.get("player")
     if player is None:
-        return
+        return None
     if isinstance(player, bool) or not isinstance(player, int):
         raise IllegalAction("illegal_action", "player must be a player id (an integer).")
-    if not Seat.objects.filter(table=table, player_id=player, left_at__isnull=True).exists():
+    wallet = (
+        Seat.objects.filter(table=table, player_id=player, left_at__isnull=True)
+        .values_list("player__wallet__code", flat=True)
+        .first()
+    )
+    if wallet is None:
         raise IllegalAction("not_seated", f"Player {player} is not seated at {table.name}.")
+    return player, wallet
 
 
-def _players_touched(round_: Round, moved: Sequence[Settlement]) -> set[int]:
-    ids = {int(p) for p in round_.context["seats"].values()}
+def _wallets_of(moved: Sequence[Settlement], *, known: tuple[int, str] | None) -> dict[int, str]:
+    """Wallet codes of the players the settlements pay or charge, read only if not ``known``."""
+    ids = set()
     for s in moved:
         for party in (s.payer, s.payee):
             kind, _, ref = party.partition(":")
-            if kind in {"wallet", "layout"}:
+            if kind == "wallet":
                 ids.add(int(ref))
-    return ids
+    wallets = dict([known]) if known is not None and known[0] in ids else {}
+    if ids - wallets.keys():
+        wallets.update(Player.objects.filter(pk__in=ids - wallets.keys()).values_list("pk", "wallet__code"))
+    return wallets
 
 
 def log_refused_action(*, actor: User, round_id: int, action: Any, code: str) -> None:

@@ -8,7 +8,7 @@ from django.db.models import Prefetch, QuerySet
 
 from casino.errors import NotFound
 from casino.permissions import require_staff
-from tables.models import Round, Seat, Table, TableSession, TrayRequest
+from tables.models import Round, RoundSettlement, Seat, Table, TableSession, TrayRequest
 
 
 def _tables() -> QuerySet[Table]:
@@ -56,3 +56,14 @@ def list_pending_tray_requests() -> QuerySet[TrayRequest]:
 
 def get_live_round(table: Table) -> Round | None:
     return Round.objects.filter(table=table, status__in=["betting", "in_play"]).first()
+
+
+def list_round_settlements(
+    *, round_id: int
+) -> QuerySet[RoundSettlement, tuple[int, str, int, int | None, str, str]]:
+    """The round's settlements, oldest first, as ``(transfer_id, kind, amount, player_id, from, to)``."""
+    return (
+        RoundSettlement.objects.filter(round_id=round_id)
+        .order_by("pk")
+        .values_list("transfer_id", "kind", "amount", "player_id", "from_account", "to_account")
+    )

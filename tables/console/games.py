@@ -19,7 +19,7 @@ from tables.console.keying import HandSlot, deal_slots, hands_payload
 from tables.console.money import parse_dollars
 from tables.games.cards import FARMER_DECK, FULL_DECK, RANKS, SUITS
 from tables.models import Round
-from tables.rounds import replay_round
+from tables.rounds import engine_state
 
 GAME_TITLES = {
     "faro": "Faro",
@@ -124,7 +124,7 @@ def known_hands(round_: Round) -> dict[int, list[str]]:
     offer only cards a player holds. Count-only tracking knows none, so this is empty.
     """
     try:
-        return _hands_from(round_.game, replay_round(round_).state)
+        return _hands_from(round_.game, engine_state(round_))
     except Exception:  # a screen must render even if a replay or an engine's internals change
         return {}
 

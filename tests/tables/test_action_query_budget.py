@@ -1,0 +1,215 @@
+"""A round action costs a fixed number of SQL statements, however far the round has gone.
+
+Every game decision goes through ``tables.rounds.apply_round_action``; these pin what one bet,
+one turn and one pot payment cost through ``POST /api/v1/rounds/{id}/actions``, so a read
+that creeps back in fails here. Counts are as the test sees them: the request's transaction
+is a savepoint inside the test's, so BEGIN/COMMIT show up as SAVEPOINT/RELEASE.
+
+A bet on an open layout, or a pot payment from the acting player's reserve (13):
+    token · SAVEPOINT · lock the round's table · lock the round (with the actions after the
+    version this process has cached) · the player's seat and wallet · SAVEPOINT, the ledger
+    function, RELEASE · INSERT the action (with its transfer) · INSERT the settlement rows ·
+    UPDATE the round · RELEASE · the round's settlements for the response.
+A turn that pays players: the payees' wallets instead of the seat (13). A turn that moves no
+chips: no seat, no wallets, no ledger, no settlement rows (8).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tables import rounds
+from tables.models import Round
+from tables.replay import check_round
+from tests.factories import ApiFloor
+
+BET = 13
+TURN_PAYING = 13
+TURN_MOVING_NOTHING = 8
+POT_PAYMENT = 13
+# With an Idempotency-Key: the round's existence, SAVEPOINT, the key's SELECT, SAVEPOINT / INSERT /
+# RELEASE of its record, the UPDATE storing the response, RELEASE.
+KEYED_BET = BET + 8
+# A retry of that request: token, the round's existence, SAVEPOINT, the record, its row lock, RELEASE.
+KEYED_REPLAY = 6
+
+BUY_IN = 100_000
+TRAY = 1_000_000
+
+
+def cards(text: str) -> list[str]:
+    return text.split()
+
+
+@pytest.fixture
+def floor(system_accounts: None) -> ApiFloor:
+    return ApiFloor()
+
+
+class FaroDeal:
+    """A manual-shoe Faro deal of three punters, so every turn's outcome is keyed by the test."""
+
+    def __init__(self, floor: ApiFloor) -> None:
+        self.floor = floor
+        table = floor.open_table(game="faro", min_bet=500, max_bet=50_000, inventory=TRAY)
+        self.players = [floor.new_player(buy_in=BUY_IN) for _ in range(3)]
+        for player in self.players:
+            floor.seat(int(table["id"]), player)
+        self.round = floor.start_round(int(table["id"]), "manual")
+        self.id = int(self.round["id"])
+
+    def act(self, action: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        self.round = self.floor.act(self.id, {**action, "version": self.round["version"]}, **kwargs)
+        return self.round
+
+    def bet(self, player: int, rank: str, amount: int = 500, **kwargs: Any) -> dict[str, Any]:
+        return self.act({"type": "bet", "player": player, "ranks": [rank], "amount": amount}, **kwargs)
+
+    def moved_since(self, count: int) -> list[str]:
+        return [s["kind"] for s in self.round["settlements"][count:]]
+
+
+def test_a_bet_on_an_open_layout(floor: ApiFloor, django_assert_num_queries: Any) -> None:
+    deal = FaroDeal(floor)
+    p1, _, _ = deal.players
+    deal.bet(p1, "K")  # opens p1's layout at this table
+
+    with django_assert_num_queries(BET):
+        deal.bet(p1, "Q", amount=700)
+
+    assert deal.moved_since(1) == ["bet"]
+    assert deal.round["settlements"][-1]["amount"] == 700
+    assert deal.round["version"] == 2
+
+
+def test_a_turn_that_pays_and_takes(floor: ApiFloor, django_assert_num_queries: Any) -> None:
+    deal = FaroDeal(floor)
+    p1, p2, _ = deal.players
+    deal.bet(p1, "Q")
+    deal.bet(p2, "K")
+    deal.act({"type": "soda", "card": "3D"})
+    seen = len(deal.round["settlements"])
+
+    with django_assert_num_queries(TURN_PAYING):
+        deal.act({"type": "turn", "cards": ["KS", "QH"]})  # K loses, Q wins
+
+    assert sorted(deal.moved_since(seen)) == ["loss", "win"]
+
+
+def test_a_turn_that_moves_nothing(floor: ApiFloor, django_assert_num_queries: Any) -> None:
+    deal = FaroDeal(floor)
+    deal.act({"type": "soda", "card": "3D"})
+
+    with django_assert_num_queries(TURN_MOVING_NOTHING):
+        deal.act({"type": "turn", "cards": ["KS", "QH"]})
+
+    assert deal.round["state"]["turn"] == 1
+    assert deal.round["settlements"] == []
+
+
+def test_the_cost_does_not_grow_with_the_round(floor: ApiFloor, django_assert_num_queries: Any) -> None:
+    """Late in a deal (dozens of actions and settlements to list) a bet costs what the first did."""
+    deal = FaroDeal(floor)
+    p1, p2, p3 = deal.players
+    deal.act({"type": "soda", "card": "3D"})
+    for banker, player in [("KS", "QH"), ("KH", "QD"), ("JS", "10S"), ("JH", "10H"), ("9S", "2S")]:
+        deal.bet(p1, "A")
+        deal.bet(p2, "4")
+        deal.bet(p3, "5", amount=600)
+        deal.act({"type": "turn", "cards": [banker, player]})
+    assert len(deal.round["settlements"]) >= 15
+
+    with django_assert_num_queries(BET):
+        deal.bet(p1, "A")
+    with django_assert_num_queries(TURN_MOVING_NOTHING):
+        deal.act({"type": "turn", "cards": ["8S", "6S"]})
+
+
+def test_a_pot_payment(floor: ApiFloor, django_assert_num_queries: Any) -> None:
+    """A fair Fan Tan pass: one chip from the passer's reserve (a hold) into the pot."""
+    table = floor.open_table(game="fan_tan", min_bet=100, max_bet=1_000, ante=100, inventory=TRAY)
+    table_id = int(table["id"])
+    p1, p2, p3 = (floor.new_player(buy_in=10_000) for _ in range(3))
+    for seat, player in enumerate((p1, p2, p3), start=1):
+        floor.seat(table_id, player, seat)
+    round_ = floor.start_round(table_id, "manual")
+    # p1 deals, so play goes p2, p3, p1; p2 holds no 7 and no spade, so its first pass is fair.
+    hands = {
+        str(p2): cards("AH 2H 3H 4H 5H 6H 8H 9H 10H JH QH KH AD 2D 3D 4D 5D 6D"),
+        str(p3): cards("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS 7H 7D 7C 8C"),
+        str(p1): cards("8D 9D 10D JD QD KD AC 2C 3C 4C 5C 6C 9C 10C JC QC KC"),
+    }
+    round_ = floor.act(round_["id"], {"type": "deal", "hands": hands})
+    seen = len(round_["settlements"])
+
+    with django_assert_num_queries(POT_PAYMENT):
+        round_ = floor.act(round_["id"], {"type": "pass", "player": p2, "version": round_["version"]})
+
+    payment = round_["settlements"][seen:]
+    assert [(s["kind"], s["to"], s["amount"]) for s in payment] == [("pass", f"pot:{table_id}:main", 100)]
+    assert round_["state"]["pot"] == 500 + 100  # antes (the two short hands ante a chip more), the pass
+
+
+def test_an_idempotent_bet_and_its_replay(floor: ApiFloor, django_assert_num_queries: Any) -> None:
+    deal = FaroDeal(floor)
+    p1, _, _ = deal.players
+    deal.bet(p1, "K")
+    body = {"type": "bet", "player": p1, "ranks": ["Q"], "amount": 500, "version": deal.round["version"]}
+
+    with django_assert_num_queries(KEYED_BET):
+        first = floor.act(deal.id, body, key="budget-bet-1")
+    with django_assert_num_queries(KEYED_REPLAY):
+        again = floor.act(deal.id, body, key="budget-bet-1")
+
+    assert again == first
+    assert first["version"] == 2
+
+
+def test_an_unknown_round_is_a_404_with_or_without_a_key(floor: ApiFloor) -> None:
+    missing = (Round.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1000
+    for key in (None, "budget-missing-1", " "):
+        body = floor.act(missing, {"type": "turn"}, status=404, key=key)
+        assert body["error"]["code"] == "not_found"
+
+
+def test_a_state_cached_at_an_older_version_is_caught_up(floor: ApiFloor) -> None:
+    """Another worker took the last actions: this process folds only those into its cached state,
+    and the result is the state a full replay gives."""
+    deal = FaroDeal(floor)
+    p1, p2, _ = deal.players
+    deal.bet(p1, "Q")
+    deal.act({"type": "soda", "card": "3D"})
+    stored = Round.objects.get(pk=deal.id)
+    at_two = rounds.replay_round(stored, actions=[a.payload for a in stored.actions.order_by("seq")]).state
+    deal.bet(p2, "K")
+    deal.act({"type": "turn", "cards": ["KS", "QH"]})
+    rounds._STATE_CACHE[deal.id] = rounds._Cached(rounds._identity(stored), 2, at_two)
+    try:
+        deal.bet(p1, "J")
+    finally:
+        rounds._STATE_CACHE.pop(deal.id, None)
+
+    latest = Round.objects.get(pk=deal.id)
+    assert latest.version == 5
+    assert latest.state == deal.round["state"]
+    result = check_round(latest)
+    assert result.ok, result.problems
+
+
+def test_a_cached_state_of_another_round_with_the_same_id_is_never_used(floor: ApiFloor) -> None:
+    """A reset database can hand an old id to a new round: its start time and commitment differ."""
+    deal = FaroDeal(floor)
+    p1, _, _ = deal.players
+    deal.bet(p1, "Q")
+    stranger = rounds._Cached(("2001-01-01T00:00:00+00:00", "not-this-round"), 1, object())
+    rounds._STATE_CACHE[deal.id] = stranger
+    try:
+        deal.bet(p1, "K")  # a foreign state would fail inside the engine
+    finally:
+        rounds._STATE_CACHE.pop(deal.id, None)
+
+    result = check_round(Round.objects.get(pk=deal.id))
+    assert result.ok, result.problems
+    assert [b["ranks"] for b in deal.round["state"]["bets"]] == [["Q"], ["K"]]
