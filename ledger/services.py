@@ -127,17 +127,7 @@ _REFUSALS: dict[str, type[LedgerError]] = {
     "CK006": InvalidTransfer,
 }
 
-_TRANSFER_FIELDS = [
-    "id",
-    "key",
-    "kind",
-    "memo",
-    "created_at",
-    "gaming_day",
-    "meta",
-    "fingerprint",
-    "reverses_id",
-]
+_TRANSFER_FIELDS = tuple(field.attname for field in Transfer._meta.concrete_fields)
 
 _POST_SQL = """
     SELECT o_transfer_id, o_replayed
@@ -200,11 +190,18 @@ def post_transfer(
     if replayed:
         return Transfer.objects.get(pk=transfer_id)
     # Built like a row read from the database (positional, the cheap path of Model.__init__).
-    transfer = Transfer.from_db(
-        "default",
-        _TRANSFER_FIELDS,
-        (transfer_id, key, kind, memo, now, day, meta, fingerprint, reverses_id),
-    )
+    stored = {
+        "id": transfer_id,
+        "key": key,
+        "kind": kind,
+        "memo": memo,
+        "created_at": now,
+        "gaming_day": day,
+        "meta": meta,
+        "fingerprint": fingerprint,
+        "reverses_id": reverses_id,
+    }
+    transfer = Transfer.from_db("default", _TRANSFER_FIELDS, tuple(stored[name] for name in _TRANSFER_FIELDS))
     if reverses is not None:
         transfer.reverses = reverses
     return transfer
