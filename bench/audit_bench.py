@@ -29,26 +29,18 @@ import hashlib
 import json
 import os
 import random
-import subprocess
-import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-import psycopg
-
+from bench.app_db import ROOT, app_env, create_database, db_url, drop_database, log, migrate, setup_django
 from bench.harness import call_in_child
 
-ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "build" / "bench" / "audit.md"
-SERVER_URL = os.environ.get("BENCH_SERVER_URL", "postgres://root@127.0.0.1:5432")
 TEMPLATE_DB = "casekeeper_bench_audit_template"
 BENCH_DB = "casekeeper_bench_audit"
-SETTINGS = "casino.settings.local"
 GOAL_SECONDS = 60.0
 PLAYERS_PER_TABLE = 5
 OPENING = 2_000_000  # cents in a Faro tray at opening, as tables.simulation.night's spec
@@ -56,41 +48,10 @@ SMALL_OPENING = 150_000  # every fourth $5 table opens light, so fills (and cred
 COUNT_ERRORS = (-5_000, -1_000, 2_500, 5_000)
 
 
-def db_url(name: str) -> str:
-    parts = urlsplit(SERVER_URL)
-    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", "", ""))
-
-
-def log(message: str) -> None:
-    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
-
-
-def admin(sql: str) -> None:
-    with psycopg.connect(db_url("postgres"), autocommit=True) as conn:
-        conn.execute(sql.encode())
-
-
 def prepare_template() -> None:
     """Migrate once into a template; each size then starts from a copy of it (seconds, not minutes)."""
-    admin(f'DROP DATABASE IF EXISTS "{TEMPLATE_DB}" WITH (FORCE)')
-    admin(f'CREATE DATABASE "{TEMPLATE_DB}"')
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": SETTINGS,
-        "DATABASE_URL": db_url(TEMPLATE_DB),
-        "DEBUG": "false",
-    }
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--verbosity", "0", "--no-input"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
-
-
-def fresh_database() -> None:
-    admin(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
-    admin(f'CREATE DATABASE "{BENCH_DB}" TEMPLATE "{TEMPLATE_DB}"')
+    create_database(TEMPLATE_DB)
+    migrate(app_env(db_url(TEMPLATE_DB)))
 
 
 # --------------------------------------------------------------------------- the generator
@@ -702,14 +663,9 @@ def build_night(params: dict[str, Any]) -> dict[str, Any]:
 
 def build_and_audit(params: dict[str, Any]) -> dict[str, Any]:
     """In a fresh process on the bench database: build the night, then time run_audit on it."""
-    os.environ["DJANGO_SETTINGS_MODULE"] = SETTINGS
-    os.environ["DATABASE_URL"] = params["db_url"]
-    os.environ["DEBUG"] = "false"
     import logging
 
-    import django
-
-    django.setup()
+    setup_django(app_env(params["db_url"]))
     logging.disable(logging.WARNING)
     from django.utils import timezone
 
@@ -814,7 +770,7 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     try:
         for size in sizes:
-            fresh_database()
+            create_database(BENCH_DB, template=TEMPLATE_DB)
             log(f"{size} tables: building the night and running the audit")
             result = call_in_child(
                 "bench.audit_bench:build_and_audit",
@@ -834,8 +790,8 @@ def main(argv: list[str] | None = None) -> int:
             results.append(result)
     finally:
         if not args.keep:
-            admin(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
-        admin(f'DROP DATABASE IF EXISTS "{TEMPLATE_DB}" WITH (FORCE)')
+            drop_database(BENCH_DB)
+        drop_database(TEMPLATE_DB)
     report = render(results, rounds=args.rounds, pdf=args.pdf)
     OUTPUT.parent.mkdir(parents=True, exist_ok=True)
     OUTPUT.write_text(report)

@@ -28,14 +28,22 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.app_db import (
+    ROOT,
+    SETTINGS,
+    app_env,
+    create_database,
+    database_exists,
+    db_url,
+    drop_database,
+    log,
+    migrate,
+)
+
 OUTPUT = ROOT / "build" / "bench" / "detection.md"
 WORK = ROOT / "build" / "bench" / "detection"
-SERVER_URL = os.environ.get("BENCH_SERVER_URL", "postgres://root@127.0.0.1:5432")
 TEMPLATE_DB = "casekeeper_bench_detect_template"
-SETTINGS = "casino.settings.local"
 DEFAULT_INJECT = (
     "split_stacker:0.5,colluders:1,dumper:1,structurer:1,fill_abuser:1,short_count:0.5,"
     "limit_prober:0.3,chip_walker:1,dealer_partner:1,cold_deck:0.5"
@@ -46,43 +54,13 @@ GOAL_FALSE_PER_50 = 1.0
 NIGHT_TIMEOUT = 3600
 
 
-def db_url(name: str) -> str:
-    parts = urlsplit(SERVER_URL)
-    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", "", ""))
-
-
-def log(message: str) -> None:
-    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
-
-
-def admin(sql: str) -> None:
-    import psycopg
-
-    with psycopg.connect(db_url("postgres"), autocommit=True) as conn:
-        conn.execute(sql.encode())
-
-
 def child_env(database: str) -> dict[str, str]:
-    return {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": SETTINGS,
-        "DATABASE_URL": db_url(database),
-        "DEBUG": "false",
-        "LOG_LEVEL": "WARNING",
-        "PYTHONPATH": str(ROOT),
-    }
+    return {**os.environ, **app_env(db_url(database), LOG_LEVEL="WARNING", PYTHONPATH=str(ROOT))}
 
 
 def prepare_template() -> None:
-    admin(f'DROP DATABASE IF EXISTS "{TEMPLATE_DB}" WITH (FORCE)')
-    admin(f'CREATE DATABASE "{TEMPLATE_DB}"')
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--verbosity", "0", "--no-input"],
-        cwd=ROOT,
-        env=child_env(TEMPLATE_DB),
-        check=True,
-        timeout=600,
-    )
+    create_database(TEMPLATE_DB)
+    migrate(child_env(TEMPLATE_DB), timeout=600)
 
 
 # --------------------------------------------------------------------------- one night (child)
@@ -349,13 +327,6 @@ def report(
 # --------------------------------------------------------------------------- the run
 
 
-def database_exists(name: str) -> bool:
-    import psycopg
-
-    with psycopg.connect(db_url("postgres"), autocommit=True) as conn:
-        return conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is not None
-
-
 def night_name(args: argparse.Namespace, seed: int, injected: bool) -> str:
     """The night's database (and result file): an injected night is named after its scenarios,
     so ``--detect-only`` reuses the clean nights when only the injected scenarios change."""
@@ -385,7 +356,7 @@ def run_night(args: argparse.Namespace, seed: int, injected: bool) -> dict[str, 
         night: dict[str, Any] = json.loads(result.read_text())
     finally:
         if not args.keep_dbs:
-            admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            drop_database(name)
     log(f"{label}: {night['rounds']} rounds in {night['night_seconds']} s, {len(night['alerts'])} alerts")
     return night
 
@@ -393,8 +364,7 @@ def run_night(args: argparse.Namespace, seed: int, injected: bool) -> dict[str, 
 def simulate(args: argparse.Namespace, name: str, result: Path, seed: int, injected: bool) -> None:
     if not database_exists(TEMPLATE_DB):
         raise RuntimeError("the template database is missing")
-    admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    admin(f'CREATE DATABASE "{name}" TEMPLATE "{TEMPLATE_DB}"')
+    create_database(name, template=TEMPLATE_DB)
     command = [
         sys.executable,
         "-m",
@@ -468,7 +438,7 @@ def main() -> int:
         finally:
             signal.alarm(0)
             if not args.keep_dbs:
-                admin(f'DROP DATABASE IF EXISTS "{TEMPLATE_DB}" WITH (FORCE)')
+                drop_database(TEMPLATE_DB)
     scored = score(nights)
     text = report(args, nights, scored, time.monotonic() - started)
     output = Path(args.output)

@@ -21,6 +21,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 SETUP_TIMEOUT = 120.0  # seconds for every worker to import, connect, set up and warm up
@@ -51,17 +52,35 @@ def summarize_latencies(seconds: list[float]) -> dict[str, float]:
     }
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of these processes so far (Linux /proc; gone processes count 0)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime and stime: fields 14 and 15 of stat
+    return total / ticks
+
+
 def backend_cpu_seconds(pid: int | None) -> float:
     """CPU time (user + system) of a PostgreSQL backend on this machine, from /proc; 0 if unknown."""
-    if not pid:
-        return 0.0
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks  # utime and stime: fields 14 and 15 of stat
+    return cpu_seconds([pid]) if pid else 0.0
+
+
+def children_of(ppid: int) -> list[int]:
+    """The processes whose parent is ``ppid`` (a server's workers), from /proc."""
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == ppid:
+                pids.append(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return pids
 
 
 def _worker(

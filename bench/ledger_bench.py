@@ -43,21 +43,29 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
 import psycopg
 
+from bench.app_db import (
+    ROOT,
+    admin,
+    app_env,
+    create_database,
+    db_url,
+    drop_database,
+    log,
+    migrate,
+    server_version,
+    setup_django,
+)
 from bench.harness import call_in_child, run_workers, summarize_latencies
 
-ROOT = Path(__file__).resolve().parent.parent
 BENCH_PYTHON = ROOT / ".bench-venv" / "bin" / "python"
 OUTPUT = ROOT / "build" / "bench" / "ledger.md"
-SERVER_URL = os.environ.get("BENCH_SERVER_URL", "postgres://root@127.0.0.1:5432")
 DB_CASEKEEPER = "casekeeper_bench"
 DB_RAW = "casekeeper_bench_raw"
 DB_HORDAK = "casekeeper_bench_hordak"
-SETTINGS = "casino.settings.local"
 
 AMOUNT = 100  # cents per transfer
 FUNDING = 10**12  # cents given to each worker's own account before it starts
@@ -105,11 +113,6 @@ QUICK = Profile("quick", 2.0, 10, (10_000,), 200, 2.0, 2.0, 1, 300.0)
 FULL = Profile("full", 8.0, 50, (10_000, 100_000, 1_000_000), 1000, 8.0, 6.0, 2, 1200.0)
 
 
-def db_url(name: str) -> str:
-    parts = urlsplit(SERVER_URL)
-    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", "", ""))
-
-
 def account_codes(scenario: str, mode: str, index: int) -> tuple[str, str]:
     """A worker's own (funded) account and its partner: its peer, or the shared house account."""
     own = f"b:{scenario}:w{index}"
@@ -120,18 +123,9 @@ def account_codes(scenario: str, mode: str, index: int) -> tuple[str, str]:
 # --- Casekeeper (runs in spawned workers; Django is imported only there) ---------------------------
 
 
-def _django_setup(url: str) -> None:
-    os.environ["DJANGO_SETTINGS_MODULE"] = SETTINGS
-    os.environ["DATABASE_URL"] = url
-    os.environ["DEBUG"] = "false"
-    import django
-
-    django.setup()
-
-
 def casekeeper_worker(index: int, params: dict[str, Any]) -> Callable[[int], None]:
     """Factory for bench.harness: one-leg post_transfer calls between the worker's two accounts."""
-    _django_setup(params["db_url"])
+    setup_django(app_env(params["db_url"]))
     from django.db import connection
 
     from ledger.models import AccountKind, AccountPurpose
@@ -330,7 +324,7 @@ def _timed_reads(call: Callable[[int], object], reads: int, budget: float) -> di
 
 def casekeeper_balance_reads(params: dict[str, Any]) -> dict[str, Any]:
     """Time get_balance(code) and get_balance(code, as_of) on the bulk-loaded account."""
-    _django_setup(params["db_url"])
+    setup_django(app_env(params["db_url"]))
     from django.db import connection
 
     from ledger.selectors import BALANCE_AS_OF_SQL, get_balance
@@ -379,7 +373,7 @@ def casekeeper_balance_reads(params: dict[str, Any]) -> dict[str, Any]:
 
 def casekeeper_statements(params: dict[str, Any]) -> list[str]:
     """The SQL statements of one post_transfer call (after warm-up), as Django sends them."""
-    _django_setup(params["db_url"])
+    setup_django(app_env(params["db_url"]))
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -407,7 +401,7 @@ def casekeeper_profile(params: dict[str, Any]) -> dict[str, Any]:
     import io
     import pstats
 
-    _django_setup(params["db_url"])
+    setup_django(app_env(params["db_url"]))
     from django.db import connection
 
     op = casekeeper_worker(0, params)
@@ -485,41 +479,8 @@ def casekeeper_profile(params: dict[str, Any]) -> dict[str, Any]:
 # --- Orchestration (main process: psycopg only) ------------------------------------------------------
 
 
-def log(message: str) -> None:
-    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
-
-
-def admin(sql: str) -> None:
-    with psycopg.connect(db_url("postgres"), autocommit=True) as conn:
-        conn.execute(sql)
-
-
-def admin_sql(database: str, sql: str) -> None:
-    with psycopg.connect(db_url(database), autocommit=True) as conn:
-        conn.execute(sql)  # type: ignore[arg-type]
-
-
-def recreate(name: str) -> None:
-    admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    admin(f'CREATE DATABASE "{name}"')
-
-
-def drop(name: str) -> None:
-    admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def casekeeper_env(url: str) -> dict[str, str]:
-    return {**os.environ, "DJANGO_SETTINGS_MODULE": SETTINGS, "DATABASE_URL": url, "DEBUG": "false"}
-
-
 def migrate_casekeeper(name: str) -> None:
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--verbosity", "0", "--no-input"],
-        cwd=ROOT,
-        env=casekeeper_env(db_url(name)),
-        check=True,
-        timeout=300,
-    )
+    migrate(app_env(db_url(name)), timeout=300)
 
 
 def hordak(*args: str, timeout: float) -> dict[str, Any]:
@@ -908,17 +869,16 @@ def main(argv: list[str] | None = None) -> int:
     databases = [DB_CASEKEEPER, DB_RAW] + ([DB_HORDAK] if "hordak" in systems else [])
     report: dict[str, Any] = {"profile": profile, "systems": systems, "cells": {}, "reads": [], "checks": {}}
     try:
-        with psycopg.connect(db_url("postgres")) as conn:
-            report["postgres"] = "PostgreSQL " + str(conn.execute("SHOW server_version").fetchone()[0])
+        report["postgres"] = f"PostgreSQL {server_version()}"
         report["host"] = f"{os.cpu_count()} CPUs, Python {platform.python_version()}"
         report["when"] = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
         for name in databases:
-            recreate(name)
+            create_database(name)
         log("migrating casekeeper_bench and casekeeper_bench_raw")
         migrate_casekeeper(DB_CASEKEEPER)
         migrate_casekeeper(DB_RAW)
         if "sqlfn" in systems:
-            admin_sql(DB_RAW, SQL_FUNCTION)
+            admin(SQL_FUNCTION, database=DB_RAW)
         if "hordak" in systems:
             log("migrating casekeeper_bench_hordak (django-hordak, .bench-venv)")
             hordak("migrate", timeout=300)
@@ -1030,7 +990,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.keep_dbs:
             for name in databases:
                 try:
-                    drop(name)
+                    drop_database(name)
                 except psycopg.Error as error:
                     log(f"could not drop {name}: {error}")
 

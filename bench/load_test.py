@@ -36,15 +36,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import datetime as dt
 import importlib
 import json
 import os
-import platform
 import random
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -56,18 +53,28 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.app_db import (
+    ROOT,
+    SETTINGS,
+    backends,
+    create_database,
+    describe_machine,
+    drop_database,
+    free_port,
+    log,
+    migrate,
+    served_env,
+    staff,
+)
+from bench.harness import children_of, cpu_seconds, percentile
+
 VENV_BIN = ROOT / ".venv" / "bin"
 OUTPUT = ROOT / "build" / "bench" / "load.md"
 LOG_DIR = ROOT / "build" / "bench"
-SERVER_URL = os.environ.get("BENCH_SERVER_URL", "postgres://root@127.0.0.1:5432")
 REDIS_SERVER = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379")
 REDIS_DBS = (12, 13, 14, 15)  # the run takes the first empty one
 DB_NAME = "casekeeper_load"
-SETTINGS = "casino.settings.local"
-SECRET = "bench-load-not-a-secret-0123456789-abcdefghijklmnopqrstuvwxyz"
 
 FARO_TABLES = 16
 FARO_PUNTERS = 3
@@ -131,32 +138,9 @@ QUICK = Profile("quick", 20.0)
 FULL = Profile("full", 60.0)
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    """Nearest-rank percentile (nan when empty)."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))]
-
-
-def db_url(name: str) -> str:
-    parts = urlsplit(SERVER_URL)
-    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", "", ""))
-
-
-def app_env(redis_db: int | None = None, metrics_dir: str | None = None) -> dict[str, str]:
+def service_env(redis_db: int | None = None, metrics_dir: str | None = None) -> dict[str, str]:
     """The service's environment: production-like settings, the bench database, our own Redis db."""
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": SETTINGS,
-        "DATABASE_URL": db_url(DB_NAME),
-        "DEBUG": "false",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECRET_KEY": SECRET,
-        "LOG_FORMAT": "json",
-        "LOG_LEVEL": "WARNING",
-        "PYTHONPATH": str(ROOT),
-    }
+    env = {**os.environ, **served_env(DB_NAME, label="load", LOG_FORMAT="json")}
     if redis_db is not None:
         url = f"{REDIS_SERVER}/{redis_db}"
         env |= {"REDIS_URL": url, "CELERY_BROKER_URL": url, "CELERY_RESULT_BACKEND": url}
@@ -168,35 +152,12 @@ def app_env(redis_db: int | None = None, metrics_dir: str | None = None) -> dict
 # --------------------------------------------------------------------------- database and child steps
 
 
-def admin_sql(*statements: str) -> None:
-    import psycopg
-
-    with psycopg.connect(db_url("postgres"), autocommit=True) as conn:
-        for sql in statements:
-            conn.execute(sql)
-
-
-def create_database() -> None:
-    admin_sql(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)', f'CREATE DATABASE "{DB_NAME}"')
-    subprocess.run(
-        [str(VENV_BIN / "python"), "manage.py", "migrate", "--verbosity", "0"],
-        cwd=ROOT,
-        env=app_env(),
-        check=True,
-        timeout=300,
-    )
-
-
-def drop_database() -> None:
-    admin_sql(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
-
-
 def run_child(step: str, redis_db: int) -> dict[str, Any]:
     """A Django step (setup / verify) in a child process against the bench database."""
     done = subprocess.run(
         [str(VENV_BIN / "python"), "-m", "bench.load_test", "--child", step],
         cwd=ROOT,
-        env=app_env(redis_db),
+        env=service_env(redis_db),
         capture_output=True,
         text=True,
         timeout=600,
@@ -212,16 +173,10 @@ def child_setup() -> dict[str, Any]:
     import django
 
     django.setup()
-    from casino.models import Role, User
+    from casino.models import Role
     from casino.services import buy_in, create_player, issue_token
     from ledger.models import Transfer
     from tables.services import assign_dealer, create_table, open_table, seat_player
-
-    def staff(username: str, role: str) -> User:
-        user = User(username=username, name=username.title(), role=role)
-        user.set_unusable_password()
-        user.save()
-        return user
 
     boss, cashier = staff("load-pit", Role.PIT_BOSS), staff("load-cage", Role.CASHIER)
     plan = [("faro", FARO, FARO_PUNTERS)] * FARO_TABLES + [
@@ -328,12 +283,6 @@ def child_verify() -> dict[str, Any]:
 # --------------------------------------------------------------------------- processes
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def free_redis_db() -> int:
     import redis
 
@@ -366,39 +315,6 @@ def redis_queue(number: int) -> tuple[int, int]:
         return int(client.llen("celery")), int(client.hlen("unacked"))
     finally:
         client.close()
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU time of these processes so far (Linux /proc; gone processes count 0)."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / ticks
-
-
-def children_of(ppid: int) -> list[int]:
-    pids = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == ppid:
-                pids.append(int(stat.parent.name))
-        except (OSError, ValueError, IndexError):
-            continue
-    return pids
-
-
-def backends() -> list[int]:
-    """PostgreSQL server processes connected to the bench database."""
-    import psycopg
-
-    with psycopg.connect(db_url("postgres")) as conn:
-        rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", (DB_NAME,)).fetchall()
-    return [int(row[0]) for row in rows]
 
 
 class CpuSampler(threading.Thread):
@@ -449,11 +365,11 @@ class Processes:
 
     def start(self, name: str, command: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
         LOG_DIR.mkdir(parents=True, exist_ok=True)
-        log = (LOG_DIR / f"load-{name}.log").open("wb")
+        output = (LOG_DIR / f"load-{name}.log").open("wb")
         process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
         )
-        log.close()  # the child has its own copy
+        output.close()  # the child has its own copy
         self.running[name] = process
         return process
 
@@ -934,10 +850,10 @@ SERVER_PATHS = (
 )
 
 
-def server_times(log: Path) -> dict[tuple[str, str], list[float]]:
+def server_times(access_log: Path) -> dict[tuple[str, str], list[float]]:
     """Milliseconds per request as gunicorn logged them (access log, one JSON object a line)."""
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
-    with contextlib.suppress(OSError), log.open() as lines:
+    with contextlib.suppress(OSError), access_log.open() as lines:
         for line in lines:
             if not line.startswith('{"request_id"'):
                 continue
@@ -972,9 +888,10 @@ def scrape_metrics(base: str) -> dict[str, float]:
 
 
 def run_load(duration: float, processes: Processes, redis_db: int, metrics_dir: str) -> dict[str, Any]:
-    create_database()
+    create_database(DB_NAME)
+    migrate(service_env(), timeout=300)
     floor = run_child("setup", redis_db)
-    env = app_env(redis_db, metrics_dir)
+    env = service_env(redis_db, metrics_dir)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = processes.start(
@@ -1010,10 +927,10 @@ def run_load(duration: float, processes: Processes, redis_db: int, metrics_dir: 
         {
             "gunicorn": lambda: children_of(server.pid),
             "celery": lambda: [worker.pid, *children_of(worker.pid)],
-            "postgres": backends,
+            "postgres": lambda: backends(DB_NAME),
         }
     )
-    print(f"[load] driving {len(floor['tables'])} tables for {duration:.0f} s", file=sys.stderr)
+    log(f"driving {len(floor['tables'])} tables for {duration:.0f} s")
     cpu.start()
     tallies, elapsed = drive(base, floor, duration)
     load_after = os.getloadavg()
@@ -1049,19 +966,6 @@ def run_load(duration: float, processes: Processes, redis_db: int, metrics_dir: 
 
 
 # --------------------------------------------------------------------------- report
-
-
-def environment() -> str:
-    import psycopg
-
-    with psycopg.connect(db_url("postgres")) as conn:
-        row = conn.execute("SHOW server_version").fetchone()
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    return (
-        f"{now} · {os.cpu_count()} CPUs, Python {platform.python_version()} · PostgreSQL "
-        f"{row[0] if row else '?'} · load average before the run: {load}"
-    )
 
 
 ENDPOINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -1272,7 +1176,7 @@ def main(argv: list[str] | None = None) -> int:
     for signum in (signal.SIGALRM, signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, _stop)
     signal.alarm(int(duration + BUDGET))  # the whole run, cleanup included, is bounded
-    env = environment()
+    env = describe_machine()
     processes = Processes()
     redis_db = free_redis_db()
     try:
@@ -1283,7 +1187,7 @@ def main(argv: list[str] | None = None) -> int:
         processes.stop_all()
         empty_redis_db(redis_db)
         if not args.keep_db:
-            drop_database()
+            drop_database(DB_NAME)
         signal.alarm(0)
     text = report(profile, env, run)
     args.output.parent.mkdir(parents=True, exist_ok=True)

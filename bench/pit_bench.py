@@ -28,95 +28,22 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
-import sys
 import time
-import warnings
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-import psycopg
-
+from bench.app_db import ROOT, drop_database, fresh_database, in_process_env, log, setup_django, staff
 from bench.harness import summarize_latencies
 
-ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "build" / "bench" / "pit.md"
-SERVER_URL = os.environ.get("BENCH_SERVER_URL", "postgres://root@127.0.0.1:5432")
 BENCH_DB = "casekeeper_bench_pit"
-SETTINGS = "casino.settings.local"
+ENV = in_process_env(BENCH_DB, label="pit")
 OPENING = 2_000_000  # cents counted into a tray at opening
 BUY_IN = 100_000
 WARM_UP = 2
 
 
-def db_url(name: str) -> str:
-    parts = urlsplit(SERVER_URL)
-    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", "", ""))
-
-
-def log(message: str) -> None:
-    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
-
-
-def app_env() -> dict[str, str]:
-    return {
-        "DJANGO_SETTINGS_MODULE": SETTINGS,
-        "DATABASE_URL": db_url(BENCH_DB),
-        "DEBUG": "false",
-        "SECRET_KEY": "pit-bench-only-not-a-secret-0123456789abcdef",
-        "CELERY_BROKER_URL": "memory://",
-        "CELERY_RESULT_BACKEND": "cache+memory://",
-        "LOG_LEVEL": "WARNING",
-        "ALLOWED_HOSTS": "testserver,127.0.0.1,localhost",
-        "PYTHONPATH": str(ROOT),
-    }
-
-
-def admin(sql: str) -> None:
-    with psycopg.connect(db_url("postgres"), autocommit=True) as conn:
-        conn.execute(sql.encode())
-
-
-def fresh_database() -> None:
-    admin(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
-    admin(f'CREATE DATABASE "{BENCH_DB}"')
-    admin(f'ALTER DATABASE "{BENCH_DB}" SET synchronous_commit = off')  # bench data: no fsync waits
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--verbosity", "0", "--no-input"],
-        cwd=ROOT,
-        env={**os.environ, **app_env()},
-        check=True,
-    )
-
-
-def setup_django() -> None:
-    os.environ.update(app_env())
-    import django
-
-    django.setup()
-    from django.conf import settings
-
-    # Creating hundreds of players should not spend minutes in PBKDF2; nothing here signs in with them.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    import logging
-
-    logging.getLogger("kombu").setLevel(logging.ERROR)
-    warnings.filterwarnings("ignore", message="No directory at")  # whitenoise: no collectstatic here
-
-
 # --------------------------------------------------------------------------- building the floor
-
-
-def _staff(username: str, role: str) -> Any:
-    from casino.models import User
-
-    user = User.objects.filter(username=username).first()
-    if user is None:
-        user = User(username=username, role=role, name=username.replace("-", " ").title())
-        user.set_unusable_password()
-        user.save()
-    return user
 
 
 def _fill_and_credit(*, dealer: Any, boss: Any, table_id: int, credit: str) -> None:
@@ -139,7 +66,7 @@ def add_table(index: int, *, boss: Any, cashier: Any) -> None:
     from tables import services
     from tables.rounds import start_round
 
-    dealer = _staff(f"bench-dealer-{index}", Role.DEALER)
+    dealer = staff(f"bench-dealer-{index}", Role.DEALER)
     table = services.create_table(
         actor=boss, name=f"Bench Faro {index:03d}", game="faro", min_bet=500, max_bet=50_000
     )
@@ -173,7 +100,7 @@ def grow_floor(*, start: int, stop: int) -> float:
     from ledger.services import ensure_system_accounts
 
     ensure_system_accounts()
-    boss, cashier = _staff("bench-pit", Role.PIT_BOSS), _staff("bench-cashier", Role.CASHIER)
+    boss, cashier = staff("bench-pit", Role.PIT_BOSS), staff("bench-cashier", Role.CASHIER)
     started = time.perf_counter()
     for index in range(start, stop):
         add_table(index, boss=boss, cashier=cashier)
@@ -208,7 +135,7 @@ def measure(*, samples: int) -> dict[str, Any]:
     from tables.console.selectors import list_floor
     from tables.models import Table
 
-    boss = _staff("bench-pit", Role.PIT_BOSS)
+    boss = staff("bench-pit", Role.PIT_BOSS)
     client = Client()
     client.force_login(boss)
     tables = Table.objects.count()
@@ -267,8 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sizes = sorted({int(size) for size in args.sizes.split(",") if size.strip()})
     log(f"fresh database {BENCH_DB}")
-    fresh_database()
-    setup_django()
+    fresh_database(BENCH_DB, ENV)
+    setup_django(ENV, in_process=True)
     results, built, build_seconds = [], 0, 0.0
     try:
         for size in sizes:
@@ -282,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         connections.close_all()
     finally:
         if not args.keep_db:
-            admin(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
+            drop_database(BENCH_DB)
     report = render(results, samples=args.samples, build_seconds=build_seconds)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(report)

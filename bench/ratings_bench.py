@@ -33,21 +33,16 @@ import multiprocessing as mp
 import os
 import random
 import statistics
-import subprocess
-import sys
 import time
-import warnings
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-import psycopg
+from bench.app_db import ROOT, drop_database, fresh_database, in_process_env, log, setup_django, staff
+from bench.harness import percentile
 
-ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "build" / "bench" / "ratings.md"
-SERVER_URL = os.environ.get("BENCH_SERVER_URL", "postgres://root@127.0.0.1:5432")
 BENCH_DB = "casekeeper_bench_ratings"
-SETTINGS = "casino.settings.local"
+ENV = in_process_env(BENCH_DB, label="ratings")
 PLAYERS_PER_TABLE = 5
 OPENING = 2_000_000
 BUY_IN = 300_000
@@ -62,72 +57,7 @@ PLACEMENTS: tuple[tuple[str, ...], ...] = (
 )
 
 
-def db_url(name: str) -> str:
-    parts = urlsplit(SERVER_URL)
-    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", "", ""))
-
-
-def log(message: str) -> None:
-    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
-
-
-def app_env() -> dict[str, str]:
-    return {
-        "DJANGO_SETTINGS_MODULE": SETTINGS,
-        "DATABASE_URL": db_url(BENCH_DB),
-        "DEBUG": "false",
-        "SECRET_KEY": "ratings-bench-only-not-a-secret-0123456789abcdef",
-        "CELERY_BROKER_URL": "memory://",
-        "CELERY_RESULT_BACKEND": "cache+memory://",
-        "LOG_LEVEL": "WARNING",
-        "ALLOWED_HOSTS": "testserver,127.0.0.1,localhost",
-        "PYTHONPATH": str(ROOT),
-    }
-
-
-def admin(sql: str) -> None:
-    with psycopg.connect(db_url("postgres"), autocommit=True) as conn:
-        conn.execute(sql.encode())
-
-
-def fresh_database() -> None:
-    admin(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
-    admin(f'CREATE DATABASE "{BENCH_DB}"')
-    admin(f'ALTER DATABASE "{BENCH_DB}" SET synchronous_commit = off')  # bench data: no fsync waits
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--verbosity", "0", "--no-input"],
-        cwd=ROOT,
-        env={**os.environ, **app_env()},
-        check=True,
-    )
-
-
-def setup_django() -> None:
-    os.environ.update(app_env())
-    import django
-
-    django.setup()
-    from django.conf import settings
-
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    import logging
-
-    logging.getLogger("kombu").setLevel(logging.ERROR)
-    warnings.filterwarnings("ignore", message="No directory at")  # whitenoise: no collectstatic here
-
-
 # --------------------------------------------------------------------------- building the night
-
-
-def _staff(username: str, role: str) -> Any:
-    from casino.models import User
-
-    user = User.objects.filter(username=username).first()
-    if user is None:
-        user = User(username=username, role=role, name=username.replace("-", " ").title())
-        user.set_unusable_password()
-        user.save()
-    return user
 
 
 def _bet(rng: random.Random, state: dict[str, Any], player: int) -> dict[str, Any] | None:
@@ -158,7 +88,7 @@ def _call(rng: random.Random, state: dict[str, Any], player: int) -> dict[str, A
 def build_tables(job: tuple[int, list[int], int, int]) -> dict[str, int]:
     """One worker's share of the night: its tables, their punters and every round, via the services."""
     seed, indexes, rounds, players_per_table = job
-    setup_django()
+    setup_django(ENV, in_process=True)
     from django.db import connection
 
     from casino.models import Role
@@ -169,11 +99,11 @@ def build_tables(job: tuple[int, list[int], int, int]) -> dict[str, int]:
     from tables.models import Seat
     from tables.rounds import apply_round_action, start_round
 
-    boss, cashier = _staff("bench-pit", Role.PIT_BOSS), _staff("bench-cashier", Role.CASHIER)
+    boss, cashier = staff("bench-pit", Role.PIT_BOSS), staff("bench-cashier", Role.CASHIER)
     made = {"rounds": 0, "actions": 0, "refused": 0, "players": 0, "sittings": 0}
     for index in indexes:
         rng = random.Random(seed * 100_003 + index)
-        dealer = _staff(f"bench-dealer-{index}", Role.DEALER)
+        dealer = staff(f"bench-dealer-{index}", Role.DEALER)
         table = services.create_table(
             actor=boss, name=f"Bench Faro {index:03d}", game="faro", min_bet=500, max_bet=50_000
         )
@@ -239,13 +169,13 @@ def build_tables(job: tuple[int, list[int], int, int]) -> dict[str, int]:
 
 
 def build_night(*, tables: int, rounds: int, workers: int, seed: int) -> dict[str, Any]:
-    setup_django()
+    setup_django(ENV, in_process=True)
     from casino.models import Role
     from ledger.services import ensure_system_accounts
 
     ensure_system_accounts()
-    _staff("bench-pit", Role.PIT_BOSS)  # here, before the workers look them up
-    _staff("bench-cashier", Role.CASHIER)
+    staff("bench-pit", Role.PIT_BOSS)  # here, before the workers look them up
+    staff("bench-cashier", Role.CASHIER)
     chunks = [list(range(1 + w, tables + 1, workers)) for w in range(workers)]
     jobs = [(seed, chunk, rounds, PLAYERS_PER_TABLE) for chunk in chunks if chunk]
     started = time.perf_counter()
@@ -261,13 +191,6 @@ def build_night(*, tables: int, rounds: int, workers: int, seed: int) -> dict[st
 
 
 # --------------------------------------------------------------------------- measuring
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))]
 
 
 def latency(seconds: list[float]) -> dict[str, float]:
@@ -318,7 +241,7 @@ def measure(*, endpoint_samples: int, pit_samples: int) -> dict[str, Any]:
     reset_queries()
 
     log("(c) the endpoints")
-    boss = User.objects.filter(role=Role.PIT_BOSS).first() or _staff("bench-pit", Role.PIT_BOSS)
+    boss = User.objects.filter(role=Role.PIT_BOSS).first() or staff("bench-pit", Role.PIT_BOSS)
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {issue_token(user=boss)}")
     day = gaming_day_for().isoformat()
@@ -426,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.tables, args.rounds, args.samples, args.pit_samples = 20, 2, 50, 5
     log(f"fresh database {BENCH_DB}")
-    fresh_database()
+    fresh_database(BENCH_DB, ENV)
     try:
         log(f"building {args.tables} tables x {args.rounds} rounds with {args.workers} worker(s)")
         night = build_night(tables=args.tables, rounds=args.rounds, workers=args.workers, seed=args.seed)
@@ -437,7 +360,7 @@ def main(argv: list[str] | None = None) -> int:
         connections.close_all()
     finally:
         if not args.keep_db:
-            admin(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
+            drop_database(BENCH_DB)
     report = render(night, numbers, workers=args.workers)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(report)

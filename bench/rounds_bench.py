@@ -22,13 +22,10 @@ Not a test: it prints a markdown report and writes it to build/bench/rounds.md.
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import os
-import platform
 import random
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -37,16 +34,26 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-ROOT = Path(__file__).resolve().parent.parent
+from bench.app_db import (
+    ROOT,
+    SETTINGS,
+    backends,
+    create_database,
+    describe_machine,
+    drop_database,
+    free_port,
+    log,
+    migrate,
+    served_env,
+    staff,
+)
+from bench.harness import children_of, cpu_seconds, percentile
+
 VENV_BIN = ROOT / ".venv" / "bin"
 OUTPUT = ROOT / "build" / "bench" / "rounds.md"
 GUNICORN_LOG = ROOT / "build" / "bench" / "rounds-gunicorn.log"
-SERVER_URL = os.environ.get("BENCH_SERVER_URL", "postgres://root@127.0.0.1:5432")
 DB_NAME = "casekeeper_bench_rounds"
-SETTINGS = "casino.settings.local"
-SECRET = "bench-rounds-not-a-secret-0123456789-abcdefghijklmnopqrstuvwxyz"
 
 TABLES = 8
 WORKERS = 4
@@ -82,30 +89,8 @@ QUICK = Profile("quick", 10.0, 1.5)
 FULL = Profile("full", 30.0, 4.0)
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    """Nearest-rank percentile of a list of numbers (nan when empty)."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))]
-
-
-def db_url(name: str) -> str:
-    parts = urlsplit(SERVER_URL)
-    return urlunsplit((parts.scheme, parts.netloc, f"/{name}", "", ""))
-
-
-def app_env(url: str) -> dict[str, str]:
-    return {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": SETTINGS,
-        "DATABASE_URL": url,
-        "DEBUG": "false",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECRET_KEY": SECRET,
-        "LOG_LEVEL": "WARNING",
-        "PYTHONPATH": str(ROOT),
-    }
+def service_env() -> dict[str, str]:
+    return {**os.environ, **served_env(DB_NAME, label="rounds")}
 
 
 # --------------------------------------------------------------------------- (a) the engine
@@ -216,35 +201,12 @@ def bench_engine(seconds: float) -> dict[str, Any]:
 # --------------------------------------------------------------------------- (b) database, app, load
 
 
-def admin_sql(*statements: str) -> None:
-    import psycopg
-
-    with psycopg.connect(db_url("postgres"), autocommit=True) as conn:
-        for sql in statements:
-            conn.execute(sql)
-
-
-def create_database() -> None:
-    admin_sql(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)', f'CREATE DATABASE "{DB_NAME}"')
-    subprocess.run(
-        [str(VENV_BIN / "python"), "manage.py", "migrate", "--verbosity", "0"],
-        cwd=ROOT,
-        env=app_env(db_url(DB_NAME)),
-        check=True,
-        timeout=300,
-    )
-
-
-def drop_database() -> None:
-    admin_sql(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
-
-
 def run_child(step: str) -> dict[str, Any]:
     """Run a Django step (setup / verify) in a child process against the bench database."""
     done = subprocess.run(
         [str(VENV_BIN / "python"), "-m", "bench.rounds_bench", "--child", step],
         cwd=ROOT,
-        env=app_env(db_url(DB_NAME)),
+        env=service_env(),
         capture_output=True,
         text=True,
         timeout=600,
@@ -260,15 +222,9 @@ def child_setup() -> dict[str, Any]:
     import django
 
     django.setup()
-    from casino.models import Role, User
+    from casino.models import Role
     from casino.services import buy_in, create_player, issue_token
     from tables.services import assign_dealer, create_table, open_table, seat_player
-
-    def staff(username: str, role: str) -> User:
-        user = User(username=username, name=username.title(), role=role)
-        user.set_unusable_password()
-        user.save()
-        return user
 
     boss, cashier = staff("bench-pit", Role.PIT_BOSS), staff("bench-cage", Role.CASHIER)
     tables = []
@@ -309,48 +265,9 @@ def child_verify() -> dict[str, Any]:
     }
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU time of these processes so far (Linux /proc; gone processes count 0)."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / ticks
-
-
-def children_of(ppid: int) -> list[int]:
-    pids = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == ppid:
-                pids.append(int(stat.parent.name))
-        except (OSError, ValueError, IndexError):
-            continue
-    return pids
-
-
-def backends() -> list[int]:
-    """PostgreSQL server processes connected to the bench database (the app's connections)."""
-    import psycopg
-
-    with psycopg.connect(db_url("postgres")) as conn:
-        rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", (DB_NAME,)).fetchall()
-    return [int(row[0]) for row in rows]
-
-
 def start_gunicorn(port: int) -> subprocess.Popen[bytes]:
     GUNICORN_LOG.parent.mkdir(parents=True, exist_ok=True)
-    log = GUNICORN_LOG.open("wb")
+    output = GUNICORN_LOG.open("wb")
     command = [
         str(VENV_BIN / "gunicorn"),
         "casino.wsgi:application",
@@ -365,7 +282,7 @@ def start_gunicorn(port: int) -> subprocess.Popen[bytes]:
     ]
     # Its own session, so it (master and workers) is stopped by its process group id alone.
     return subprocess.Popen(
-        command, cwd=ROOT, env=app_env(db_url(DB_NAME)), stdout=log, stderr=log, start_new_session=True
+        command, cwd=ROOT, env=service_env(), stdout=output, stderr=output, start_new_session=True
     )
 
 
@@ -498,7 +415,8 @@ def warm_up(base: str, tables: list[dict[str, Any]]) -> None:
 
 
 def run_http(duration: float) -> dict[str, Any]:
-    create_database()
+    create_database(DB_NAME)
+    migrate(service_env(), timeout=300)
     server: subprocess.Popen[bytes] | None = None
     try:
         floor = run_child("setup")
@@ -510,7 +428,7 @@ def run_http(duration: float) -> dict[str, Any]:
         tallies = [Tally() for _ in floor["tables"]]
         workers = children_of(server.pid)
         app_cpu = cpu_seconds(workers)
-        db_cpu = {pid: cpu_seconds([pid]) for pid in backends()}
+        db_cpu = {pid: cpu_seconds([pid]) for pid in backends(DB_NAME)}
         started = time.monotonic()
         deadline = started + duration
         threads = [
@@ -525,7 +443,7 @@ def run_http(duration: float) -> dict[str, Any]:
             thread.join(timeout=duration + REQUEST_TIMEOUT * 4)
         elapsed = time.monotonic() - started
         app_cpu = cpu_seconds(workers) - app_cpu
-        db_cpu_used = sum(cpu_seconds([pid]) - db_cpu.get(pid, 0.0) for pid in backends())
+        db_cpu_used = sum(cpu_seconds([pid]) - db_cpu.get(pid, 0.0) for pid in backends(DB_NAME))
         stop_gunicorn(server)
         server = None
         checks = run_child("verify")
@@ -553,20 +471,6 @@ def run_http(duration: float) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- report
-
-
-def environment() -> str:
-    import psycopg
-
-    with psycopg.connect(db_url("postgres")) as conn:
-        row = conn.execute("SHOW server_version").fetchone()
-    server = row[0] if row else "?"
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    return (
-        f"{now} · {os.cpu_count()} CPUs, Python {platform.python_version()} · PostgreSQL {server} · "
-        f"load average before the run: {load}"
-    )
 
 
 def report(profile: Profile, env: str, engine: dict[str, Any], http: dict[str, Any]) -> str:
@@ -683,15 +587,15 @@ def main(argv: list[str] | None = None) -> int:
     duration = args.duration or profile.http_seconds
     signal.signal(signal.SIGALRM, _out_of_time)
     signal.alarm(int(duration + BUDGET))  # the whole run, cleanup included, is bounded
-    env = environment()
-    print(f"[bench] engine: {profile.engine_seconds:.1f} s per measurement", file=sys.stderr)
+    env = describe_machine()
+    log(f"engine: {profile.engine_seconds:.1f} s per measurement")
     engine = bench_engine(profile.engine_seconds)
-    print(f"[bench] HTTP: {TABLES} tables, {WORKERS} gunicorn workers, {duration:.0f} s", file=sys.stderr)
+    log(f"HTTP: {TABLES} tables, {WORKERS} gunicorn workers, {duration:.0f} s")
     try:
         http = run_http(duration)
     finally:
         if not args.keep_db:
-            drop_database()
+            drop_database(DB_NAME)
     text = report(profile, env, engine, http)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(text)
