@@ -208,8 +208,8 @@ def post_transfer(
 
 
 def _text_array(values: Sequence[str]) -> str:
-    """A PostgreSQL array literal of strings, every element quoted: psycopg's general list
-    adapter costs more client CPU than the whole rest of a transfer's Python."""
+    """A PostgreSQL array literal of strings, every element quoted: under cProfile, psycopg's
+    general list adapter took about a third of a transfer's client CPU."""
     return "{" + ",".join('"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"' for v in values) + "}"
 
 
