@@ -34,7 +34,6 @@ is 0 only when every check after the run passes.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import importlib
 import json
@@ -68,10 +67,9 @@ from bench.app_db import (
     staff,
 )
 from bench.harness import children_of, cpu_seconds, percentile
+from bench.served import VENV_BIN, Processes, bench_parser, run_child, wait_until_up
 
-VENV_BIN = ROOT / ".venv" / "bin"
 OUTPUT = ROOT / "build" / "bench" / "load.md"
-LOG_DIR = ROOT / "build" / "bench"
 REDIS_SERVER = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379")
 REDIS_DBS = (12, 13, 14, 15)  # the run takes the first empty one
 DB_NAME = "casekeeper_load"
@@ -150,22 +148,6 @@ def service_env(redis_db: int | None = None, metrics_dir: str | None = None) -> 
 
 
 # --------------------------------------------------------------------------- database and child steps
-
-
-def run_child(step: str, redis_db: int) -> dict[str, Any]:
-    """A Django step (setup / verify) in a child process against the bench database."""
-    done = subprocess.run(
-        [str(VENV_BIN / "python"), "-m", "bench.load_test", "--child", step],
-        cwd=ROOT,
-        env=service_env(redis_db),
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"{step} failed:\n{done.stderr[-4000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def child_setup() -> dict[str, Any]:
@@ -357,65 +339,12 @@ class CpuSampler(threading.Thread):
         return sum(value - base.get(pid, 0.0) for pid, value in self.last[name].items())
 
 
-class Processes:
-    """gunicorn and the Celery worker, each in its own session: stopped by process group only."""
-
-    def __init__(self) -> None:
-        self.running: dict[str, subprocess.Popen[bytes]] = {}
-
-    def start(self, name: str, command: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
-        LOG_DIR.mkdir(parents=True, exist_ok=True)
-        output = (LOG_DIR / f"load-{name}.log").open("wb")
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
-        )
-        output.close()  # the child has its own copy
-        self.running[name] = process
-        return process
-
-    def stop(self, name: str) -> None:
-        process = self.running.pop(name, None)
-        if process is None or process.poll() is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
-        # A worker or pool child that outlived its leader is still in the group.
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-
-    def stop_all(self) -> None:
-        for name in list(self.running):
-            self.stop(name)
-
-
-def wait_until_up(base: str, server: subprocess.Popen[bytes]) -> None:
-    import requests
-
-    deadline = time.monotonic() + STARTUP_TIMEOUT
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"gunicorn exited ({server.returncode}); see {LOG_DIR / 'load-gunicorn.log'}")
-        try:
-            if requests.get(f"{base}/readyz", timeout=2).status_code == 200:
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(0.25)
-    raise RuntimeError(f"gunicorn was not ready within {STARTUP_TIMEOUT:.0f}s")
-
-
-def wait_for_worker(env: dict[str, str], worker: subprocess.Popen[bytes]) -> None:
+def wait_for_worker(env: dict[str, str], worker: subprocess.Popen[bytes], log: Path) -> None:
     """The Celery worker answers a ping (so tasks sent during the load are taken at once)."""
     deadline = time.monotonic() + STARTUP_TIMEOUT
     while time.monotonic() < deadline:
         if worker.poll() is not None:
-            raise RuntimeError(f"the Celery worker exited; see {LOG_DIR / 'load-celery.log'}")
+            raise RuntimeError(f"the Celery worker exited; see {log}")
         done = subprocess.run(
             [str(VENV_BIN / "celery"), "-A", "casino", "inspect", "ping", "--timeout", "2"],
             cwd=ROOT,
@@ -890,7 +819,7 @@ def scrape_metrics(base: str) -> dict[str, float]:
 def run_load(duration: float, processes: Processes, redis_db: int, metrics_dir: str) -> dict[str, Any]:
     create_database(DB_NAME)
     migrate(service_env(), timeout=300)
-    floor = run_child("setup", redis_db)
+    floor = run_child("bench.load_test", "setup", service_env(redis_db))
     env = service_env(redis_db, metrics_dir)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -920,8 +849,8 @@ def run_load(duration: float, processes: Processes, redis_db: int, metrics_dir: 
         ],
         env,
     )
-    wait_until_up(base, server)
-    wait_for_worker(env, worker)
+    wait_until_up(base, server, path="/readyz", timeout=STARTUP_TIMEOUT, log=processes.log_path("gunicorn"))
+    wait_for_worker(env, worker, processes.log_path("celery"))
     warm_up(base, floor)
     cpu = CpuSampler(
         {
@@ -943,9 +872,9 @@ def run_load(duration: float, processes: Processes, redis_db: int, metrics_dir: 
     metrics = scrape_metrics(base)
     processes.stop("gunicorn")
     processes.stop("celery")
-    checks = run_child("verify", redis_db)
+    checks = run_child("bench.load_test", "verify", service_env(redis_db))
     tally = merge(tallies)
-    served = server_times(LOG_DIR / "load-gunicorn.log")
+    served = server_times(processes.log_path("gunicorn"))
     return {
         "elapsed": elapsed,
         "tally": tally,
@@ -1159,14 +1088,13 @@ def _stop(signum: int, frame: Any) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    parser = bench_parser(
+        __doc__,
+        quick_help="20 s of load instead of 60 s",
+        duration_help="seconds of load (overrides the profile)",
+        database=DB_NAME,
+        output=OUTPUT,
     )
-    parser.add_argument("--quick", action="store_true", help="20 s of load instead of 60 s")
-    parser.add_argument("--duration", type=float, help="seconds of load (overrides the profile)")
-    parser.add_argument("--keep-db", action="store_true", help=f"leave {DB_NAME} for inspection")
-    parser.add_argument("--output", type=Path, default=OUTPUT)
-    parser.add_argument("--child", choices=("setup", "verify"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         print(json.dumps(child_setup() if args.child == "setup" else child_verify()))
@@ -1177,7 +1105,7 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signum, _stop)
     signal.alarm(int(duration + BUDGET))  # the whole run, cleanup included, is bounded
     env = describe_machine()
-    processes = Processes()
+    processes = Processes("load")
     redis_db = free_redis_db()
     try:
         with tempfile.TemporaryDirectory(prefix="casekeeper-load-metrics-") as metrics_dir:

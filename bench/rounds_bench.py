@@ -21,18 +21,15 @@ Not a test: it prints a markdown report and writes it to build/bench/rounds.md.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
 import signal
-import subprocess
 import sys
 import threading
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from bench.app_db import (
@@ -49,10 +46,9 @@ from bench.app_db import (
     staff,
 )
 from bench.harness import children_of, cpu_seconds, percentile
+from bench.served import VENV_BIN, Processes, bench_parser, run_child, wait_until_up
 
-VENV_BIN = ROOT / ".venv" / "bin"
 OUTPUT = ROOT / "build" / "bench" / "rounds.md"
-GUNICORN_LOG = ROOT / "build" / "bench" / "rounds-gunicorn.log"
 DB_NAME = "casekeeper_bench_rounds"
 
 TABLES = 8
@@ -201,22 +197,6 @@ def bench_engine(seconds: float) -> dict[str, Any]:
 # --------------------------------------------------------------------------- (b) database, app, load
 
 
-def run_child(step: str) -> dict[str, Any]:
-    """Run a Django step (setup / verify) in a child process against the bench database."""
-    done = subprocess.run(
-        [str(VENV_BIN / "python"), "-m", "bench.rounds_bench", "--child", step],
-        cwd=ROOT,
-        env=service_env(),
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"{step} failed:\n{done.stderr[-4000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
 def child_setup() -> dict[str, Any]:
     """The floor, made through the services: staff, tables opened, punters bought in and seated."""
     import django
@@ -265,10 +245,8 @@ def child_verify() -> dict[str, Any]:
     }
 
 
-def start_gunicorn(port: int) -> subprocess.Popen[bytes]:
-    GUNICORN_LOG.parent.mkdir(parents=True, exist_ok=True)
-    output = GUNICORN_LOG.open("wb")
-    command = [
+def gunicorn_command(port: int) -> list[str]:
+    return [
         str(VENV_BIN / "gunicorn"),
         "casino.wsgi:application",
         "--bind",
@@ -280,37 +258,6 @@ def start_gunicorn(port: int) -> subprocess.Popen[bytes]:
         "--log-level",
         "warning",
     ]
-    # Its own session, so it (master and workers) is stopped by its process group id alone.
-    return subprocess.Popen(
-        command, cwd=ROOT, env=service_env(), stdout=output, stderr=output, start_new_session=True
-    )
-
-
-def stop_gunicorn(server: subprocess.Popen[bytes]) -> None:
-    if server.poll() is not None:
-        return
-    os.killpg(server.pid, signal.SIGTERM)
-    try:
-        server.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        os.killpg(server.pid, signal.SIGKILL)
-        server.wait(timeout=10)
-
-
-def wait_until_up(base: str, server: subprocess.Popen[bytes]) -> None:
-    import requests
-
-    deadline = time.monotonic() + STARTUP_TIMEOUT
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"gunicorn exited ({server.returncode}); see {GUNICORN_LOG}")
-        try:
-            if requests.get(f"{base}/healthz", timeout=2).status_code == 200:
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(0.25)
-    raise RuntimeError(f"gunicorn did not answer within {STARTUP_TIMEOUT:.0f}s; see {GUNICORN_LOG}")
 
 
 @dataclass
@@ -417,13 +364,15 @@ def warm_up(base: str, tables: list[dict[str, Any]]) -> None:
 def run_http(duration: float) -> dict[str, Any]:
     create_database(DB_NAME)
     migrate(service_env(), timeout=300)
-    server: subprocess.Popen[bytes] | None = None
+    processes = Processes("rounds")
     try:
-        floor = run_child("setup")
+        floor = run_child("bench.rounds_bench", "setup", service_env())
         port = free_port()
         base = f"http://127.0.0.1:{port}"
-        server = start_gunicorn(port)
-        wait_until_up(base, server)
+        server = processes.start("gunicorn", gunicorn_command(port), service_env())
+        wait_until_up(
+            base, server, path="/healthz", timeout=STARTUP_TIMEOUT, log=processes.log_path("gunicorn")
+        )
         warm_up(base, floor["tables"])
         tallies = [Tally() for _ in floor["tables"]]
         workers = children_of(server.pid)
@@ -444,12 +393,10 @@ def run_http(duration: float) -> dict[str, Any]:
         elapsed = time.monotonic() - started
         app_cpu = cpu_seconds(workers) - app_cpu
         db_cpu_used = sum(cpu_seconds([pid]) - db_cpu.get(pid, 0.0) for pid in backends(DB_NAME))
-        stop_gunicorn(server)
-        server = None
-        checks = run_child("verify")
+        processes.stop("gunicorn")
+        checks = run_child("bench.rounds_bench", "verify", service_env())
     finally:
-        if server is not None:
-            stop_gunicorn(server)
+        processes.stop_all()
     latencies: dict[str, list[float]] = defaultdict(list)
     for tally in tallies:
         for kind, values in tally.latencies.items():
@@ -571,14 +518,13 @@ def _out_of_time(signum: int, frame: Any) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    parser = bench_parser(
+        __doc__,
+        quick_help="10 s of HTTP load instead of 30 s",
+        duration_help="seconds of HTTP load (overrides the profile)",
+        database=DB_NAME,
+        output=OUTPUT,
     )
-    parser.add_argument("--quick", action="store_true", help="10 s of HTTP load instead of 30 s")
-    parser.add_argument("--duration", type=float, help="seconds of HTTP load (overrides the profile)")
-    parser.add_argument("--keep-db", action="store_true", help=f"leave {DB_NAME} for inspection")
-    parser.add_argument("--output", type=Path, default=OUTPUT)
-    parser.add_argument("--child", choices=("setup", "verify"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         print(json.dumps(child_setup() if args.child == "setup" else child_verify()))

@@ -1,0 +1,114 @@
+"""The app served for a benchmark: Django steps in a child, gunicorn (and Celery) started and stopped.
+
+The HTTP benches (``rounds_bench``, ``load_test``) run the app the same way, so they share one
+copy: every server runs in its own session and is stopped through its process group alone, so a
+bench never stops a process it did not start; its output goes to ``build/bench/<label>-<name>.log``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.app_db import ROOT
+
+VENV_BIN = ROOT / ".venv" / "bin"
+LOG_DIR = ROOT / "build" / "bench"
+
+
+def bench_parser(
+    description: str, *, quick_help: str, duration_help: str, database: str, output: Path
+) -> argparse.ArgumentParser:
+    """The options every served bench takes, with the hidden ``--child`` step that ``run_child`` runs."""
+    parser = argparse.ArgumentParser(
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--quick", action="store_true", help=quick_help)
+    parser.add_argument("--duration", type=float, help=duration_help)
+    parser.add_argument("--keep-db", action="store_true", help=f"leave {database} for inspection")
+    parser.add_argument("--output", type=Path, default=output)
+    parser.add_argument("--child", choices=("setup", "verify"), help=argparse.SUPPRESS)
+    return parser
+
+
+def run_child(module: str, step: str, env: dict[str, str]) -> dict[str, Any]:
+    """Run ``python -m <module> --child <step>`` (a Django step) and return its last line's JSON."""
+    done = subprocess.run(
+        [str(VENV_BIN / "python"), "-m", module, "--child", step],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{step} failed:\n{done.stderr[-4000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+class Processes:
+    """The servers a bench started, each in its own session: stopped by process group only."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.running: dict[str, subprocess.Popen[bytes]] = {}
+
+    def log_path(self, name: str) -> Path:
+        return LOG_DIR / f"{self.label}-{name}.log"
+
+    def start(self, name: str, command: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+        LOG_DIR.mkdir(parents=True, exist_ok=True)
+        output = self.log_path(name).open("wb")
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        output.close()  # the child has its own copy
+        self.running[name] = process
+        return process
+
+    def stop(self, name: str) -> None:
+        process = self.running.pop(name, None)
+        if process is None or process.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+        # A worker or pool child that outlived its leader is still in the group.
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+
+    def stop_all(self) -> None:
+        for name in list(self.running):
+            self.stop(name)
+
+
+def wait_until_up(
+    base: str, server: subprocess.Popen[bytes], *, path: str, timeout: float, log: Path
+) -> None:
+    """Poll ``base + path`` until it answers 200; fail early if the server exits."""
+    import requests
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"gunicorn exited ({server.returncode}); see {log}")
+        try:
+            if requests.get(f"{base}{path}", timeout=2).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.25)
+    raise RuntimeError(f"gunicorn did not answer {path} within {timeout:.0f}s; see {log}")
