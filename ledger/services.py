@@ -10,8 +10,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import DatabaseError, IntegrityError, connection, transaction
+import psycopg
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, IntegrityError, connection, connections, transaction
 from django.utils import timezone
+from django.utils.asyncio import async_unsafe
 
 from ledger.errors import (
     AlreadyReversed,
@@ -129,10 +131,16 @@ _REFUSALS: dict[str, type[LedgerError]] = {
 
 _TRANSFER_FIELDS = tuple(field.attname for field in Transfer._meta.concrete_fields)
 
-_POST_SQL = """
+# Several legs, or a capture from a hold (migrations 0005 and 0006).
+_POST_TRANSFER_SQL = """
     SELECT o_transfer_id, o_replayed
       FROM ledger_post_transfer(%s, %s, %s, %s, %s, %s::jsonb, %s, %s::bigint,
                                 %s::text[], %s::text[], %s::bigint[], %s::bigint[])
+"""
+# One leg without a hold, the common case, with scalars (migration 0006).
+_POST_LEG_SQL = """
+    SELECT o_transfer_id, o_replayed
+      FROM ledger_post_leg(%s, %s, %s, %s, %s, %s::jsonb, %s, %s::bigint, %s::text, %s::text, %s::bigint)
 """
 
 
@@ -153,9 +161,10 @@ def post_transfer(
     the stored balances. The same ``key`` with the same content returns the first transfer
     and moves nothing; with different content it raises ``IdempotencyConflict``.
 
-    The work is one call of the database function ``ledger_post_transfer`` (migration 0005):
-    one round trip. Outside a transaction that statement is its own transaction; inside one,
-    it runs in a savepoint, so a refusal leaves the caller's transaction usable.
+    The work is one call of a database function: ``ledger_post_leg`` for one leg without a
+    hold, ``ledger_post_transfer`` for anything else (migrations 0005, 0006): one round trip.
+    Outside a transaction that statement is its own transaction; inside one, it runs in a
+    savepoint, so a refusal leaves the caller's transaction usable.
     """
     _check_legs(legs)
     meta = dict(meta or {})
@@ -164,27 +173,25 @@ def post_transfer(
     memo = memo[:300]
     now = at or timezone.now()
     day = gaming_day_for(now)
-    params = [
-        key,
-        kind,
-        memo,
-        now,
-        day,
-        json.dumps(meta, default=str),
-        fingerprint,
-        reverses_id,
-        _text_array([leg.debit for leg in legs]),
-        _text_array([leg.credit for leg in legs]),
-        _int_array([leg.amount for leg in legs]),
-        _int_array([leg.hold_id for leg in legs]),
-    ]
+    params: list[Any] = [key, kind, memo, now, day, json.dumps(meta, default=str), fingerprint, reverses_id]
+    if len(legs) == 1 and legs[0].hold_id is None:
+        sql = _POST_LEG_SQL
+        params += [legs[0].debit, legs[0].credit, legs[0].amount]
+    else:
+        sql = _POST_TRANSFER_SQL
+        params += [
+            _text_array([leg.debit for leg in legs]),
+            _text_array([leg.credit for leg in legs]),
+            _int_array([leg.amount for leg in legs]),
+            _int_array([leg.hold_id for leg in legs]),
+        ]
     if connection.get_autocommit():  # the statement is its own transaction: committed on return
-        transfer_id, replayed = _call_post(params, day)
+        transfer_id, replayed = _call_post(sql, params, day)
         if not replayed:
             _count(kind, len(legs))
     else:
         with transaction.atomic():
-            transfer_id, replayed = _call_post(params, day)
+            transfer_id, replayed = _call_post(sql, params, day)
         if not replayed:
             transaction.on_commit(lambda: _count(kind, len(legs)))
     if replayed:
@@ -217,12 +224,11 @@ def _int_array(values: Sequence[int | None]) -> str:
     return "{" + ",".join("NULL" if v is None else str(int(v)) for v in values) + "}"
 
 
-def _call_post(params: list[Any], day: dt.date) -> tuple[int, bool]:
-    """Run ledger_post_transfer; its refusals come back as the ledger's domain errors."""
+def _call_post(sql: str, params: list[Any], day: dt.date) -> tuple[int, bool]:
+    """Run one of the posting functions; their refusals come back as the ledger's domain errors."""
     try:
-        with connection.cursor() as cursor:
-            cursor.execute(_POST_SQL, params)
-            row = cursor.fetchone()
+        with connection.wrap_database_errors:
+            row = _execute_post(sql, params)
     except DatabaseError as error:
         cause = error.__cause__
         refusal = _REFUSALS.get(getattr(cause, "sqlstate", None) or "")
@@ -234,6 +240,31 @@ def _call_post(params: list[Any], day: dt.date) -> tuple[int, bool]:
             raise GamingDayClosed(f"Gaming day {day} is closed; no transfer may be dated into it.") from error
         raise
     return int(row[0]), bool(row[1])
+
+
+@async_unsafe
+def _execute_post(sql: str, params: list[Any]) -> Any:
+    """One call of a posting function, prepared once per connection and bound server-side.
+
+    Django's cursor binds on the client (psycopg quotes every value in Python) and the server
+    parses and plans each call afresh; this is the ledger's hottest statement, so it goes
+    straight to psycopg's connection under Django's (same session, same transaction), as a
+    prepared statement. While Django is logging queries (DEBUG, ``assertNumQueries``) or an
+    execute wrapper is installed, it takes Django's cursor instead, so they see it.
+    """
+    db = connections[DEFAULT_DB_ALIAS]  # once: each attribute of the ``connection`` proxy is a lookup
+    if db.queries_logged or db.execute_wrappers:
+        with db.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchone()
+    # What Django's cursor checks before a statement, in the same order.
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    db.validate_no_broken_transaction()
+    db.validate_thread_sharing()
+    # psycopg's own Cursor: Django's connection hands out client-binding cursors by default.
+    with psycopg.Cursor(db.connection) as cursor:
+        return cursor.execute(sql, params, prepare=True).fetchone()
 
 
 def _count(kind: str, legs: int) -> None:

@@ -1,5 +1,6 @@
-"""post_transfer is one call of ledger_post_transfer: one statement, its own transaction outside
-one, a savepoint inside one. These tests commit for real (transactional_db)."""
+"""post_transfer is one call of a posting function (ledger_post_leg for one leg without a hold,
+ledger_post_transfer otherwise): one statement, its own transaction outside one, a savepoint
+inside one. These tests commit for real (transactional_db)."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def test_outside_a_transaction_a_transfer_is_exactly_one_statement(make_wallet: 
         transfer = post_transfer(key="one-trip", kind="bet", legs=[Leg(payer.code, payee.code, 120)])
 
     assert len(queries.captured_queries) == 1
-    assert "ledger_post_transfer" in queries.captured_queries[0]["sql"]
+    assert "ledger_post_leg(" in queries.captured_queries[0]["sql"]
     assert (balance(payer), balance(payee)) == (380, 120)
     stored = Transfer.objects.get(pk=transfer.pk)
     assert (stored.key, stored.kind, stored.fingerprint) == ("one-trip", "bet", transfer.fingerprint)
@@ -45,6 +46,20 @@ def test_outside_a_transaction_a_transfer_is_exactly_one_statement(make_wallet: 
         Entry.objects.filter(transfer=stored).order_by("id").values_list("amount", "balance_after")
     )
     assert entries == [(120, 120), (-120, 380)]  # credits are written first
+
+
+def test_several_legs_or_a_hold_are_one_call_of_the_general_function(make_wallet: MakeWallet) -> None:
+    payer, payee = make_wallet(500), make_wallet()
+    reserve = hold(key="general-reserve", account_code=payer.code, amount=100)
+
+    with CaptureQueriesContext(connection) as queries:
+        two_legs = [Leg(payer.code, payee.code, 10), Leg(payer.code, "cage", 5)]
+        post_transfer(key="two-legs", kind="bet", legs=two_legs)
+        from_hold = [Leg(payer.code, payee.code, 30, hold_id=reserve.pk)]
+        post_transfer(key="from-hold", kind="bet", legs=from_hold)
+
+    assert [q["sql"].count("ledger_post_transfer(") for q in queries.captured_queries] == [1, 1]
+    assert (balance(payer), balance(payee)) == (455, 40)
 
 
 def test_a_refusal_outside_a_transaction_leaves_the_connection_usable(make_wallet: MakeWallet) -> None:
