@@ -123,11 +123,14 @@ class Hold(models.Model):
 class Transfer(models.Model):
     """One balanced, immutable movement of chips. ``key`` is the idempotency key."""
 
-    key = models.CharField(max_length=200, unique=True)
-    kind = models.CharField(max_length=40, db_index=True)
+    # Every index below is written on each transfer, so only those a query uses exist: the key
+    # is looked up by equality only (a unique constraint, without Django's LIKE index), and
+    # reports select by gaming day and kind (ledger_transfer_day_kind).
+    key = models.CharField(max_length=200)
+    kind = models.CharField(max_length=40)
     memo = models.CharField(max_length=300, blank=True)
-    created_at = models.DateTimeField(db_index=True)
-    gaming_day = models.DateField(db_index=True)
+    created_at = models.DateTimeField()
+    gaming_day = models.DateField()
     meta = models.JSONField(default=dict, blank=True)
     fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the content, for replays.")
     reverses = models.OneToOneField(
@@ -135,6 +138,7 @@ class Transfer(models.Model):
     )
 
     class Meta:
+        constraints = [models.UniqueConstraint(fields=["key"], name="ledger_transfer_key_unique")]
         indexes = [models.Index(fields=["gaming_day", "kind"], name="ledger_transfer_day_kind")]
 
     def __str__(self) -> str:
@@ -145,11 +149,14 @@ class Entry(models.Model):
     """One leg side: a signed amount on one account (negative debits, positive credits)."""
 
     transfer = models.ForeignKey(Transfer, on_delete=models.PROTECT, related_name="entries")
-    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries")
+    # Looked up through ledger_entry_account_time, whose first column it is.
+    account = models.ForeignKey(Account, on_delete=models.PROTECT, related_name="entries", db_index=False)
     leg = models.PositiveSmallIntegerField()
     amount = models.BigIntegerField()
     balance_after = models.BigIntegerField()
-    hold = models.ForeignKey(Hold, null=True, blank=True, on_delete=models.PROTECT, related_name="captures")
+    hold = models.ForeignKey(
+        Hold, null=True, blank=True, on_delete=models.PROTECT, related_name="captures", db_index=False
+    )
     created_at = models.DateTimeField()
 
     class Meta:
@@ -158,6 +165,8 @@ class Entry(models.Model):
         ]
         indexes = [
             models.Index(fields=["account", "-created_at", "-id"], name="ledger_entry_account_time"),
+            # Most entries capture no hold: a partial index skips them.
+            models.Index(fields=["hold"], condition=Q(hold__isnull=False), name="ledger_entry_hold"),
         ]
 
     def __str__(self) -> str:

@@ -207,6 +207,19 @@ def test_a_transfer_needs_at_least_two_entries(
     assert not Transfer.objects.filter(key="raw-lonely").exists()
 
 
+def test_entries_whose_sum_overflows_are_refused_not_wrapped(
+    cursor: CursorWrapper, make_wallet: MakeWallet
+) -> None:
+    """Three entries that sum to 2**64 + 2 (nearly 0 if 64-bit arithmetic wrapped around)."""
+    a, b, c = make_wallet(), make_wallet(), make_wallet()
+    huge = 2**63 - 1
+
+    with pytest.raises(DatabaseError, match="out of range|ledger_unbalanced"), transaction.atomic():
+        write_raw(cursor, key="raw-overflow", entries=[(a.pk, huge), (b.pk, huge), (c.pk, 4)])
+
+    assert not Transfer.objects.filter(key="raw-overflow").exists()
+
+
 def test_an_entry_cannot_be_appended_to_a_posted_transfer(
     cursor: CursorWrapper, posted: tuple[Transfer, Account, Account]
 ) -> None:
