@@ -262,13 +262,29 @@ def _execute_post(sql: str, params: list[Any]) -> Any:
     db.ensure_connection()
     db.validate_no_broken_transaction()
     db.validate_thread_sharing()
-    # psycopg's own Cursor: Django's connection hands out client-binding cursors by default.
-    with psycopg.Cursor(db.connection) as cursor:
-        return cursor.execute(sql, params, prepare=True).fetchone()
+    return _server_cursor(db).execute(sql, params, prepare=True).fetchone()
+
+
+def _server_cursor(db: Any) -> psycopg.Cursor[Any]:
+    """A psycopg ``Cursor`` (server-side binding) on ``db``'s connection, kept for its next call.
+
+    Django's connection hands out client-binding cursors; this one is made once per psycopg
+    connection (a reconnect gets a new one) and kept on Django's connection wrapper.
+    """
+    kept = getattr(db, "_ledger_cursor", None)
+    if kept is None or kept.connection is not db.connection or kept.closed:
+        kept = db._ledger_cursor = psycopg.Cursor(db.connection)
+    return kept
+
+
+_TRANSFERS_BY_KIND: dict[str, Any] = {}  # the counter's child per kind: labels() takes a lock each call
 
 
 def _count(kind: str, legs: int) -> None:
-    TRANSFERS.labels(kind).inc()
+    counter = _TRANSFERS_BY_KIND.get(kind)
+    if counter is None:
+        counter = _TRANSFERS_BY_KIND[kind] = TRANSFERS.labels(kind)
+    counter.inc()
     TRANSFER_LEGS.inc(legs)
 
 
