@@ -269,12 +269,23 @@ def _server_cursor(db: Any) -> psycopg.Cursor[Any]:
     """A psycopg ``Cursor`` (server-side binding) on ``db``'s connection, kept for its next call.
 
     Django's connection hands out client-binding cursors; this one is made once per psycopg
-    connection (a reconnect gets a new one) and kept on Django's connection wrapper.
+    connection (a reconnect gets a new one) and kept on Django's connection wrapper. psycopg
+    forgets its prepared statements after any ROLLBACK (a refused transfer's savepoint
+    included) and prepares them again on their next call.
     """
     kept = getattr(db, "_ledger_cursor", None)
     if kept is None or kept.connection is not db.connection or kept.closed:
-        kept = db._ledger_cursor = psycopg.Cursor(db.connection)
+        raw = db.connection
+        if raw.prepare_threshold is None:
+            # Django turns psycopg's prepared statements off (threshold None), and then
+            # ``prepare=True`` is ignored too. With a threshold no query reaches, only the calls
+            # that ask are prepared; Django's client-binding cursors never prepare anything.
+            raw.prepare_threshold = _PREPARE_ONLY_WHEN_ASKED
+        kept = db._ledger_cursor = psycopg.Cursor(raw)
     return kept
+
+
+_PREPARE_ONLY_WHEN_ASKED = 2**31 - 1
 
 
 _TRANSFERS_BY_KIND: dict[str, Any] = {}  # the counter's child per kind: labels() takes a lock each call

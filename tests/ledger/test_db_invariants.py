@@ -214,7 +214,7 @@ def test_entries_whose_sum_overflows_are_refused_not_wrapped(
     a, b, c = make_wallet(), make_wallet(), make_wallet()
     huge = 2**63 - 1
 
-    with pytest.raises(DatabaseError, match="out of range|ledger_unbalanced"), transaction.atomic():
+    with pytest.raises(DatabaseError, match=r"out of range|ledger_unbalanced"), transaction.atomic():
         write_raw(cursor, key="raw-overflow", entries=[(a.pk, huge), (b.pk, huge), (c.pk, 4)])
 
     assert not Transfer.objects.filter(key="raw-overflow").exists()

@@ -179,3 +179,22 @@ def test_the_function_refuses_malformed_legs_from_any_caller(
 
     assert getattr(caught.value.__cause__, "sqlstate", None) == "CK006"
     assert not Transfer.objects.filter(key="raw-bad").exists()
+
+
+def test_the_call_is_a_prepared_statement_bound_on_the_server(make_wallet: MakeWallet) -> None:
+    """Unless Django is logging queries, the call goes out on psycopg's own connection,
+    prepared once per connection: the server plans it once, not on every transfer."""
+    payer, payee = make_wallet(100), make_wallet()
+    assert not connection.queries_logged
+
+    for n in range(3):
+        post_transfer(key=f"prepared-{n}", kind="bet", legs=[Leg(payer.code, payee.code, 10)])
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT statement FROM pg_prepared_statements WHERE statement LIKE %s", ["%ledger_post_leg(%"]
+        )
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert len(prepared) == 1
+    assert "$11::bigint" in prepared[0]  # bound parameters, not values quoted into the text
+    assert balance(payer) == 70
