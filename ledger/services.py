@@ -265,6 +265,9 @@ def _execute_post(sql: str, params: list[Any]) -> Any:
     return _server_cursor(db).execute(sql, params, prepare=True).fetchone()
 
 
+_PREPARE_ONLY_WHEN_ASKED = 2**31 - 1  # a prepare_threshold no query reaches (see below)
+
+
 def _server_cursor(db: Any) -> psycopg.Cursor[Any]:
     """A psycopg ``Cursor`` (server-side binding) on ``db``'s connection, kept for its next call.
 
@@ -283,9 +286,6 @@ def _server_cursor(db: Any) -> psycopg.Cursor[Any]:
             raw.prepare_threshold = _PREPARE_ONLY_WHEN_ASKED
         kept = db._ledger_cursor = psycopg.Cursor(raw)
     return kept
-
-
-_PREPARE_ONLY_WHEN_ASKED = 2**31 - 1
 
 
 _TRANSFERS_BY_KIND: dict[str, Any] = {}  # the counter's child per kind: labels() takes a lock each call

@@ -22,6 +22,30 @@ through each of them.
 
 from django.db import migrations
 
+# Step 1 of both functions, word for word: claim the key, or answer a replay or a conflict.
+CLAIM_KEY = r"""    -- 1. The key. A twin in flight makes the INSERT wait for it, then skip (or go on, if it
+    -- rolled back).
+    INSERT INTO ledger_transfer (key, kind, memo, created_at, gaming_day, meta, fingerprint, reverses_id)
+    VALUES (p_key, p_kind, p_memo, p_at, p_day, p_meta, p_fingerprint, p_reverses)
+    ON CONFLICT (key) DO NOTHING
+    RETURNING id INTO o_transfer_id;
+    IF o_transfer_id IS NULL THEN
+        SELECT t.id, t.fingerprint INTO o_transfer_id, v_fingerprint FROM ledger_transfer AS t WHERE t.key = p_key;
+        IF o_transfer_id IS NULL THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'CK002',
+                MESSAGE = format('Key %L is being used by another transfer right now; retry.', p_key);
+        END IF;
+        IF v_fingerprint <> p_fingerprint THEN
+            RAISE EXCEPTION USING
+                ERRCODE = 'CK002',
+                MESSAGE = format('Key %L was already used for a different transfer.', p_key);
+        END IF;
+        o_replayed := true;
+        RETURN;
+    END IF;
+"""
+
 POST_LEG = r"""
 CREATE FUNCTION ledger_post_leg(
     p_key text,
@@ -55,27 +79,7 @@ BEGIN
             ERRCODE = 'CK006', MESSAGE = 'Each leg moves a positive amount between two different accounts.';
     END IF;
 
-    -- 1. The key. A twin in flight makes the INSERT wait for it, then skip (or go on, if it
-    -- rolled back).
-    INSERT INTO ledger_transfer (key, kind, memo, created_at, gaming_day, meta, fingerprint, reverses_id)
-    VALUES (p_key, p_kind, p_memo, p_at, p_day, p_meta, p_fingerprint, p_reverses)
-    ON CONFLICT (key) DO NOTHING
-    RETURNING id INTO o_transfer_id;
-    IF o_transfer_id IS NULL THEN
-        SELECT t.id, t.fingerprint INTO o_transfer_id, v_fingerprint FROM ledger_transfer AS t WHERE t.key = p_key;
-        IF o_transfer_id IS NULL THEN
-            RAISE EXCEPTION USING
-                ERRCODE = 'CK002',
-                MESSAGE = format('Key %L is being used by another transfer right now; retry.', p_key);
-        END IF;
-        IF v_fingerprint <> p_fingerprint THEN
-            RAISE EXCEPTION USING
-                ERRCODE = 'CK002',
-                MESSAGE = format('Key %L was already used for a different transfer.', p_key);
-        END IF;
-        o_replayed := true;
-        RETURN;
-    END IF;
+@CLAIM_KEY@
 
     -- 2. Both accounts, locked in pk order (a row that changed while we waited for its lock
     -- is re-read, so the figures are the locked row's).
@@ -126,7 +130,7 @@ BEGIN
      WHERE a.id IN (v_debit_id, v_credit_id);
 END;
 $$;
-"""
+""".replace("@CLAIM_KEY@\n", CLAIM_KEY)
 
 # ledger_post_transfer as in migration 0005, with two changes: the key is claimed first (step
 # 1), and the one-leg shortcuts are gone (one leg without a hold goes to ledger_post_leg; one
@@ -182,27 +186,7 @@ BEGIN
             ERRCODE = 'CK006', MESSAGE = 'Each leg moves a positive amount between two different accounts.';
     END IF;
 
-    -- 1. The key. A twin in flight makes the INSERT wait for it, then skip (or go on, if it
-    -- rolled back).
-    INSERT INTO ledger_transfer (key, kind, memo, created_at, gaming_day, meta, fingerprint, reverses_id)
-    VALUES (p_key, p_kind, p_memo, p_at, p_day, p_meta, p_fingerprint, p_reverses)
-    ON CONFLICT (key) DO NOTHING
-    RETURNING id INTO o_transfer_id;
-    IF o_transfer_id IS NULL THEN
-        SELECT t.id, t.fingerprint INTO o_transfer_id, v_fingerprint FROM ledger_transfer AS t WHERE t.key = p_key;
-        IF o_transfer_id IS NULL THEN
-            RAISE EXCEPTION USING
-                ERRCODE = 'CK002',
-                MESSAGE = format('Key %L is being used by another transfer right now; retry.', p_key);
-        END IF;
-        IF v_fingerprint <> p_fingerprint THEN
-            RAISE EXCEPTION USING
-                ERRCODE = 'CK002',
-                MESSAGE = format('Key %L was already used for a different transfer.', p_key);
-        END IF;
-        o_replayed := true;
-        RETURN;
-    END IF;
+@CLAIM_KEY@
 
     -- 2. Accounts, locked in pk order (LockRows sits above the Sort; a row that changed while
     -- we waited for its lock is re-read, so the figures below are the locked row's).
@@ -321,7 +305,7 @@ BEGIN
     END IF;
 END;
 $$;
-"""
+""".replace("@CLAIM_KEY@\n", CLAIM_KEY)
 
 DROP_POST_LEG = r"""
 DROP FUNCTION IF EXISTS ledger_post_leg(text, text, text, timestamptz, date, jsonb, text, bigint, text, text, bigint);

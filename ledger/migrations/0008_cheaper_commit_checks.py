@@ -10,6 +10,8 @@ aggregate over a bitmap scan, built afresh for two or three rows, three times pe
   statements instead of one with two sub-plans.
 """
 
+from importlib import import_module
+
 from django.db import migrations
 
 BALANCED = r"""
@@ -43,32 +45,6 @@ END;
 $$;
 """
 
-BALANCED_0002 = r"""
-CREATE OR REPLACE FUNCTION ledger_check_transfer_balanced() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-    tid bigint;
-    total numeric;
-    n integer;
-BEGIN
-    IF TG_TABLE_NAME = 'ledger_entry' THEN
-        tid := NEW.transfer_id;
-    ELSE
-        tid := NEW.id;
-    END IF;
-    SELECT COALESCE(SUM(amount), 0), COUNT(*) INTO total, n FROM ledger_entry WHERE transfer_id = tid;
-    IF n < 2 THEN
-        RAISE EXCEPTION 'ledger_unbalanced: transfer % has % entries; a transfer needs at least two', tid, n
-            USING ERRCODE = 'check_violation';
-    END IF;
-    IF total <> 0 THEN
-        RAISE EXCEPTION 'ledger_unbalanced: entries of transfer % sum to %, not 0', tid, total
-            USING ERRCODE = 'check_violation';
-    END IF;
-    RETURN NULL;
-END;
-$$;
-"""
-
 OPEN_DAY = r"""
 CREATE OR REPLACE FUNCTION ledger_refuse_closed_day() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -83,24 +59,24 @@ END;
 $$;
 """
 
-OPEN_DAY_0004 = r"""
-CREATE OR REPLACE FUNCTION ledger_refuse_closed_day() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF EXISTS (SELECT 1 FROM ledger_closedgamingday WHERE day = NEW.gaming_day)
-       AND NOT EXISTS (SELECT 1 FROM ledger_transfer WHERE key = NEW.key) THEN
-        RAISE EXCEPTION 'gaming_day_closed: gaming day % is closed', NEW.gaming_day
-            USING ERRCODE = 'check_violation';
-    END IF;
-    RETURN NEW;
-END;
-$$;
-"""
+
+def _balanced_of_0002() -> str:
+    """Going back restores the check function as migration 0002 wrote it (its first statement)."""
+    forward: str = import_module("ledger.migrations.0002_ledger_triggers").FORWARD
+    function = forward[: forward.index("$$;") + len("$$;")]
+    return function.replace("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION", 1)
+
+
+def _open_day_of_0004() -> str:
+    """Going back restores the closed-day function of migration 0004."""
+    forward: str = import_module("ledger.migrations.0004_closed_day_allows_replays").FORWARD
+    return forward
 
 
 class Migration(migrations.Migration):
     dependencies = [("ledger", "0007_leaner_indexes")]
 
     operations = [
-        migrations.RunSQL(BALANCED, BALANCED_0002),
-        migrations.RunSQL(OPEN_DAY, OPEN_DAY_0004),
+        migrations.RunSQL(BALANCED, _balanced_of_0002()),
+        migrations.RunSQL(OPEN_DAY, _open_day_of_0004()),
     ]
