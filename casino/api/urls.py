@@ -3,6 +3,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from casino.api import ledger_views as ledger
 from casino.api import views as people
 from tables.api import audit_views as audits
 from tables.api import ratings_views as ratings
@@ -71,6 +72,10 @@ urlpatterns += [
 urlpatterns += [
     path("gaming-days/<str:day>/close", audits.GamingDayCloseApi.as_view(), name="gaming-day-close"),
     path("gaming-days/<str:day>/report", audits.GamingDayReportApi.as_view(), name="gaming-day-report"),
+]
+
+urlpatterns += [
+    path("ledger/trial-balance", ledger.TrialBalanceApi.as_view(), name="ledger-trial-balance"),
 ]
 
 urlpatterns += [

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -14,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api.pagination import NewestFirstCursorPagination
+from casino.api.params import parse_day_or_moment
 from casino.api.schema import errors
 from casino.errors import NotFound, ValidationFailed
 from casino.models import Role, User
@@ -34,22 +33,10 @@ def _parse_date(value: str | None, *, field: str) -> dt.date:
 
 def _parse_moment(value: str | None, *, field: str) -> dt.datetime | None:
     """A date means the start of that gaming day; a datetime without a zone is casino time."""
-    if not value:
-        return None
-    try:
-        return gaming_day_bounds(dt.date.fromisoformat(value))[0]
-    except ValueError:
-        pass
-    try:
-        moment = dt.datetime.fromisoformat(value)
-    except ValueError as error:
-        raise ValidationFailed(
-            f"{field} must be a date like 2026-11-22 or a datetime like 2026-11-22T21:00:00-08:00.",
-            fields={field: value},
-        ) from error
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=ZoneInfo(settings.CASINO_TIME_ZONE))
-    return moment
+    parsed = parse_day_or_moment(value, field=field)
+    if parsed is None or isinstance(parsed, dt.datetime):
+        return parsed
+    return gaming_day_bounds(parsed)[0]
 
 
 class SittingCursorPagination(NewestFirstCursorPagination):
