@@ -80,21 +80,22 @@ class PlayerRatingsApi(APIView):
         return paginator.get_paginated_response(self.OutputSerializer(rows, many=True).data)
 
 
-class TableHourlyApi(APIView):
-    class HourSerializer(serializers.Serializer):
-        hour = serializers.DateTimeField()
-        handle = serializers.IntegerField()
-        win = serializers.IntegerField()
-        hold = serializers.FloatField(allow_null=True, help_text="win / handle")
-        fills = serializers.IntegerField()
-        credits = serializers.IntegerField()
-        decisions = serializers.IntegerField()
-        occupancy = serializers.FloatField(help_text="average players seated")
+class TableHourSerializer(serializers.Serializer):
+    hour = serializers.DateTimeField()
+    handle = serializers.IntegerField()
+    win = serializers.IntegerField()
+    hold = serializers.FloatField(allow_null=True, help_text="win / handle")
+    fills = serializers.IntegerField()
+    credits = serializers.IntegerField()
+    decisions = serializers.IntegerField()
+    occupancy = serializers.FloatField(help_text="average players seated")
 
+
+class TableHourlyApi(APIView):
     class OutputSerializer(serializers.Serializer):
         table = serializers.IntegerField()
         date = serializers.DateField()
-        hours = serializers.ListField(child=serializers.DictField())
+        hours = TableHourSerializer(many=True)  # module level, so the schema describes each hour
 
     @extend_schema(
         parameters=[OpenApiParameter("date", str, description="gaming day; default today")],
@@ -105,8 +106,8 @@ class TableHourlyApi(APIView):
         if not Table.objects.filter(pk=table_id).exists():
             raise NotFound("No such table.")
         day = _parse_date(request.query_params.get("date"), field="date")
-        hours = [self.HourSerializer(h).data for h in table_hours(table_id=table_id, day=day)]
-        return Response({"table": table_id, "date": day, "hours": hours})
+        hours = table_hours(table_id=table_id, day=day)
+        return Response(self.OutputSerializer({"table": table_id, "date": day, "hours": hours}).data)
 
 
 class DealerPerformanceApi(APIView):

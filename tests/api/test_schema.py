@@ -162,3 +162,43 @@ def test_lists_are_documented_as_cursor_pages(schema: dict[str, Any]) -> None:
         ]
         page = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]
         assert set(page["properties"]) == {"results", "next"}, path
+
+
+def _response_fields(schema: dict[str, Any], node: Any, depth: int = 0) -> set[str]:
+    """Every property name in a response schema, following $refs, arrays and compositions."""
+    if depth > 8 or not isinstance(node, dict):
+        return set()
+    if "$ref" in node:
+        return _response_fields(
+            schema, schema["components"]["schemas"][node["$ref"].rsplit("/", 1)[1]], depth + 1
+        )
+    names: set[str] = set()
+    for part in ("allOf", "oneOf", "anyOf"):
+        for sub in node.get(part, []):
+            names |= _response_fields(schema, sub, depth + 1)
+    for name, sub in node.get("properties", {}).items():
+        names |= {name} | _response_fields(schema, sub, depth + 1)
+    for key in ("items", "additionalProperties"):
+        names |= _response_fields(schema, node.get(key), depth + 1)
+    return names
+
+
+@pytest.mark.skipif(not API_MD.exists(), reason="the shared API.md is not on this machine")
+def test_every_field_api_md_names_for_a_get_is_described_in_its_response(schema: dict[str, Any]) -> None:
+    """A GET row's last column is its response: each field it names must be in the schema
+    (a list of bare dicts, say, would leave clients without the fields)."""
+    operations = {("GET", _shape(path)): ops["get"] for path, ops in schema["paths"].items() if "get" in ops}
+    gaps = []
+    for row in API_MD.read_text().splitlines():
+        cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+        match = re.fullmatch(r"GET\s+(/api/v1/\S+)", cells[0]) if row.startswith("| ") else None
+        if not match or ("GET", _shape(match.group(1).split("?")[0])) not in operations:
+            continue
+        operation = operations[("GET", _shape(match.group(1).split("?")[0]))]
+        described: set[str] = set()
+        for content in operation["responses"].get("200", {}).get("content", {}).values():
+            described |= _response_fields(schema, content.get("schema"))
+        named = set(re.findall(r"\b([a-z_][a-z_0-9]*)\b", " ".join(re.findall(r"\{[^`]*\}", cells[-1]))))
+        gaps += [(match.group(1), field) for field in sorted(named - described)]
+
+    assert gaps == []
