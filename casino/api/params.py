@@ -12,6 +12,18 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 
 from casino.errors import ValidationFailed
+from ledger.gaming_day import FIRST_SUPPORTED_DAY, LAST_SUPPORTED_DAY, is_supported_day
+
+
+def require_supported_day(day: dt.date, *, field: str, code: str = "invalid") -> dt.date:
+    """``day``, or a 400 if it lies outside the days the service can compute with."""
+    if not is_supported_day(day):
+        raise ValidationFailed(
+            f"{field} must fall between {FIRST_SUPPORTED_DAY} and {LAST_SUPPORTED_DAY}.",
+            fields={field: day.isoformat()},
+            code=code,
+        )
+    return day
 
 
 def parse_day_or_moment(value: str | None, *, field: str) -> dt.date | dt.datetime | None:
@@ -19,7 +31,7 @@ def parse_day_or_moment(value: str | None, *, field: str) -> dt.date | dt.dateti
     if not value:
         return None
     try:
-        return dt.date.fromisoformat(value)
+        return require_supported_day(dt.date.fromisoformat(value), field=field)
     except ValueError:
         pass
     try:
@@ -31,4 +43,5 @@ def parse_day_or_moment(value: str | None, *, field: str) -> dt.date | dt.dateti
         ) from error
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=ZoneInfo(settings.CASINO_TIME_ZONE))
+    require_supported_day(moment.date(), field=field)
     return moment

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api.pagination import NewestFirstCursorPagination
+from casino.api.params import require_supported_day
 from casino.api.schema import errors
 from casino.errors import ValidationFailed
 from casino.models import Role
@@ -59,11 +60,12 @@ def _day(value: str | None) -> dt.date | None:
     if not value:
         return None
     try:
-        return dt.date.fromisoformat(value)
+        day = dt.date.fromisoformat(value)
     except ValueError as error:
         raise ValidationFailed(
             f"'{value}' is not a gaming day; write it as YYYY-MM-DD.", fields={"day": value}, code="bad_date"
         ) from error
+    return require_supported_day(day, field="day", code="bad_date")
 
 
 class AlertListApi(APIView):

@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api.params import require_supported_day
 from casino.api.schema import errors
 from casino.errors import ValidationFailed
 from casino.models import Role, User
@@ -40,9 +41,11 @@ def parse_day(value: str) -> dt.date:
     """A gaming day is written YYYY-MM-DD; anything else is a 400, never a 500."""
     if _DAY.match(value or ""):
         try:
-            return dt.date.fromisoformat(value)
+            day = dt.date.fromisoformat(value)
         except ValueError:
             pass
+        else:
+            return require_supported_day(day, field="date", code="bad_date")
     raise ValidationFailed(
         f"'{value}' is not a gaming day; write it as YYYY-MM-DD.",
         fields={"date": "YYYY-MM-DD"},

@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api.pagination import NewestFirstCursorPagination
-from casino.api.params import parse_day_or_moment
+from casino.api.params import parse_day_or_moment, require_supported_day
 from casino.api.schema import errors
 from casino.errors import NotFound, ValidationFailed
 from casino.models import Role, User
@@ -26,9 +26,10 @@ def _parse_date(value: str | None, *, field: str) -> dt.date:
     if value is None:
         return gaming_day_for()
     try:
-        return dt.date.fromisoformat(value)
+        day = dt.date.fromisoformat(value)
     except ValueError as error:
         raise ValidationFailed(f"{field} must be a date like 2026-11-22.", fields={field: value}) from error
+    return require_supported_day(day, field=field)
 
 
 def _parse_moment(value: str | None, *, field: str) -> dt.datetime | None:

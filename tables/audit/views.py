@@ -23,7 +23,7 @@ from casino.errors import DomainError
 from casino.models import Role, User
 from casino.permissions import role_of
 from ledger.errors import LedgerError
-from ledger.gaming_day import gaming_day_bounds, gaming_day_for
+from ledger.gaming_day import gaming_day_bounds, gaming_day_for, is_supported_day
 from tables.audit.render_pdf import report_context
 from tables.audit.selectors import list_recent_reports
 from tables.audit.services import request_audit
@@ -56,9 +56,10 @@ def auditors_only(view: View) -> View:
 
 def _day(value: str) -> dt.date | None:
     try:
-        return dt.date.fromisoformat(value) if len(value) == 10 else None
+        day = dt.date.fromisoformat(value) if len(value) == 10 else None
     except ValueError:
         return None
+    return day if day is not None and is_supported_day(day) else None
 
 
 @require_GET
