@@ -95,11 +95,22 @@ def _receipt(page: Any) -> Any:
     return page.get_by_test_id("receipt")
 
 
+# htmx shows swapped-in content at once but wires its hx-* attributes only when it settles
+# (20 ms later, more on a busy machine); typing into a search box before then fires no request.
+_HTMX_SETTLED = "() => !document.querySelector('.htmx-added, .htmx-settling, .htmx-request')"
+
+
+def _confirmed(page: Any, text: str) -> None:
+    """Wait for the receipt to say ``text`` and for htmx to have wired the screen it came with."""
+    _receipt(page).filter(has_text=text).wait_for()
+    page.wait_for_function(_HTMX_SETTLED)
+
+
 def _manual_cards(page: Any, cards: tuple[str, ...] | list[str], expect: str) -> None:
     for card in cards:
         page.locator(f'#card-picker [data-card="{card}"]').click()
     page.get_by_test_id("deal-manual").click()
-    _receipt(page).filter(has_text=expect).wait_for()
+    _confirmed(page, expect)
 
 
 def _bet(page: Any, player: str, ranks: list[str], amount: str, *, coppered: bool = False) -> None:
@@ -129,7 +140,7 @@ def test_dealer_runs_a_full_faro_deal_and_a_pit_boss_approves_a_fill(
     page.get_by_label("Opening count (dollars)").fill("10,000")
     _shot(page, "02-open-table")
     page.get_by_role("button", name="Open table").click()
-    _receipt(page).filter(has_text="is open with $10,000.00").wait_for()
+    _confirmed(page, "is open with $10,000.00")
 
     # Seat two players by searching their names; each shows their available balance.
     for name in ("Kate", "Wyatt"):
@@ -137,7 +148,7 @@ def test_dealer_runs_a_full_faro_deal_and_a_pit_boss_approves_a_fill(
         page.get_by_role(
             "button", name=f"Seat {world.kate.name if name == 'Kate' else world.wyatt.name}"
         ).click()
-        _receipt(page).filter(has_text=f"Seated {name}").wait_for()
+        _confirmed(page, f"Seated {name}")
     assert page.locator("#seats .seat-list li").count() == 2
     assert "$2,000.00" in page.locator("#seats").inner_text()
     _shot(page, "03-seats")
@@ -163,16 +174,16 @@ def test_dealer_runs_a_full_faro_deal_and_a_pit_boss_approves_a_fill(
     page.reload()
     page.locator("label.pick", has_text="Manual").click()
     page.get_by_role("button", name="Start deal").click()
-    _receipt(page).filter(has_text="deal #1 started").wait_for()
+    _confirmed(page, "deal #1 started")
     _manual_cards(page, [SODA], "Soda K♠ burned")
 
     # Tap-to-bet: player → placement → amount → confirm. A split coming on the 5s.
     _bet(page, "Kate Elder", ["Q"], "$25")
-    _receipt(page).filter(has_text="Kate Elder bet $25.00 on Q").wait_for()
+    _confirmed(page, "Kate Elder bet $25.00 on Q")
     _bet(page, "Wyatt Earp", ["5"], "$10")
-    _receipt(page).filter(has_text="Wyatt Earp bet $10.00 on 5").wait_for()
+    _confirmed(page, "Wyatt Earp bet $10.00 on 5")
     _bet(page, "Wyatt Earp", ["10", "9", "4"], "$5", coppered=True)
-    _receipt(page).filter(has_text="on 4\u20139\u201310 (coppered)").wait_for()
+    _confirmed(page, "on 4\u20139\u201310 (coppered)")
 
     # A bet over the limit is refused in place, with the reason; nothing moves.
     _bet(page, "Kate Elder", ["K"], "$600")
@@ -207,7 +218,7 @@ def test_dealer_runs_a_full_faro_deal_and_a_pit_boss_approves_a_fill(
     _shot(boss, "08-pit-view")
     shutil.copyfile(SHOTS / "08-pit-view.png", _readme_shot("pit-view.png"))
     boss.get_by_role("button", name=f"Approve fill of $2,000.00 for {world.faro.name}").click()
-    _receipt(boss).filter(has_text="$2,000.00 moved cage → tray").wait_for()
+    _confirmed(boss, "$2,000.00 moved cage → tray")
     assert TrayRequest.objects.get(table=world.faro).status == "approved"
 
     # Deal on to three cards left, then call the turn.
@@ -221,7 +232,7 @@ def test_dealer_runs_a_full_faro_deal_and_a_pit_boss_approves_a_fill(
         call.locator(f'select[name="order_{index}"]').select_option(rank)
     call.get_by_label("Amount (dollars)").fill("10")
     call.get_by_role("button", name="Call the turn").click()
-    _receipt(page).filter(has_text="Kate Elder called the turn 9 · J · 4 for $10.00").wait_for()
+    _confirmed(page, "Kate Elder called the turn 9 · J · 4 for $10.00")
     page.locator("#call-turn").scroll_into_view_if_needed()
     _shot(page, "07-call-the-turn")
     _manual_cards(page, list(LAST_THREE), "The deal is over")
@@ -291,6 +302,6 @@ def test_a_card_room_result_is_keyed_on_its_screen(browser: Any, live_server: An
     form.get_by_label("Wyatt Earp").fill("7")
     _shot(page, "11-card-room-result")
     form.get_by_role("button", name="Record the result").click()
-    _receipt(page).filter(has_text="Wyatt Earp paid $2.00 to Kate Elder").wait_for()
+    _confirmed(page, "Wyatt Earp paid $2.00 to Kate Elder")
     page.evaluate("window.scrollTo(0, 0)")
     _shot(page, "12-card-room-settled")

@@ -12,7 +12,15 @@ from casino.services import buy_in, create_player
 from tables.models import Round, RoundAction, Table
 from tables.services import assign_dealer, create_table, open_table, seat_player
 from tests.console.conftest import PASSWORD, Floor
-from tests.console.test_browser import _check_accessibility, _page, _receipt, _shot, _sign_in, browser, world
+from tests.console.test_browser import (
+    _check_accessibility,
+    _confirmed,
+    _page,
+    _shot,
+    _sign_in,
+    browser,
+    world,
+)
 from tests.console.test_keying import fan_tan_deck
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -44,7 +52,7 @@ def test_a_dealer_keys_every_hand_of_a_manual_fan_tan_deal_and_plays_from_one(
     page.goto(f"/console/tables/{table.pk}/")
     page.locator("label.pick", has_text="Manual").click()
     page.get_by_role("button", name="Start deal").click()
-    _receipt(page).filter(has_text="deal #1 started").wait_for()
+    _confirmed(page, "deal #1 started")
 
     # Two clear choices; the dealer takes "Key every hand".
     page.get_by_text("Cards dealt, hands not keyed", exact=True).wait_for()
@@ -75,7 +83,7 @@ def test_a_dealer_keys_every_hand_of_a_manual_fan_tan_deal_and_plays_from_one(
     key(order[2], hands[order[2]])
     assert "Every hand is keyed" in form.locator("[data-status]").inner_text()
     deal_button.click()
-    _receipt(page).filter(has_text="Every hand keyed").wait_for()
+    _confirmed(page, "Every hand keyed")
     round_ = Round.objects.get(table=table)
     assert round_.state["tracking"] == "full"
 
@@ -84,7 +92,7 @@ def test_a_dealer_keys_every_hand_of_a_manual_fan_tan_deal_and_plays_from_one(
     assert play.locator("input[name=card]:enabled").count() == 1
     play.locator('label[data-card="7S"]').click()
     play.get_by_role("button", name="Play for Wyatt Earp").click()
-    _receipt(page).filter(has_text="Play for Wyatt Earp: done.").wait_for()
+    _confirmed(page, "Play for Wyatt Earp: done.")
     page.evaluate("window.scrollTo(0, 0)")
     _shot(page, "15-fan-tan-keyed-play")
     assert RoundAction.objects.filter(round=round_).count() == 2
