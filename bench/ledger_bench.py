@@ -69,12 +69,13 @@ DB_HORDAK = "casekeeper_bench_hordak"
 
 AMOUNT = 100  # cents per transfer
 FUNDING = 10**12  # cents given to each worker's own account before it starts
-SYSTEMS = ("casekeeper", "hordak", "raw", "sqlfn")
+SYSTEMS = ("casekeeper", "hordak", "raw", "sqlfn", "rows")
 SYSTEM_LABELS = {
     "casekeeper": "Casekeeper",
     "hordak": "django-hordak",
     "raw": "raw SQL",
     "sqlfn": "minimal SQL function",
+    "rows": "balance rows only",
 }
 TARGET_VS_HORDAK = 3.0
 TARGET_VS_RAW = 0.40
@@ -234,7 +235,25 @@ def raw_worker(index: int, params: dict[str, Any]) -> Callable[[int], None]:
     assert cage is not None
     _raw_transfer(conn, f"{run}:fund:{own}", cage[0], own_id, FUNDING, kind="bench_fund")
 
-    if params.get("function"):
+    if params.get("rows_only"):
+        # Reference only: what keeping a stored balance per account costs with nothing else, no
+        # transfer row, no entries, no checks. One UPDATE of both rows in autocommit; the index
+        # scan takes the IN list in id order, so the row locks come in pk order, as in a transfer.
+        conn.execute(
+            "INSERT INTO bench_balance_rows (id, balance) VALUES (%s, %s), (%s, 0) "
+            "ON CONFLICT (id) DO NOTHING",
+            (own_id, FUNDING, partner_id),
+        )
+        move = (
+            "UPDATE bench_balance_rows SET balance = balance + CASE WHEN id = %s THEN %s ELSE -%s END "
+            "WHERE id IN (%s, %s)"
+        )
+
+        def op(i: int) -> None:
+            debit, credit = (own_id, partner_id) if i % 2 == 0 else (partner_id, own_id)
+            conn.execute(move, (credit, AMOUNT, AMOUNT, debit, credit), prepare=True)
+
+    elif params.get("function"):
         # Reference only: the whole transfer in one call, one round trip in autocommit.
         call = "SELECT bench_post_transfer(%s, %s, %s, %s, %s)"
 
@@ -303,6 +322,11 @@ BEGIN
 END;
 $$;
 """
+
+
+# The balance-rows-only reference's table (throwaway raw-SQL database only): a stored balance
+# per account and nothing else.
+ROWS_TABLE = "CREATE TABLE bench_balance_rows (id bigint PRIMARY KEY, balance bigint NOT NULL)"
 
 
 # --- Balance reads and profiling (spawned children with Django) -------------------------------------
@@ -516,6 +540,8 @@ def run_cell(system: str, scenario: Scenario, profile: Profile, run_id: str) -> 
         factory, name = "bench.ledger_bench:raw_worker", DB_RAW
     if system == "sqlfn":  # same database as raw SQL: its own accounts and keys
         spec = {**spec, "scenario": f"fn-{scenario.name}", "function": True}
+    if system == "rows":  # same database, its own accounts and its own table of balances
+        spec = {**spec, "scenario": f"rows-{scenario.name}", "rows_only": True}
     return run_workers(
         factory,
         workers=scenario.workers,
@@ -670,7 +696,10 @@ def render(report: dict[str, Any]) -> str:
         ck = cells[("casekeeper", scenario.name)]["tps"]
         hordak_ratio = ck / cells[("hordak", scenario.name)]["tps"] if "hordak" in systems else float("nan")
         raw_ratio = ck / cells[("raw", scenario.name)]["tps"]
-        row += [f"{fmt(hordak_ratio, 2)}x", f"{fmt(raw_ratio * 100)}%"]
+        row += [
+            "n/a" if math.isnan(hordak_ratio) else f"{fmt(hordak_ratio, 2)}x",
+            f"{fmt(raw_ratio * 100)}%",
+        ]
         lines.append("| " + " | ".join(row) + " |")
     lines += [
         "",
@@ -767,7 +796,7 @@ def render(report: dict[str, Any]) -> str:
         + verdict(worst_raw >= TARGET_VS_RAW)
     )
     if "hordak" in systems:
-        for system in ("raw", "sqlfn"):
+        for system in ("raw", "sqlfn", "rows"):
             if system in systems:
                 ratios = ", ".join(
                     f"{cells[(system, s.name)]['tps'] / cells[('hordak', s.name)]['tps']:.2f}x"
@@ -851,6 +880,9 @@ def main(argv: list[str] | None = None) -> int:
         "--skip-sqlfn", action="store_true", help="run without the minimal SQL function reference"
     )
     parser.add_argument(
+        "--skip-rows", action="store_true", help="run without the balance-rows-only reference"
+    )
+    parser.add_argument(
         "--profile",
         choices=("auto", "always", "never"),
         default="auto",
@@ -867,6 +899,7 @@ def main(argv: list[str] | None = None) -> int:
         profile = Profile(**{**profile.__dict__, "sizes": tuple(int(s) for s in args.sizes.split(","))})
     skipped = {"hordak"} if args.skip_hordak else set()
     skipped |= {"sqlfn"} if args.skip_sqlfn else set()
+    skipped |= {"rows"} if args.skip_rows else set()
     systems = tuple(s for s in SYSTEMS if s not in skipped)
     if "hordak" in systems and not BENCH_PYTHON.exists():
         parser.error(f"{BENCH_PYTHON} is missing: run bench/run-ledger (it creates it) or pass --skip-hordak")
@@ -888,6 +921,8 @@ def main(argv: list[str] | None = None) -> int:
         migrate_casekeeper(DB_RAW)
         if "sqlfn" in systems:
             admin(SQL_FUNCTION, database=DB_RAW)
+        if "rows" in systems:
+            admin(ROWS_TABLE, database=DB_RAW)
         if "hordak" in systems:
             log("migrating casekeeper_bench_hordak (django-hordak, .bench-venv)")
             hordak("migrate", timeout=300)
@@ -938,6 +973,7 @@ def main(argv: list[str] | None = None) -> int:
             ),
             "raw": RAW_STATEMENTS,
             "sqlfn": ["SELECT bench_post_transfer(%s, %s, %s, %s, %s)"],
+            "rows": ["UPDATE bench_balance_rows SET balance = balance + CASE … END WHERE id IN (%s, %s)"],
         }
         if "hordak" in systems:
             report["statements"]["hordak"] = hordak("statements", timeout=120)["statements"]
