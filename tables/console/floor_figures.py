@@ -58,9 +58,67 @@ def _current_index(hours: Sequence[Hour], now: dt.datetime) -> int | None:
     return None
 
 
-def hourly_chart(hours: Sequence[Hour], *, label: str, now: dt.datetime | None = None) -> SafeString:
-    """Inline SVG: one ``rect.bar`` per hour of the gaming day and a ``circle.hold`` per hour with play."""
-    moment = now or timezone.now()
+@dataclass(frozen=True, slots=True)
+class _Slot:
+    """What one hour's place in a chart is, whatever the table: the same for every table's chart."""
+
+    label: str  # the hour's start in casino time, e.g. "22:00"
+    x: str  # the bar's left edge
+    cx: str  # the hold dot's centre
+    future: bool  # later than the hour now running
+    tick: str  # the hour label under the plot, or ""
+    idle_tip: str  # the tooltip of an hour without play
+
+
+_IDLE = (0, 0, None, 0, 0)  # win, handle, hold, decisions, occupancy of an hour without play
+
+
+def _tip(label: str, hour: Hour) -> str:
+    return escape(
+        f"{label} · win {format_dollars(hour.win)} · handle {format_dollars(hour.handle)}"
+        f" · hold {_hold_text(hour.hold)} · {hour.decisions} decisions · occupancy {hour.occupancy:g}"
+    )
+
+
+def _slots(hours: Sequence[Hour], moment: dt.datetime) -> tuple[_Slot, ...]:
+    """Every hour's place in the chart, worked out once for a whole floor of charts."""
+    slot = WIDTH / max(len(hours), 1)
+    current = _current_index(hours, moment)
+    places = []
+    for index, hour in enumerate(hours):
+        local = timezone.localtime(hour.hour)
+        label = f"{local:%H:%M}"
+        x = f"{index * slot + 1:.2f}"
+        tick = ""
+        if local.minute == 0 and local.hour % 6 == 0:
+            tick = f'<text class="tick" x="{x}" y="{HEIGHT - 2}">{local:%H}</text>'
+        places.append(
+            _Slot(
+                label=label,
+                x=x,
+                cx=f"{index * slot + slot / 2:.2f}",
+                future=current is not None and index > current,
+                tick=tick,
+                idle_tip=_tip(label, Hour(hour.hour, 0, 0, None, 0, 0, 0, 0)),
+            )
+        )
+    return tuple(places)
+
+
+def hourly_chart(
+    hours: Sequence[Hour],
+    *,
+    label: str,
+    now: dt.datetime | None = None,
+    slots: Sequence[_Slot] | None = None,
+) -> SafeString:
+    """Inline SVG: one ``rect.bar`` per hour of the gaming day and a ``circle.hold`` per hour with play.
+
+    ``slots`` (from ``_slots`` for the same hours and moment) saves a floor of charts from
+    working out the same hour labels and positions for every table.
+    """
+    if slots is None or len(slots) != len(hours):
+        slots = _slots(hours, now or timezone.now())
     slot = WIDTH / max(len(hours), 1)
     highest = max((max(h.win, 0) for h in hours), default=0)
     lowest = max((max(-h.win, 0) for h in hours), default=0)
@@ -68,7 +126,6 @@ def hourly_chart(hours: Sequence[Hour], *, label: str, now: dt.datetime | None =
     # The zero line splits the plot in proportion to the biggest win and the biggest loss.
     zero = PLOT_TOP + span * highest / (highest + lowest) if highest + lowest else PLOT_BOTTOM
     scale = span / (highest + lowest) if highest + lowest else 0.0
-    current = _current_index(hours, moment)
     width = f"{max(slot - 2, 1):.2f}"
     parts = [
         f'<svg class="hourly-chart" data-testid="hourly-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img"'
@@ -76,34 +133,29 @@ def hourly_chart(hours: Sequence[Hour], *, label: str, now: dt.datetime | None =
         f"<title>{escape(label)}</title>"
         f'<line class="zero" x1="0" x2="{WIDTH}" y1="{zero:.2f}" y2="{zero:.2f}"></line>'
     ]
-    dots, ticks = [], []
-    for index, hour in enumerate(hours):
-        local = timezone.localtime(hour.hour)
+    dots = []
+    for hour, place in zip(hours, slots, strict=True):
         height = abs(hour.win) * scale
         top = zero - height if hour.win >= 0 else zero
         kind = "win-pos" if hour.win >= 0 else "win-neg"
-        if current is not None and index > current:
+        if place.future:
             kind += " future"
-        tip = escape(
-            f"{local:%H:%M} · win {format_dollars(hour.win)} · handle {format_dollars(hour.handle)}"
-            f" · hold {_hold_text(hour.hold)} · {hour.decisions} decisions · occupancy {hour.occupancy:g}"
-        )
+        idle = (hour.win, hour.handle, hour.hold, hour.decisions, hour.occupancy) == _IDLE
+        tip = place.idle_tip if idle else _tip(place.label, hour)
         parts.append(
-            f'<rect class="bar {kind}" x="{index * slot + 1:.2f}" y="{top:.2f}" width="{width}"'
-            f' height="{height:.2f}" data-hour="{local:%H:%M}" data-win="{int(hour.win)}">'
+            f'<rect class="bar {kind}" x="{place.x}" y="{top:.2f}" width="{width}"'
+            f' height="{height:.2f}" data-hour="{place.label}" data-win="{int(hour.win)}">'
             f"<title>{tip}</title></rect>"
         )
         if hour.hold is not None:
             clipped = max(-HOLD_SPAN, min(HOLD_SPAN, hour.hold))
             y = PLOT_TOP + span * (HOLD_SPAN - clipped) / (2 * HOLD_SPAN)
             dots.append(
-                f'<circle class="hold" cx="{index * slot + slot / 2:.2f}" cy="{y:.2f}" r="2.2">'
+                f'<circle class="hold" cx="{place.cx}" cy="{y:.2f}" r="2.2">'
                 f"<title>hold {escape(_hold_text(hour.hold))}</title></circle>"
             )
-        if local.minute == 0 and local.hour % 6 == 0:
-            ticks.append(f'<text class="tick" x="{index * slot + 1:.2f}" y="{HEIGHT - 2}">{local:%H}</text>')
     parts += dots
-    parts += ticks
+    parts += [place.tick for place in slots if place.tick]
     parts.append("</svg>")
     return mark_safe("".join(parts))
 
@@ -116,14 +168,17 @@ def floor_figures(tables: Sequence[Table], *, now: dt.datetime | None = None) ->
     dealers = sorted({t.dealer_id for t in tables if t.dealer_id is not None})
     paces = dealers_performance(dealer_ids=dealers, day=day) if dealers else {}
     figures = {}
+    slots: tuple[_Slot, ...] = ()
     for table in tables:
         hours = by_table[table.pk]
+        if not slots:  # every table's hours are the same hours of the same gaming day
+            slots = _slots(hours, moment)
         handle = sum(h.handle for h in hours)
         win = sum(h.win for h in hours)
         current = _current_index(hours, moment)
         pace = paces.get(table.dealer_id) if table.dealer_id is not None else None
         figures[table.pk] = TableFigures(
-            chart=hourly_chart(hours, label=f"Hourly win and hold at {table.name}", now=moment),
+            chart=hourly_chart(hours, label=f"Hourly win and hold at {table.name}", now=moment, slots=slots),
             win_today=win,
             handle_today=handle,
             hold_today=round(win / handle, 6) if handle else None,

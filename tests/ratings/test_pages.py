@@ -149,6 +149,34 @@ def test_a_losing_hour_draws_a_red_bar_below_the_zero_line(pit_boss: User) -> No
     assert "hold -25.0 %" in svg
 
 
+def test_a_floor_of_charts_shares_its_hour_slots_and_draws_what_each_chart_draws_alone() -> None:
+    """The pit draws every table's chart from one set of hour slots; the SVG is the same as alone."""
+    from tables.console.floor_figures import _slots, hourly_chart
+    from tables.ratings.selectors import Hour
+
+    begins = day_hours(dt.date(2026, 11, 22))
+    now = begins[9] + dt.timedelta(minutes=10)
+    floor = [
+        [
+            Hour(begin, 0, 0, None, 0, 0, 0, 0.0)
+            if (i + table) % 3
+            else Hour(begin, 40_000 + table, (-1) ** i * (900 + table), None, 0, 0, 12, 1.5)
+            for i, begin in enumerate(begins)
+        ]
+        for table in range(4)
+    ]
+    floor[1][2] = Hour(begins[2], 10_000, 2_500, 0.25, 0, 0, 20, 2.0)  # a hold dot
+    slots = _slots(floor[0], now)
+    for table, hours in enumerate(floor):
+        shared = hourly_chart(hours, label=f"Table {table}", now=now, slots=slots)
+        assert str(shared) == str(hourly_chart(hours, label=f"Table {table}", now=now))
+    svg = str(hourly_chart(floor[1], label="Table 1", now=now, slots=slots))
+    assert "win $0.00 · handle $0.00 · hold — · 0 decisions · occupancy 0" in svg  # an idle hour
+    assert "hold 25.0 %" in svg
+    assert svg.count('<circle class="hold"') == 1
+    assert svg.count(" future") == len(begins) - 10
+
+
 def test_a_player_sees_their_balance_and_their_own_sittings_only(pit_boss: User, cashier: User) -> None:
     dealer = factories.staff(Role.DEALER)
     kate = punter(cashier, funded=80_000, username="kate", name="Kate Elder")
