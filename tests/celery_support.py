@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from celery.contrib.testing.worker import start_worker
+from kombu import pools
 
 from casino.celery import app as celery_app
 
@@ -25,13 +26,29 @@ def route_all_tasks_to(queue: str | None) -> None:
 @contextmanager
 def worker_on(queue: str) -> Iterator[Any]:
     """A real worker (not ``task_always_eager``) on the Redis broker and result backend."""
-    with start_worker(
-        celery_app,
-        pool="solo",
-        concurrency=1,
-        perform_ping_check=False,
-        queues=[queue],
-        loglevel="WARNING",
-        shutdown_timeout=30,
-    ) as worker:
-        yield worker
+    try:
+        with start_worker(
+            celery_app,
+            pool="solo",
+            concurrency=1,
+            perform_ping_check=False,
+            queues=[queue],
+            loglevel="WARNING",
+            shutdown_timeout=30,
+        ) as worker:
+            yield worker
+    finally:
+        forget_broker_pools()
+
+
+def forget_broker_pools() -> None:
+    """Close and forget the app's pooled broker connections: the next send opens new ones.
+
+    A stopping worker closes them, yet the app keeps them, and so does kombu's registry (keyed
+    by broker URL, so a new connection to the same URL gets the closed pool back). Without
+    this, the next task sent in the same process fails with "Acquire on closed pool". Also
+    what a test that points Celery at another broker needs before and after.
+    """
+    pools.reset()
+    celery_app._pool = None
+    celery_app.amqp._producer_pool = None

@@ -57,14 +57,23 @@ def browser() -> Iterator[Any]:
             f"Chromium is missing at {CHROMIUM}: run `bash deploy/scripts/setup` "
             "(or `apt-get install -y chromium`). Playwright cannot download browsers here."
         )
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # ORM reads in the test beside Playwright's loop
+    # ORM reads in the test beside Playwright's loop; put back afterwards, so that tests after
+    # these (and the processes they start) keep Django's async-safety check.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     from playwright.sync_api import sync_playwright
 
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield chromium
-        chromium.close()
+    try:
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            yield chromium
+            chromium.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 @pytest.fixture

@@ -53,6 +53,7 @@ from tables.rounds import start_round
 from tables.services import seat_player
 from tables.simulation.night import NightConfig, simulate_night
 from tests import factories
+from tests.celery_support import forget_broker_pools
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -198,15 +199,11 @@ def assert_books_balance() -> None:
 
 
 def _reset_producers() -> None:
-    """Forget pooled broker connections, so the next message goes where the config now says."""
-    if celery_app._pool is not None:
-        celery_app._pool.force_close_all()
-    celery_app._pool = None
-    amqp = celery_app.__dict__.get("amqp")
-    if amqp is not None:
-        amqp._producer_pool = None
-        amqp.flush_routes()
-        amqp.__dict__.pop("router", None)  # a cached_property, rebuilt from task_routes
+    """Forget pooled broker connections and routes, so the next message goes where the config
+    now says."""
+    forget_broker_pools()
+    celery_app.amqp.flush_routes()
+    celery_app.amqp.__dict__.pop("router", None)  # a cached_property, rebuilt from task_routes
 
 
 @dataclass(frozen=True)
