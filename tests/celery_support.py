@@ -19,6 +19,11 @@ from casino.celery import app as celery_app
 def route_all_tasks_to(queue: str | None) -> None:
     """Send every task to ``queue`` (None: back to the configured routes)."""
     celery_app.conf.task_routes = {"*": {"queue": queue}} if queue else None
+    forget_routes()
+
+
+def forget_routes() -> None:
+    """Make the next send route by ``task_routes`` as the config now has them."""
     celery_app.amqp.flush_routes()
     celery_app.amqp.__dict__.pop("router", None)  # kombu's cached_property: rebuilt on next send
 

@@ -59,7 +59,7 @@ def _current_index(hours: Sequence[Hour], now: dt.datetime) -> int | None:
 
 
 @dataclass(frozen=True, slots=True)
-class _Slot:
+class HourSlot:
     """What one hour's place in a chart is, whatever the table: the same for every table's chart."""
 
     label: str  # the hour's start in casino time, e.g. "22:00"
@@ -80,7 +80,7 @@ def _tip(label: str, hour: Hour) -> str:
     )
 
 
-def _slots(hours: Sequence[Hour], moment: dt.datetime) -> tuple[_Slot, ...]:
+def hour_slots(hours: Sequence[Hour], moment: dt.datetime) -> tuple[HourSlot, ...]:
     """Every hour's place in the chart, worked out once for a whole floor of charts."""
     slot = WIDTH / max(len(hours), 1)
     current = _current_index(hours, moment)
@@ -93,7 +93,7 @@ def _slots(hours: Sequence[Hour], moment: dt.datetime) -> tuple[_Slot, ...]:
         if local.minute == 0 and local.hour % 6 == 0:
             tick = f'<text class="tick" x="{x}" y="{HEIGHT - 2}">{local:%H}</text>'
         places.append(
-            _Slot(
+            HourSlot(
                 label=label,
                 x=x,
                 cx=f"{index * slot + slot / 2:.2f}",
@@ -110,15 +110,15 @@ def hourly_chart(
     *,
     label: str,
     now: dt.datetime | None = None,
-    slots: Sequence[_Slot] | None = None,
+    slots: Sequence[HourSlot] | None = None,
 ) -> SafeString:
     """Inline SVG: one ``rect.bar`` per hour of the gaming day and a ``circle.hold`` per hour with play.
 
-    ``slots`` (from ``_slots`` for the same hours and moment) saves a floor of charts from
+    ``slots`` (from ``hour_slots`` for the same hours and moment) saves a floor of charts from
     working out the same hour labels and positions for every table.
     """
     if slots is None or len(slots) != len(hours):
-        slots = _slots(hours, now or timezone.now())
+        slots = hour_slots(hours, now or timezone.now())
     slot = WIDTH / max(len(hours), 1)
     highest = max((max(h.win, 0) for h in hours), default=0)
     lowest = max((max(-h.win, 0) for h in hours), default=0)
@@ -168,11 +168,11 @@ def floor_figures(tables: Sequence[Table], *, now: dt.datetime | None = None) ->
     dealers = sorted({t.dealer_id for t in tables if t.dealer_id is not None})
     paces = dealers_performance(dealer_ids=dealers, day=day) if dealers else {}
     figures = {}
-    slots: tuple[_Slot, ...] = ()
+    slots: tuple[HourSlot, ...] = ()
     for table in tables:
         hours = by_table[table.pk]
         if not slots:  # every table's hours are the same hours of the same gaming day
-            slots = _slots(hours, moment)
+            slots = hour_slots(hours, moment)
         handle = sum(h.handle for h in hours)
         win = sum(h.win for h in hours)
         current = _current_index(hours, moment)

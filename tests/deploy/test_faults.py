@@ -53,7 +53,7 @@ from tables.rounds import start_round
 from tables.services import seat_player
 from tables.simulation.night import NightConfig, simulate_night
 from tests import factories
-from tests.celery_support import forget_broker_pools
+from tests.celery_support import forget_broker_pools, forget_routes
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -202,8 +202,7 @@ def _reset_producers() -> None:
     """Forget pooled broker connections and routes, so the next message goes where the config
     now says."""
     forget_broker_pools()
-    celery_app.amqp.flush_routes()
-    celery_app.amqp.__dict__.pop("router", None)  # a cached_property, rebuilt from task_routes
+    forget_routes()
 
 
 @dataclass(frozen=True)

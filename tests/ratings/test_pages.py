@@ -151,7 +151,7 @@ def test_a_losing_hour_draws_a_red_bar_below_the_zero_line(pit_boss: User) -> No
 
 def test_a_floor_of_charts_shares_its_hour_slots_and_draws_what_each_chart_draws_alone() -> None:
     """The pit draws every table's chart from one set of hour slots; the SVG is the same as alone."""
-    from tables.console.floor_figures import _slots, hourly_chart
+    from tables.console.floor_figures import hour_slots, hourly_chart
     from tables.ratings.selectors import Hour
 
     begins = day_hours(dt.date(2026, 11, 22))
@@ -166,7 +166,7 @@ def test_a_floor_of_charts_shares_its_hour_slots_and_draws_what_each_chart_draws
         for table in range(4)
     ]
     floor[1][2] = Hour(begins[2], 10_000, 2_500, 0.25, 0, 0, 20, 2.0)  # a hold dot
-    slots = _slots(floor[0], now)
+    slots = hour_slots(floor[0], now)
     for table, hours in enumerate(floor):
         shared = hourly_chart(hours, label=f"Table {table}", now=now, slots=slots)
         assert str(shared) == str(hourly_chart(hours, label=f"Table {table}", now=now))
