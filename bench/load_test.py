@@ -83,6 +83,7 @@ WORKERS = 4
 CELERY_CONCURRENCY = 2
 KIOSKS = 2  # threads reading balances
 TRAY = 10_000_000  # cents in each Faro tray
+PLAYER_PASSWORD = "load-player-pass-1"  # every player's, so a bench can sign one in
 BUY_IN = 100_000_000  # cents per player: never the limit during a run
 FARO: dict[str, Any] = {"min_bet": 500, "max_bet": 50_000, "ante": 0, "rules": {}}
 # The pot tables as tables.simulation.night sets them up (limits, antes, rake).
@@ -150,8 +151,13 @@ def service_env(redis_db: int | None = None, metrics_dir: str | None = None) -> 
 # --------------------------------------------------------------------------- database and child steps
 
 
-def child_setup() -> dict[str, Any]:
-    """The floor, made through the services: staff, tables opened, players bought in and seated."""
+def child_setup(
+    *, faro_tables: int = FARO_TABLES, pot_tables_per_game: int = POT_TABLES_PER_GAME
+) -> dict[str, Any]:
+    """The floor, made through the services: staff, tables opened, players bought in and seated.
+
+    The sizes are parameters so that a bench that needs a smaller floor (``bench.faults``) reuses it.
+    """
     import django
 
     django.setup()
@@ -161,8 +167,8 @@ def child_setup() -> dict[str, Any]:
     from tables.services import assign_dealer, create_table, open_table, seat_player
 
     boss, cashier = staff("load-pit", Role.PIT_BOSS), staff("load-cage", Role.CASHIER)
-    plan = [("faro", FARO, FARO_PUNTERS)] * FARO_TABLES + [
-        (game, POT_SPECS[game], POT_PLAYERS) for game in POT_GAMES for _ in range(POT_TABLES_PER_GAME)
+    plan = [("faro", FARO, FARO_PUNTERS)] * faro_tables + [
+        (game, POT_SPECS[game], POT_PLAYERS) for game in POT_GAMES for _ in range(pot_tables_per_game)
     ]
     tables, players = [], []
     for t, (game, spec, seated) in enumerate(plan):
@@ -181,7 +187,7 @@ def child_setup() -> dict[str, Any]:
         seats = {}
         for s in range(1, seated + 1):
             name = f"load-{t}-{s}"
-            player = create_player(actor=cashier, username=name, password="load-player-pass-1", name=name)
+            player = create_player(actor=cashier, username=name, password=PLAYER_PASSWORD, name=name)
             buy_in(actor=cashier, player=player, amount=BUY_IN)
             seat_player(actor=dealer, table_id=table.pk, player_id=player.pk, seat=s)
             seats[s] = player.pk
@@ -208,8 +214,12 @@ def child_setup() -> dict[str, Any]:
     }
 
 
-def child_verify() -> dict[str, Any]:
-    """The database after the run: the books, one row per accepted action, replays, ratings."""
+def child_verify(*, rounds_after: int = 0) -> dict[str, Any]:
+    """The database after the run: the books, one row per accepted action, replays, ratings.
+
+    Only rounds with a primary key above ``rounds_after`` are replayed (a bench that loaded a
+    synthetic night beforehand replays the live rounds alone).
+    """
     import django
 
     django.setup()
@@ -228,7 +238,7 @@ def child_verify() -> dict[str, Any]:
             return int(cursor.fetchone()[0])
 
     failures = []
-    for round_ in Round.objects.order_by("pk"):
+    for round_ in Round.objects.filter(pk__gt=rounds_after).order_by("pk"):
         check = check_round(round_)
         if not check.ok:
             failures.append({"round": round_.pk, "game": round_.game, "problems": check.problems[:2]})
@@ -484,11 +494,18 @@ class Client:
 # Faro: electronic shoe, the dealer's console as the bots use it.
 
 
-def drive_faro(base: str, table: dict[str, Any], deadline: float, seed: int, tally: Tally) -> None:
+def drive_faro(
+    base: str,
+    table: dict[str, Any],
+    deadline: float,
+    seed: int,
+    tally: Tally,
+    client_class: type[Client] = Client,
+) -> None:
     from tables.simulation.bots import chip_amount, faro_bets
 
     rng = random.Random(seed)
-    client = Client(base, table["token"], tally, rng, deadline)
+    client = client_class(base, table["token"], tally, rng, deadline)
     players = sorted(int(p) for p in table["seats"].values())
     budgets = dict.fromkeys(players, BUY_IN)
 
@@ -608,14 +625,21 @@ def choose_pot_action(
     return action
 
 
-def drive_pot(base: str, table: dict[str, Any], deadline: float, seed: int, tally: Tally) -> None:
+def drive_pot(
+    base: str,
+    table: dict[str, Any],
+    deadline: float,
+    seed: int,
+    tally: Tally,
+    client_class: type[Client] = Client,
+) -> None:
     from tables.games.base import TableContext
     from tables.games.cards import FARMER_DECK, FULL_DECK
 
     game = table["game"]
     engine = importlib.import_module(f"tables.games.{game}").ENGINE
     rng = random.Random(seed)
-    client = Client(base, table["token"], tally, rng, deadline)
+    client = client_class(base, table["token"], tally, rng, deadline)
     seats = {int(seat): int(player) for seat, player in table["seats"].items()}
     limits = {"min_bet": table["min_bet"], "max_bet": table["max_bet"]}
     carry: dict[str, Any] = {}
@@ -672,10 +696,18 @@ def drive_pot(base: str, table: dict[str, Any], deadline: float, seed: int, tall
         client.flush_later()
 
 
-def drive_cage(base: str, token: str, players: list[int], deadline: float, seed: int, tally: Tally) -> None:
+def drive_cage(
+    base: str,
+    token: str,
+    players: list[int],
+    deadline: float,
+    seed: int,
+    tally: Tally,
+    client_class: type[Client] = Client,
+) -> None:
     """A cashier: small buy-ins and cash-outs, back to back, each keyed."""
     rng = random.Random(seed)
-    client = Client(base, token, tally, rng, deadline)
+    client = client_class(base, token, tally, rng, deadline)
     try:
         while not client.out_of_time():
             player = rng.choice(players)
@@ -696,10 +728,17 @@ def drive_cage(base: str, token: str, players: list[int], deadline: float, seed:
         client.flush_later()
 
 
-def drive_kiosk(base: str, players: list[dict[str, Any]], deadline: float, seed: int, tally: Tally) -> None:
+def drive_kiosk(
+    base: str,
+    players: list[dict[str, Any]],
+    deadline: float,
+    seed: int,
+    tally: Tally,
+    client_class: type[Client] = Client,
+) -> None:
     """Players reading their own balance (``/players/me/balance``) with their own tokens."""
     rng = random.Random(seed)
-    client = Client(base, "", tally, rng, deadline)
+    client = client_class(base, "", tally, rng, deadline)
     del client.session.headers["Authorization"]
     while not client.out_of_time():
         player = rng.choice(players)

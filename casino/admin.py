@@ -8,18 +8,47 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from casino.errors import DomainError
 from casino.models import ApiToken, AuditLog, IdempotencyRecord, Player, User
-from casino.services import revoke_token
+from casino.services import check_username, revoke_token
 from ledger.admin import ReadOnlyAdmin
+
+
+def _checked_username(username: str, *, user_id: int | None) -> str:
+    """The service's username rules, as a form error: the admin refuses what the API refuses."""
+    try:
+        return check_username(username, user_id=user_id)
+    except DomainError as error:
+        raise forms.ValidationError(error.message) from error
+
+
+class CasinoUserCreationForm(AdminUserCreationForm):
+    def clean_username(self) -> str:
+        return _checked_username(self.cleaned_data["username"], user_id=None)
+
+
+class CasinoUserChangeForm(UserChangeForm):
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data["username"]
+        if "username" not in self.changed_data:
+            return username
+        return _checked_username(username, user_id=self.instance.pk)
 
 
 @admin.register(User)
 class CasinoUserAdmin(UserAdmin):
+    """Saving a new password, an inactive flag or a role here revokes the user's tokens and
+    sessions (``User.save``); usernames pass the same check as the API's."""
+
+    form = CasinoUserChangeForm
+    add_form = CasinoUserCreationForm
     list_display = ("username", "name", "role", "is_active", "is_staff", "last_login")
     list_filter = ("role", "is_active", "is_staff")
     search_fields = ("username", "name", "email")

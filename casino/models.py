@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Q
+
+from casino.usernames import username_skeleton
 
 
 class Role(models.TextChoices):
@@ -25,6 +30,12 @@ class User(AbstractUser):
 
     name = models.CharField(max_length=150, blank=True)
     role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+    # The username folded so that lookalikes match (casino.usernames); kept by save(), indexed so
+    # the service can refuse a new name that looks like an existing one in one lookup.
+    username_skeleton = models.CharField(max_length=600, editable=False, default="")
+
+    # A change of any of these ends every token and session the user has (see save()).
+    CREDENTIAL_FIELDS = ("password", "is_active", "role", "is_superuser", "is_staff")
 
     class Meta:
         constraints = [
@@ -32,6 +43,49 @@ class User(AbstractUser):
                 condition=Q(role__in=[choice.value for choice in Role]), name="casino_user_role_valid"
             ),
         ]
+        indexes = [models.Index(fields=["username_skeleton"], name="casino_user_skeleton")]
+
+    def save(self, **kwargs: Any) -> None:
+        """Save, and revoke the user's tokens and sessions if a credential changed.
+
+        This sits in save() rather than in the services, against the house style, because a
+        password, an account or a role is changed by code we do not own: the Django admin's
+        forms, ``manage.py changepassword``, ``set_password()`` + ``save()`` in a shell. Every
+        one of them ends here, so none can forget the revocation; it runs in the same
+        transaction as the change (``casino.services.revoke_credentials``). A save limited to
+        other fields (a login's ``last_login``) costs no extra query. ``QuerySet.update()``
+        bypasses save() and so this check: change credentials through a model instance.
+        A rehash of the same password on login (a new hasher) also counts as a change, as it
+        already does for Django's own session check.
+        """
+        update_fields: Iterable[str] | None = kwargs.get("update_fields")
+        self.username_skeleton = username_skeleton(self.username)
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_skeleton"}
+        with transaction.atomic(using=kwargs.get("using")):
+            changed = self._changed_credentials(update_fields)
+            super().save(**kwargs)
+            if changed:
+                from casino.services import revoke_credentials
+
+                revoke_credentials(user=self, changed=changed)
+
+    def _changed_credentials(self, update_fields: Iterable[str] | None) -> list[str]:
+        """Which credential fields this save writes with a new value; locks the row to compare."""
+        if self.pk is None:
+            return []
+        deferred = self.get_deferred_fields()
+        watched = [
+            field
+            for field in self.CREDENTIAL_FIELDS
+            if field not in deferred and (update_fields is None or field in update_fields)
+        ]
+        if not watched:
+            return []
+        stored = type(self)._default_manager.filter(pk=self.pk).select_for_update().values(*watched).first()
+        if stored is None:
+            return []
+        return [field for field in watched if stored[field] != getattr(self, field)]
 
     @property
     def effective_role(self) -> str:

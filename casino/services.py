@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import secrets
+from datetime import datetime, timedelta
+from importlib import import_module
 
 from django.conf import settings
-from django.contrib.auth import password_validation
+from django.contrib.auth import SESSION_KEY, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from casino.audit import record_audit
 from casino.errors import Conflict, ValidationFailed
 from casino.models import STAFF_ROLES, ApiToken, Player, Role, User
+from casino.usernames import is_mixed_script_lookalike, username_skeleton
 from ledger.models import AccountKind, AccountPurpose, Transfer
 from ledger.services import Leg, open_account, post_transfer
 
@@ -22,8 +26,10 @@ def issue_token(*, user: User) -> str:
     from casino.api.authentication import token_digest
 
     key = secrets.token_urlsafe(32)
+    now = timezone.now()
+    # Signing in is the token's first use, so its first minute of requests writes nothing.
     ApiToken.objects.create(
-        digest=token_digest(key), user=user, expires_at=timezone.now() + settings.TOKEN_TTL
+        digest=token_digest(key), user=user, expires_at=now + settings.TOKEN_TTL, last_used_at=now
     )
     return key
 
@@ -34,6 +40,77 @@ def revoke_token(*, token: ApiToken) -> None:
         token.save(update_fields=["revoked_at"])
 
 
+# last_used_at is for people (which tokens are live, which are stale), so a minute is precise enough.
+TOKEN_USE_RESOLUTION = timedelta(minutes=1)
+
+
+def record_token_use(*, token: ApiToken, now: datetime) -> None:
+    """Stamp ``last_used_at`` at most once a minute per token.
+
+    Most requests find a stamp younger than a minute on the token they already loaded and
+    write nothing. The UPDATE repeats the condition, so of several requests racing past the
+    check only the first writes.
+    """
+    stale = now - TOKEN_USE_RESOLUTION
+    if token.last_used_at is not None and token.last_used_at > stale:
+        return
+    ApiToken.objects.filter(Q(last_used_at__isnull=True) | Q(last_used_at__lte=stale), pk=token.pk).update(
+        last_used_at=now
+    )
+    token.last_used_at = now
+
+
+def purge_expired_tokens() -> int:
+    """Delete tokens past their lifetime (revoked or not): they can never sign in again."""
+    deleted, _ = ApiToken.objects.filter(expires_at__lte=timezone.now()).delete()
+    return deleted
+
+
+@transaction.atomic
+def revoke_credentials(*, user: User, changed: list[str]) -> None:
+    """End every live token and session of ``user``: their password, account or role changed.
+
+    Called by ``User.save()`` (see there why), inside the transaction that writes the change,
+    so a credential change and the end of the old credentials commit together.
+    """
+    now = timezone.now()
+    tokens = ApiToken.objects.filter(user=user, revoked_at__isnull=True, expires_at__gt=now).update(
+        revoked_at=now
+    )
+    sessions = _delete_sessions(user_id=user.pk, now=now)
+    record_audit(
+        actor=None,
+        action="user.credentials_revoked",
+        obj=user,
+        data={"changed": changed, "tokens": tokens, "sessions": sessions},
+    )
+
+
+def _delete_sessions(*, user_id: int, now: datetime) -> int:
+    """Delete the user's sessions from a database-backed session engine (ours: the default db).
+
+    Sessions are not indexed by user, so the live ones are decoded and matched on
+    ``_auth_user_id``; a floor has hundreds, not millions. An engine with nothing to list
+    (cache, signed cookies) still refuses a changed password (Django's session hash) and a
+    deactivated user (``ModelBackend.get_user``), but not a role change: keep a db engine.
+    """
+    store_class = import_module(settings.SESSION_ENGINE).SessionStore
+    if not hasattr(store_class, "get_model_class"):
+        return 0
+    store = store_class()
+    rows = (
+        store_class.get_model_class().objects.filter(expire_date__gt=now).only("session_key", "session_data")
+    )
+    keys = [
+        row.session_key
+        for row in rows.iterator()
+        if store.decode(row.session_data).get(SESSION_KEY) == str(user_id)
+    ]
+    for key in keys:
+        store.delete(key)
+    return len(keys)
+
+
 def _check_password(password: str, user: User) -> None:
     try:
         password_validation.validate_password(password, user)
@@ -41,11 +118,39 @@ def _check_password(password: str, user: User) -> None:
         raise ValidationFailed(" ".join(error.messages), fields={"password": error.messages}) from error
 
 
-def _create_user(*, username: str, password: str, name: str, role: str) -> User:
-    if User.objects.filter(username__iexact=username).exists():
+def check_username(username: str, *, user_id: int | None = None) -> str:
+    """The username as Django's user creation would store it, or why it cannot be one.
+
+    Django's rules (NFKC, the model field's validators: ``UnicodeUsernameValidator`` and the
+    length), no case variant of a taken name (409, as Django's creation form), no mix of
+    scripts that fake each other, and no lookalike of a taken name (``аlice``, Cyrillic ``а``,
+    beside ``alice``). ``user_id`` is the user being renamed, who may look like themselves.
+    The unique constraint still settles two creations racing for one name.
+    """
+    username = User.normalize_username(username)
+    field = User._meta.get_field("username")
+    try:
+        field.clean(username, None)
+    except DjangoValidationError as error:
+        raise ValidationFailed(" ".join(error.messages), fields={"username": error.messages}) from error
+    others = User.objects.exclude(pk=user_id) if user_id is not None else User.objects.all()
+    if others.filter(username__iexact=username).exists():
         raise Conflict(
             f"The username {username!r} is taken.", code="username_taken", fields={"username": "taken"}
         )
+    skeleton = username_skeleton(username)
+    lookalike = others.filter(username_skeleton=skeleton).values_list("username", flat=True).first()
+    if lookalike is not None:
+        message = f"The username looks like the existing username {lookalike!r}; choose another."
+        raise ValidationFailed(message, fields={"username": [message]})
+    if is_mixed_script_lookalike(username):
+        message = "The username mixes letters of different scripts that look alike; use one script."
+        raise ValidationFailed(message, fields={"username": [message]})
+    return username
+
+
+def _create_user(*, username: str, password: str, name: str, role: str) -> User:
+    username = check_username(username)
     user = User(username=username, name=name, role=role, is_staff=role in {Role.ADMIN, Role.PIT_BOSS})
     _check_password(password, user)
     user.set_password(password)

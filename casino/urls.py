@@ -19,4 +19,8 @@ urlpatterns = [
     path("", RedirectView.as_view(url="/console/", permanent=False)),
 ]
 
-handler404 = "casino.api.exceptions.api_page_not_found"
+# JSON in the API's error shape on /api/, Django's HTML pages elsewhere (casino/error_pages.py).
+handler400 = "casino.error_pages.bad_request"
+handler403 = "casino.error_pages.permission_denied"
+handler404 = "casino.error_pages.page_not_found"
+handler500 = "casino.error_pages.server_error"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tables.models import Table, TrayRequest
+from tables.models import Round, Table, TrayRequest
 
 
 def lock_table(*, table_id: int) -> Table:
@@ -21,6 +21,19 @@ def lock_table_of_round(*, round_id: int) -> Table | None:
         .filter(rounds__pk=round_id)
         .first()
     )
+
+
+def lock_round(*, round_id: int) -> Round | None:
+    """A round locked in the order a round action locks it: its table, then the round (None: no
+    such round).
+
+    For writers beside the action (the ratings): their rows point at the table, and PostgreSQL
+    checks those foreign keys at COMMIT with a share lock on the table row. Holding the round
+    alone, such a writer deadlocks with an action that holds the table and waits for the round.
+    """
+    if lock_table_of_round(round_id=round_id) is None:
+        return None
+    return Round.objects.select_for_update(of=("self",)).get(pk=round_id)
 
 
 def lock_tray_request(*, request_id: int) -> TrayRequest:

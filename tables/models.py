@@ -238,10 +238,25 @@ class Round(models.Model):
                 name="tables_one_live_round_per_table",
             ),
         ]
-        indexes = [models.Index(fields=["table", "-started_at"], name="tables_round_recent")]
+        indexes = [
+            models.Index(fields=["table", "-started_at"], name="tables_round_recent"),
+            # The ratings sweep's walk over recently settled rounds (tables.ratings.services).
+            models.Index(fields=["ended_at"], condition=Q(status="settled"), name="tables_round_settled_ended"),
+        ]
 
     def __str__(self) -> str:
         return f"round {self.pk} ({self.game}) at {self.table_id}"
+
+
+class LiveRowManager(models.Manager):
+    """Rows no approved correction has voided: the round as if the voided actions never were.
+
+    The default manager of actions and settlements, so every fold of a round (play, replay,
+    audit, ratings, detection) skips what a correction voided; ``all_objects`` keeps them.
+    """
+
+    def get_queryset(self) -> models.QuerySet:
+        return super().get_queryset().filter(voided_by__isnull=True)
 
 
 class RoundAction(models.Model):
@@ -255,6 +270,18 @@ class RoundAction(models.Model):
     transfer = models.OneToOneField(
         "ledger.Transfer", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # No index: corrections are never deleted (PROTECT), and an insert per tap should not pay for one.
+    voided_by = models.ForeignKey(
+        "tables.Correction",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="voided_actions",
+        db_index=False,
+    )
+
+    objects = LiveRowManager()
+    all_objects = models.Manager()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["round", "seq"], name="tables_action_seq_per_round")]
@@ -276,6 +303,12 @@ class RoundSettlement(models.Model):
     player = models.ForeignKey(
         "casino.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    voided_by = models.ForeignKey(
+        "tables.Correction", null=True, blank=True, on_delete=models.PROTECT, related_name="+", db_index=False
+    )
+
+    objects = LiveRowManager()
+    all_objects = models.Manager()
 
     class Meta:
         constraints = [
@@ -284,6 +317,53 @@ class RoundSettlement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.amount} {self.from_account}->{self.to_account}"
+
+
+class CorrectionStatus(models.TextChoices):
+    PENDING = "pending"
+    APPROVED = "approved"
+    REFUSED = "refused"
+
+
+class Correction(models.Model):
+    """A dealer's request to void a round's last actions, or the whole round (a misdeal).
+
+    Nothing is edited: approval by a second person reverses the voided actions' transfers and
+    marks the actions voided, and the round is refolded without them (MICS: never edit).
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="corrections")
+    void = models.JSONField(help_text='as asked: "last", "round" or {"from": seq}')
+    from_seq = models.PositiveIntegerField(
+        null=True, blank=True, help_text="first action voided; empty when the whole round is"
+    )
+    at_version = models.PositiveIntegerField(help_text="the round's version when asked")
+    reason = models.CharField(max_length=300)
+    status = models.CharField(
+        max_length=8, choices=CorrectionStatus.choices, default=CorrectionStatus.PENDING
+    )
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    requested_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    note = models.CharField(max_length=300, blank=True)
+    reversals = models.JSONField(default=list, blank=True, help_text="ids of the reversing transfers")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round"], condition=Q(status="pending"), name="tables_one_pending_correction"
+            ),
+            models.CheckConstraint(
+                condition=Q(decided_by__isnull=True) | ~Q(decided_by=F("requested_by")),
+                name="tables_correction_two_people",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"correction {self.pk} of round {self.round_id} ({self.status})"
 
 
 class RefusedAction(models.Model):
@@ -347,7 +427,16 @@ class AuditReport(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     requested_at = models.DateTimeField()
+    sent_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the broker took this task_id's message; empty: the sweep sends it"
+    )
     started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(
+        null=True, blank=True, help_text="a running audit's last sign of life (AUDIT_HEARTBEAT_SECONDS)"
+    )
+    restarts = models.PositiveIntegerField(
+        default=0, help_text="runs of this request the sweep restarted after their worker died"
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
     progress_done = models.PositiveIntegerField(default=0)
     progress_total = models.PositiveIntegerField(default=0)

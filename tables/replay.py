@@ -6,8 +6,9 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ledger.models import Transfer
 from tables.games.registry import engine_for
-from tables.models import Round, ShoeKind
+from tables.models import Round, RoundSettlement, RoundStatus, ShoeKind
 from tables.rounds import replay_round
 
 
@@ -29,6 +30,9 @@ def check_round(round_: Round) -> ReplayCheck:
     result = ReplayCheck(round_id=round_.pk)
     if round_.shoe == ShoeKind.ELECTRONIC and commitment_for(round_.seed) != round_.commitment:
         result.fail("the seed does not match the published commitment")
+    if round_.status == RoundStatus.VOID:
+        _check_voided(round_, result)
+        return result
     try:
         replay = replay_round(round_)
     except Exception as error:
@@ -50,6 +54,17 @@ def check_round(round_: Round) -> ReplayCheck:
         extra = stored - expected
         result.fail(f"settlements differ: missing {sorted(missing)[:5]}, unexpected {sorted(extra)[:5]}")
     return result
+
+
+def _check_voided(round_: Round, result: ReplayCheck) -> None:
+    """A round voided whole (a misdeal): every settlement voided, every transfer reversed once."""
+    rows = RoundSettlement.all_objects.filter(round=round_)
+    if rows.filter(voided_by__isnull=True).exists():
+        result.fail("the round is void but some of its settlements are not")
+    transfers = set(rows.values_list("transfer_id", flat=True))
+    reversed_ = set(Transfer.objects.filter(reverses__in=transfers).values_list("reverses_id", flat=True))
+    if transfers - reversed_:
+        result.fail(f"the round is void but transfers {sorted(transfers - reversed_)[:5]} are not reversed")
 
 
 def _party_of(round_: Round) -> Callable[[str], str]:

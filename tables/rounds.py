@@ -24,6 +24,7 @@ from casino.models import Player, Role, User
 from casino.observability.metrics import REFUSED_ACTIONS
 from casino.permissions import role_of
 from casino.selectors import holder_of
+from casino.task_sending import send_task_after_commit
 from ledger.errors import UnknownAccount
 from ledger.models import Transfer
 from ledger.services import Leg, hold, post_transfer, void_hold
@@ -37,6 +38,7 @@ from tables.games.shoe import commitment_for, shuffle
 from tables.locks import lock_table, lock_table_of_round
 from tables.models import (
     LIVE_ROUND_STATUSES,
+    Correction,
     RefusedAction,
     Round,
     RoundAction,
@@ -48,6 +50,7 @@ from tables.models import (
     TableSession,
     TableStatus,
 )
+from tables.reserves import dealt_in
 
 RESERVED_ACTION_KEYS = ("limits", "version")
 
@@ -93,10 +96,13 @@ def replay_round(round_: Round, *, actions: Sequence[Mapping[str, Any]] | None =
     engine = engine_for(round_.game)
     state, opening = engine.start(context_of(round_))
     settled: list[tuple[int, tuple[Settlement, ...]]] = [(0, opening)]
-    payloads = (
-        actions if actions is not None else round_.actions.order_by("seq").values_list("payload", flat=True)
+    # Actions a correction voided are not in ``round_.actions``, so seqs may have gaps.
+    numbered = (
+        enumerate(actions, start=1)
+        if actions is not None
+        else round_.actions.order_by("seq").values_list("seq", "payload")
     )
-    for seq, payload in enumerate(payloads, start=1):
+    for seq, payload in numbered:
         state, moved = engine.apply(state, payload)
         settled.append((seq, moved))
     return Replay(state=state, settlements=settled)
@@ -136,6 +142,9 @@ def _cached_state(round_: Round, *, newer: tuple[int, Sequence[Mapping[str, Any]
     earlier version is caught up with only the actions since; a round never seen here is
     folded from its start. ``newer`` is ``(since, payloads)`` when the caller already fetched
     the actions after version ``since``. Every path is the same fold of the same actions.
+
+    An approved correction voids actions and takes a version of its own with no action, so a
+    state cached across it always finds fewer actions than versions and is folded anew.
     """
     cached = _STATE_CACHE.get(round_.pk)
     if cached is not None and (cached.identity != _identity(round_) or cached.version > round_.version):
@@ -156,7 +165,7 @@ def _cached_state(round_: Round, *, newer: tuple[int, Sequence[Mapping[str, Any]
         state = _fold(round_, cached.state if cached is not None else None, payloads)
     else:  # the action log does not match the version: the plain replay decides, as it always did
         state = replay_round(round_).state
-    _remember(round_, state)
+    remember_state(round_, state)
     return state
 
 
@@ -176,7 +185,7 @@ def _fold(round_: Round, state: Any, payloads: Sequence[Mapping[str, Any]]) -> A
     return state
 
 
-def _remember(round_: Round, state: Any) -> None:
+def remember_state(round_: Round, state: Any) -> None:
     """Cache a state once its transaction commits (at once outside one).
 
     A state cached by an action that then rolled back would be served later for the same
@@ -200,25 +209,35 @@ def _remember(round_: Round, state: Any) -> None:
 _NEWER_PAYLOADS = f"""
     SELECT COALESCE(jsonb_agg(a.payload ORDER BY a.seq), '[]'::jsonb)
       FROM {RoundAction._meta.db_table} AS a
-     WHERE a.round_id = {Round._meta.db_table}.id AND a.seq > %s
+     WHERE a.round_id = {Round._meta.db_table}.id AND a.seq > %s AND a.voided_by_id IS NULL
 """
 
 
-def _lock_round(round_id: int) -> tuple[Round, tuple[int, list[dict[str, Any]]]]:
+# A round waiting for a correction's approval is paused: the correction voids its last actions.
+_CORRECTION_PENDING = f"""
+    EXISTS (SELECT 1 FROM {Correction._meta.db_table} AS c
+             WHERE c.round_id = {Round._meta.db_table}.id AND c.status = 'pending')
+"""
+
+
+def _lock_round(round_id: int) -> tuple[Round, tuple[int, list[dict[str, Any]]], bool]:
     """Lock the round (its table is locked first) and fetch, in the same statement, the actions
     after the version this process has cached of it: all of them for a round not seen here.
 
-    Returns the round and ``(since, payloads)`` for ``_cached_state``. Its stored public state
-    is not fetched: the action recomputes it.
+    Returns the round, ``(since, payloads)`` for ``_cached_state``, and whether a correction
+    of it waits for approval. Its stored public state is not fetched: the action recomputes it.
     """
     since = _cached_version(round_id)
     round_ = (
         Round.objects.select_for_update(of=("self",))
         .defer("state")
-        .annotate(newer_payloads=RawSQL(_NEWER_PAYLOADS, (since,), output_field=models.JSONField()))
+        .annotate(
+            newer_payloads=RawSQL(_NEWER_PAYLOADS, (since,), output_field=models.JSONField()),
+            correction_pending=RawSQL(_CORRECTION_PENDING, (), output_field=models.BooleanField()),
+        )
         .get(pk=round_id)
     )
-    return round_, (since, round_.newer_payloads)
+    return round_, (since, round_.newer_payloads), bool(round_.correction_pending)
 
 
 def _require_dealer(actor: User, table: Table) -> None:
@@ -362,23 +381,6 @@ def _deal_order(public: Mapping[str, Any], seats: Mapping[int, int]) -> list[int
     return seats_from_left_of(int(dealer_seat), seats)
 
 
-def _eligible_seats(
-    engine: Any, table: Table, seated: dict[int, Player], base_ctx: dict[str, Any]
-) -> dict[int, int]:
-    """Deal in only players whose wallets cover the reserve (table stakes, GAMES.md)."""
-    seats = {number: player.pk for number, player in seated.items()}
-    for _ in range(len(seats) + 1):
-        ctx = TableContext(seats=seats, **base_ctx)
-        reserve = engine.reserve(ctx) if seats else {}
-        short = {
-            number for number, pid in seats.items() if reserve.get(pid, 0) > seated[number].wallet.available
-        }
-        if not short:
-            return seats
-        seats = {n: p for n, p in seats.items() if n not in short}
-    return seats
-
-
 @transaction.atomic
 def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = None) -> Round:
     """Deal a new round: reserves held, antes posted, the deck committed before any card.
@@ -414,7 +416,7 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
         "carry": carry,
     }
     try:
-        seats = _eligible_seats(engine, table, seated, base_ctx)
+        seats, sat_out = dealt_in(engine, seated, base_ctx)  # the engine's reserve, and who sat out
     except IllegalAction as error:  # e.g. too few players for this game
         raise Conflict(error.message, code=error.code) from error
     electronic = shoe == ShoeKind.ELECTRONIC
@@ -435,6 +437,7 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
             "max_bet": table.max_bet,
             "ante": table.ante,
             "carry": carry,
+            **({"sat_out": [s.as_dict() for s in sat_out]} if sat_out else {}),
         },
         commitment=commitment_for(seed) if seed else "",
         seed=seed,
@@ -450,7 +453,7 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
     public = engine.public_state(state)
     round_.players = _deal_order(public, seats) if seats else []
     round_.state = public
-    round_.status = _status_of(engine, state, public)
+    round_.status = status_of(engine, state, public)
     round_.save()
     players = {p.pk: p for p in seated.values()}
     for pid, amount in engine.reserve(ctx).items() if seats else ():
@@ -472,15 +475,15 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
     )
     _record_settlements(round_=round_, action=None, transfer=transfer, settlements=opening, legs=legs)
     if engine.is_over(state):
-        round_.save(update_fields=_finish(round_, engine, state))
-    _remember(round_, state)
+        round_.save(update_fields=finish_round(round_, engine, state))
+    remember_state(round_, state)
     record_audit(
         actor=actor, action="round.started", obj=round_, data={"shoe": shoe, "players": round_.players}
     )
     return round_
 
 
-def _status_of(engine: Any, state: Any, public: Mapping[str, Any]) -> str:
+def status_of(engine: Any, state: Any, public: Mapping[str, Any]) -> str:
     if engine.is_over(state):
         return RoundStatus.SETTLED
     # Before the first card of the deal the round is open for bets; afterwards it is in play.
@@ -488,7 +491,7 @@ def _status_of(engine: Any, state: Any, public: Mapping[str, Any]) -> str:
     return RoundStatus.BETTING if before_first_card else RoundStatus.IN_PLAY
 
 
-def _finish(round_: Round, engine: Any, state: Any) -> list[str]:
+def finish_round(round_: Round, engine: Any, state: Any) -> list[str]:
     """Release what is left of every reserve and remember what the next round inherits.
 
     Returns the fields it set, for the caller to save with its own (one UPDATE of the round).
@@ -500,9 +503,10 @@ def _finish(round_: Round, engine: Any, state: Any) -> list[str]:
     round_.carry = engine.carry_out(state)
     from tables.tasks import rate_round_task
 
-    round_id = round_.pk
-    # robust: a broker hiccup must not fail a committed action; ratings can be rebuilt.
-    transaction.on_commit(lambda: rate_round_task.delay(round_id), robust=True)
+    # After commit, without holding the action up if the broker is down (a failed send is
+    # logged); the ratings sweep (rate_unrated_rounds_task) rates a round whose send failed.
+    # Nobody reads this task's result, so none is stored (and none is subscribed to here).
+    send_task_after_commit(rate_round_task, args=[round_.pk], ignore_result=True)
     return ["status", "ended_at", "carry"]
 
 
@@ -524,12 +528,17 @@ def apply_round_action(*, actor: User, round_id: int, action: Any, version: Any 
     table = lock_table_of_round(round_id=round_id)
     if table is None:
         raise NotFound("No such round.")
-    round_, newer = _lock_round(round_id)
+    round_, newer, correction_pending = _lock_round(round_id)
     _require_dealer(actor, table)
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
         raise ValidationFailed("version must be an integer.", fields={"version": version})
     if version is not None and version != round_.version:
         raise StaleRound(f"The round is at version {round_.version}, not {version}; reload it.")
+    if correction_pending:
+        raise Conflict(
+            "A correction of this deal is waiting for the pit's approval; play resumes once it is decided.",
+            code="correction_pending",
+        )
     if round_.status not in LIVE_ROUND_STATUSES:
         if round_.game == "stakes" and round_.status == RoundStatus.SETTLED:
             # A result settles a stakes round at once; GAMES.md makes a second result a 400.
@@ -553,12 +562,12 @@ def apply_round_action(*, actor: User, round_id: int, action: Any, version: Any 
     public = engine.public_state(new_state)
     round_.version = seq
     round_.state = public
-    round_.status = _status_of(engine, new_state, public)
+    round_.status = status_of(engine, new_state, public)
     changed = ["version", "state", "status"]
     if engine.is_over(new_state):
-        changed += _finish(round_, engine, new_state)
+        changed += finish_round(round_, engine, new_state)
     round_.save(update_fields=changed)
-    _remember(round_, new_state)
+    remember_state(round_, new_state)
     return round_
 
 

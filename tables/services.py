@@ -13,14 +13,15 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from casino.audit import record_audit
-from casino.errors import Conflict, Forbidden, NotFound, SeparationOfDuties, ValidationFailed
+from casino.errors import Conflict, NotFound, ValidationFailed
+from casino.integrity import unique_or_conflict
 from casino.models import Player, Role, User
-from casino.permissions import require_role, role_of
+from casino.permissions import require, require_second_person
 from ledger.models import Account, AccountKind, AccountPurpose, Entry
 from ledger.services import Leg, open_account, post_transfer
 from tables.accounts import OVER_SHORT, layout_code, open_over_short, tray_code
 from tables.games.errors import IllegalAction
-from tables.games.registry import validate_rules
+from tables.games.registry import is_house_banked, validate_rules
 from tables.locks import lock_table, lock_tray_request
 from tables.models import (
     LIVE_ROUND_STATUSES,
@@ -77,16 +78,20 @@ def _next_table_id() -> int:
         return int(cursor.fetchone()[0])
 
 
+def _name_taken(name: str) -> Conflict:
+    return Conflict(f"A table named {name!r} already exists.", code="name_taken", fields={"name": "taken"})
+
+
 @transaction.atomic
 def create_table(
     *, actor: User, name: str, game: str, min_bet: int, max_bet: int, ante: int = 0, rules: Any = None
 ) -> Table:
-    require_role(actor, Role.ADMIN, Role.PIT_BOSS)
+    require(actor, "table.create")
     name = (name or "").strip()
     if not name:
         raise ValidationFailed("A table needs a name.", fields={"name": "required"})
     if Table.objects.filter(name__iexact=name).exists():
-        raise Conflict(f"A table named {name!r} already exists.", code="name_taken", fields={"name": "taken"})
+        raise _name_taken(name)
     _check_limits(min_bet, max_bet)
     check_cents(ante, field="ante", allow_zero=True)
     full_rules = _rules_for(game, rules)
@@ -101,16 +106,17 @@ def create_table(
     tray = open_account(
         code=tray_code(table_id), kind=AccountKind.ASSET, purpose=AccountPurpose.TRAY, name=f"Tray of {name}"
     )
-    table = Table.objects.create(
-        id=table_id,
-        name=name,
-        game=game,
-        min_bet=min_bet,
-        max_bet=max_bet,
-        ante=ante,
-        rules=full_rules,
-        tray=tray,
-    )
+    with unique_or_conflict({"tables_table_name_key": lambda: _name_taken(name)}):  # two at once
+        table = Table.objects.create(
+            id=table_id,
+            name=name,
+            game=game,
+            min_bet=min_bet,
+            max_bet=max_bet,
+            ante=ante,
+            rules=full_rules,
+            tray=tray,
+        )
     record_audit(actor=actor, action="table.created", obj=table, data={"game": game, "rules": full_rules})
     return table
 
@@ -119,10 +125,7 @@ def create_table(
 def change_limits(*, actor: User, table_id: int, min_bet: int, max_bet: int) -> Table:
     """New limits apply to bets placed from now on; bets on the layout are untouched."""
     table = lock_table(table_id=table_id)
-    if not (
-        role_of(actor) == Role.PIT_BOSS or (role_of(actor) == Role.DEALER and table.dealer_id == actor.pk)
-    ):
-        raise Forbidden("Only a pit boss or the table's assigned dealer may change its limits.")
+    require(actor, "table.limits", table=table)
     _check_limits(min_bet, max_bet)
     chip = int(table.rules.get("chip", 100))
     if min_bet % chip or max_bet % chip:
@@ -149,7 +152,7 @@ def change_limits(*, actor: User, table_id: int, min_bet: int, max_bet: int) -> 
 
 @transaction.atomic
 def assign_dealer(*, actor: User, table_id: int, dealer_id: Any) -> Table:
-    require_role(actor, Role.PIT_BOSS)
+    require(actor, "table.assign")
     table = lock_table(table_id=table_id)
     if isinstance(dealer_id, bool) or not isinstance(dealer_id, int):
         raise ValidationFailed("dealer must be a staff id.", fields={"dealer": "must be an integer"})
@@ -166,11 +169,6 @@ def assign_dealer(*, actor: User, table_id: int, dealer_id: Any) -> Table:
         actor=actor, action="table.dealer_assigned", obj=table, data={"from": previous, "to": dealer.pk}
     )
     return table
-
-
-def _require_assigned_dealer(actor: User, table: Table) -> None:
-    if role_of(actor) != Role.DEALER or table.dealer_id != actor.pk:
-        raise Forbidden("Only the dealer assigned to this table may do this.")
 
 
 def _adjust_tray_to_count(*, table: Table, count: int, key: str, stage: str) -> int:
@@ -197,7 +195,7 @@ def _adjust_tray_to_count(*, table: Table, count: int, key: str, stage: str) -> 
 def open_table(*, actor: User, table_id: int, opening_inventory: Any) -> TableSession:
     """Open with the counted tray. A table's first opening issues its bankroll from the cage."""
     table = lock_table(table_id=table_id)
-    _require_assigned_dealer(actor, table)
+    require(actor, "table.open_close", table=table)
     count = check_cents(opening_inventory, field="opening_inventory", allow_zero=True)
     if table.status == TableStatus.OPEN:
         raise Conflict(f"{table.name} is already open.", code="table_open")
@@ -268,7 +266,7 @@ def live_round_exists(table: Table) -> bool:
 def close_table(*, actor: User, table_id: int, closing_inventory: Any) -> TableSession:
     """Close with the count; the summary gives drop, fills, credits, win and the variance."""
     table = lock_table(table_id=table_id)
-    _require_assigned_dealer(actor, table)
+    require(actor, "table.open_close", table=table)
     count = check_cents(closing_inventory, field="closing_inventory", allow_zero=True)
     session = TableSession.objects.filter(table=table, closed_at__isnull=True).first()
     if table.status != TableStatus.OPEN or session is None:
@@ -308,7 +306,7 @@ def close_table(*, actor: User, table_id: int, closing_inventory: Any) -> TableS
 def request_tray_change(*, actor: User, table_id: int, kind: str, amount: Any) -> TrayRequest:
     """A dealer (or a pit boss) asks for a fill or a credit; nothing moves until someone else approves."""
     table = lock_table(table_id=table_id)
-    _seat_actor_allowed(actor, table)
+    require(actor, "tray.request", table=table)
     check_cents(amount, field="amount")
     request = TrayRequest.objects.create(table=table, kind=kind, amount=amount, requested_by=actor)
     record_audit(actor=actor, action=f"{kind}.requested", obj=request, data={"amount": amount})
@@ -316,7 +314,7 @@ def request_tray_change(*, actor: User, table_id: int, kind: str, amount: Any) -
 
 
 def _decidable_request(*, actor: User, table_id: int, request_id: int, kind: str) -> TrayRequest:
-    require_role(actor, Role.PIT_BOSS, Role.CASHIER)
+    require(actor, "tray.decide")
     lock_table(table_id=table_id)
     try:
         request = lock_tray_request(request_id=request_id)
@@ -324,8 +322,7 @@ def _decidable_request(*, actor: User, table_id: int, request_id: int, kind: str
         raise NotFound(f"No such {kind}.") from error
     if request.table_id != table_id or request.kind != kind:
         raise NotFound(f"No such {kind} at this table.")
-    if request.requested_by_id == actor.pk:
-        raise SeparationOfDuties(f"The person who requested a {kind} cannot approve or refuse it.")
+    require_second_person(actor=actor, requested_by_id=request.requested_by_id, thing=kind)
     if request.status != TrayRequestStatus.PENDING:
         raise Conflict(f"This {kind} was already {request.status}.", code="already_decided")
     return request
@@ -375,16 +372,10 @@ def refuse_tray_request(
     return request
 
 
-def _seat_actor_allowed(actor: User, table: Table) -> None:
-    if role_of(actor) == Role.PIT_BOSS:
-        return
-    _require_assigned_dealer(actor, table)
-
-
 @transaction.atomic
 def seat_player(*, actor: User, table_id: int, player_id: Any, seat: Any = None) -> Seat:
     table = lock_table(table_id=table_id)
-    _seat_actor_allowed(actor, table)
+    require(actor, "table.seat", table=table)
     if isinstance(player_id, bool) or not isinstance(player_id, int):
         raise ValidationFailed("player must be a player id.", fields={"player": "must be an integer"})
     player = Player.objects.select_related("user").filter(pk=player_id).first()
@@ -404,10 +395,17 @@ def seat_player(*, actor: User, table_id: int, player_id: Any, seat: Any = None)
         raise Conflict(f"Seat {seat} is taken.", code="seat_taken", fields={"seat": seat})
     current = Seat.objects.filter(player=player, left_at__isnull=True).select_related("table").first()
     if current is not None:
-        raise Conflict(f"{player.name} is already seated at {current.table.name}.", code="already_seated")
-    seating = Seat.objects.create(table=table, player=player, number=seat, seated_by=actor)
+        raise _already_seated(player, current.table.name)
+    # Another table's lock does not serialise with this one: a racing seating of the same
+    # player elsewhere is stopped by the constraint, and answers as the check above would.
+    with unique_or_conflict({"tables_player_in_one_seat": lambda: _already_seated(player, "another table")}):
+        seating = Seat.objects.create(table=table, player=player, number=seat, seated_by=actor)
     record_audit(actor=actor, action="seat.taken", obj=seating, data={"player": player.pk, "seat": seat})
     return seating
+
+
+def _already_seated(player: Player, where: str) -> Conflict:
+    return Conflict(f"{player.name} is already seated at {where}.", code="already_seated")
 
 
 def chips_in_play_at(*, table: Table, player: Player) -> int:
@@ -418,7 +416,7 @@ def chips_in_play_at(*, table: Table, player: Player) -> int:
 @transaction.atomic
 def unseat_player(*, actor: User, table_id: int, player_id: int) -> Seat:
     table = lock_table(table_id=table_id)
-    _seat_actor_allowed(actor, table)
+    require(actor, "table.seat", table=table)
     seating = (
         Seat.objects.filter(table=table, player_id=player_id, left_at__isnull=True)
         .select_related("player")
@@ -426,12 +424,17 @@ def unseat_player(*, actor: User, table_id: int, player_id: int) -> Seat:
     )
     if seating is None:
         raise NotFound("That player is not seated at this table.")
-    if chips_in_play_at(table=table, player=seating.player) > 0 or player_in_live_round(
-        table, seating.player
-    ):
-        raise Conflict(
-            "The player has chips in play; settle or remove their bets first.", code="chips_in_play"
+    # GAMES.md "Leaving": at a house-banked table only chips on the layout keep a player seated;
+    # in a pot or stakes game a player dealt into the round stays until it settles.
+    dealt_in = not is_house_banked(table.game) and player_in_live_round(table, seating.player)
+    if chips_in_play_at(table=table, player=seating.player) > 0 or dealt_in:
+        name = seating.player.name
+        reason = (
+            f"{name} is dealt into the live deal and stays until it settles."
+            if dealt_in
+            else f"{name} has chips on the layout; settle or take down their bets first."
         )
+        raise Conflict(reason, code="chips_in_play")
     seating.left_at = timezone.now()
     seating.save(update_fields=["left_at"])
     record_audit(actor=actor, action="seat.left", obj=seating, data={"player": player_id})

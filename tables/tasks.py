@@ -24,3 +24,11 @@ def rate_round_task(round_id: int) -> bool:
     from tables.ratings.services import rate_round
 
     return rate_round(round_id=round_id) is not None
+
+
+@shared_task(acks_late=True)
+def rate_unrated_rounds_task() -> int:
+    """Beat: rate what ``rate_round_task`` never got to (a send lost in a broker outage)."""
+    from tables.ratings.services import rate_unrated_rounds
+
+    return rate_unrated_rounds()

@@ -57,3 +57,32 @@ def forget_broker_pools() -> None:
     pools.reset()
     celery_app._pool = None
     celery_app.amqp._producer_pool = None
+
+
+@contextmanager
+def celery_on(url: str) -> Iterator[None]:
+    """Point Celery's broker and result backend at ``url`` (a private Redis a test may stop).
+
+    Every pooled connection is forgotten on the way in and out (the app's, kombu's, the
+    non-blocking sender's and the result backend's), so sends go where the config now says.
+    """
+    conf = celery_app.conf
+    old = (conf.broker_url, conf.result_backend)
+    conf.broker_url = conf.result_backend = url
+    forget_celery_connections()
+    try:
+        yield
+    finally:
+        conf.broker_url, conf.result_backend = old
+        forget_celery_connections()
+
+
+def forget_celery_connections() -> None:
+    from casino.task_sending import forget_send_pools
+
+    forget_broker_pools()
+    forget_send_pools()
+    # The result backend is per thread (or shared, if thread safe): dropped in every thread, it is
+    # rebuilt from the config on next use.
+    celery_app._backend_cache = None
+    celery_app._local.__dict__.pop("backend", None)

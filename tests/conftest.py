@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -28,6 +28,20 @@ def _a_new_database_starts_with_no_cached_rounds() -> None:
 @pytest.fixture
 def api() -> APIClient:
     return APIClient()
+
+
+@pytest.fixture
+def reset_login_failures(db: None) -> Iterator[None]:
+    """For tests that fail sign-ins on purpose: no failure remembered before or after them.
+
+    Failures are rows in the test database (django-axes' database handler), so a rolled-back
+    test forgets them anyway; this also covers transactional tests and a reused database.
+    """
+    from axes.utils import reset
+
+    reset()
+    yield
+    reset()
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from casino.models import ApiToken
+from casino.services import record_token_use
 
 
 def token_digest(key: str) -> str:
@@ -35,6 +36,7 @@ class ExpiringTokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed("The token is unknown, expired or revoked.")
         if not token.user.is_active:
             raise exceptions.AuthenticationFailed("This account is disabled.")
+        record_token_use(token=token, now=now)
         return token.user, token
 
     def authenticate_header(self, request: Request) -> str:

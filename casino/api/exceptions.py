@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.views.defaults import page_not_found
+from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
@@ -24,6 +24,11 @@ _DRF_CODES: dict[type[exceptions.APIException], str] = {
     exceptions.UnsupportedMediaType: "unsupported_media_type",
     exceptions.Throttled: "throttled",
 }
+
+
+# Django raises these when a body passes DATA_UPLOAD_MAX_MEMORY_SIZE or its field/file counts.
+TOO_LARGE = (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent)
+TOO_LARGE_MESSAGE = "The request body is larger than this service accepts."
 
 
 def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -68,6 +73,8 @@ def _render(exc: Exception) -> Response | None:
     if isinstance(exc, DjangoValidationError):
         fields = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
         return Response(error_body("invalid", _validation_message(fields), fields), status=400)
+    if isinstance(exc, TOO_LARGE):
+        return Response(error_body("too_large", TOO_LARGE_MESSAGE), status=413)
     if isinstance(exc, Http404):
         return Response(error_body("not_found", "Not found."), status=404)
     if isinstance(exc, DjangoPermissionDenied):
@@ -83,10 +90,3 @@ def _render(exc: Exception) -> Response | None:
             response["Retry-After"] = str(int(wait))
         return response
     return None
-
-
-def api_page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """A URL no route matches (``/api/v1/tables/abc``) answers in the API's error shape too."""
-    if request.path.startswith("/api/"):
-        return JsonResponse(error_body("not_found", "No such endpoint or id."), status=404)
-    return page_not_found(request, exception or Http404())

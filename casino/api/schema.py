@@ -27,7 +27,9 @@ def errors(*codes: int) -> dict[int, OpenApiResponse]:
         403: "Your role may not do this",
         404: "Not found (or another player's data)",
         409: "Conflict with the current state",
+        413: "The body is larger than this service accepts (too_large)",
         429: "Too many requests",
+        503: "The database cannot be reached just now (unavailable); retry after Retry-After seconds",
     }
     return {code: OpenApiResponse(ErrorSerializer, description=text[code]) for code in codes}
 

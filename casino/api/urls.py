@@ -1,72 +1,89 @@
 """Every /api/v1/ route (API.md), gathered in one place so the contract is easy to read."""
 
 from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
 from casino.api import ledger_views as ledger
 from casino.api import views as people
+from casino.api.docs import docs_view
 from tables.api import audit_views as audits
+from tables.api import correction_views as corrections
 from tables.api import ratings_views as ratings
 from tables.api import round_views as rounds
 from tables.api import views as tables
 
 urlpatterns = [
     path("schema", SpectacularAPIView.as_view(), name="schema"),
-    path("docs", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("docs", docs_view, name="docs"),
     path("auth/token", people.TokenCreateApi.as_view(), name="auth-token"),
     path("me", people.MeApi.as_view(), name="me"),
     path("staff", people.StaffCreateApi.as_view(), name="staff-create"),
     path("players", people.PlayerListCreateApi.as_view(), name="players"),
-    path("players/<str:player_id>", people.PlayerDetailApi.as_view(), name="player-detail"),
-    path("players/<str:player_id>/balance", people.PlayerBalanceApi.as_view(), name="player-balance"),
+    path("players/<player:player_id>", people.PlayerDetailApi.as_view(), name="player-detail"),
+    path("players/<player:player_id>/balance", people.PlayerBalanceApi.as_view(), name="player-balance"),
     path(
-        "players/<str:player_id>/transactions",
+        "players/<player:player_id>/transactions",
         people.PlayerTransactionsApi.as_view(),
         name="player-transactions",
     ),
     path("cage/buy-ins", people.BuyInApi.as_view(), name="cage-buy-in"),
     path("cage/cash-outs", people.CashOutApi.as_view(), name="cage-cash-out"),
     path("tables", tables.TableListCreateApi.as_view(), name="tables"),
-    path("tables/<int:table_id>", tables.TableDetailApi.as_view(), name="table-detail"),
-    path("tables/<int:table_id>/limits", tables.TableLimitsApi.as_view(), name="table-limits"),
-    path("tables/<int:table_id>/assign", tables.TableAssignApi.as_view(), name="table-assign"),
-    path("tables/<int:table_id>/open", tables.TableOpenApi.as_view(), name="table-open"),
-    path("tables/<int:table_id>/close", tables.TableCloseApi.as_view(), name="table-close"),
-    path("tables/<int:table_id>/fills", tables.FillCreateApi.as_view(), name="table-fills"),
+    path("tables/<id:table_id>", tables.TableDetailApi.as_view(), name="table-detail"),
+    path("tables/<id:table_id>/limits", tables.TableLimitsApi.as_view(), name="table-limits"),
+    path("tables/<id:table_id>/assign", tables.TableAssignApi.as_view(), name="table-assign"),
+    path("tables/<id:table_id>/open", tables.TableOpenApi.as_view(), name="table-open"),
+    path("tables/<id:table_id>/close", tables.TableCloseApi.as_view(), name="table-close"),
+    path("tables/<id:table_id>/fills", tables.FillCreateApi.as_view(), name="table-fills"),
     path(
-        "tables/<int:table_id>/fills/<int:request_id>/approve",
+        "tables/<id:table_id>/fills/<id:request_id>/approve",
         tables.FillApproveApi.as_view(),
         name="fill-approve",
     ),
     path(
-        "tables/<int:table_id>/fills/<int:request_id>/refuse",
+        "tables/<id:table_id>/fills/<id:request_id>/refuse",
         tables.FillRefuseApi.as_view(),
         name="fill-refuse",
     ),
-    path("tables/<int:table_id>/credits", tables.CreditCreateApi.as_view(), name="table-credits"),
+    path("tables/<id:table_id>/credits", tables.CreditCreateApi.as_view(), name="table-credits"),
     path(
-        "tables/<int:table_id>/credits/<int:request_id>/approve",
+        "tables/<id:table_id>/credits/<id:request_id>/approve",
         tables.CreditApproveApi.as_view(),
         name="credit-approve",
     ),
     path(
-        "tables/<int:table_id>/credits/<int:request_id>/refuse",
+        "tables/<id:table_id>/credits/<id:request_id>/refuse",
         tables.CreditRefuseApi.as_view(),
         name="credit-refuse",
     ),
-    path("tables/<int:table_id>/seats", tables.SeatCreateApi.as_view(), name="table-seats"),
+    path("tables/<id:table_id>/seats", tables.SeatCreateApi.as_view(), name="table-seats"),
     path(
-        "tables/<int:table_id>/seats/<int:player_id>",
+        "tables/<id:table_id>/seats/<id:player_id>",
         tables.SeatDeleteApi.as_view(),
         name="table-seat-delete",
     ),
 ]
 
 urlpatterns += [
-    path("tables/<int:table_id>/rounds", rounds.RoundCreateApi.as_view(), name="table-rounds"),
-    path("rounds/<int:round_id>", rounds.RoundDetailApi.as_view(), name="round-detail"),
-    path("rounds/<int:round_id>/actions", rounds.RoundActionApi.as_view(), name="round-actions"),
-    path("rounds/<int:round_id>/verify", rounds.RoundVerifyApi.as_view(), name="round-verify"),
+    path("tables/<id:table_id>/rounds", rounds.RoundCreateApi.as_view(), name="table-rounds"),
+    path("rounds/<id:round_id>", rounds.RoundDetailApi.as_view(), name="round-detail"),
+    path("rounds/<id:round_id>/actions", rounds.RoundActionApi.as_view(), name="round-actions"),
+    path("rounds/<id:round_id>/verify", rounds.RoundVerifyApi.as_view(), name="round-verify"),
+    path(
+        "rounds/<id:round_id>/corrections",
+        corrections.RoundCorrectionCreateApi.as_view(),
+        name="round-corrections",
+    ),
+    path(
+        "corrections/<id:correction_id>/approve",
+        corrections.CorrectionApproveApi.as_view(),
+        name="correction-approve",
+    ),
+    path(
+        "corrections/<id:correction_id>/refuse",
+        corrections.CorrectionRefuseApi.as_view(),
+        name="correction-refuse",
+    ),
 ]
 
 urlpatterns += [
@@ -79,10 +96,10 @@ urlpatterns += [
 ]
 
 urlpatterns += [
-    path("players/<str:player_id>/ratings", ratings.PlayerRatingsApi.as_view(), name="player-ratings"),
-    path("tables/<int:table_id>/hourly", ratings.TableHourlyApi.as_view(), name="table-hourly"),
+    path("players/<player:player_id>/ratings", ratings.PlayerRatingsApi.as_view(), name="player-ratings"),
+    path("tables/<id:table_id>/hourly", ratings.TableHourlyApi.as_view(), name="table-hourly"),
     path(
-        "dealers/<int:dealer_id>/performance",
+        "dealers/<id:dealer_id>/performance",
         ratings.DealerPerformanceApi.as_view(),
         name="dealer-performance",
     ),
@@ -92,5 +109,5 @@ from tables.api import alert_views as alerts  # noqa: E402
 
 urlpatterns += [
     path("alerts", alerts.AlertListApi.as_view(), name="alerts"),
-    path("alerts/<int:alert_id>/resolve", alerts.AlertResolveApi.as_view(), name="alert-resolve"),
+    path("alerts/<id:alert_id>/resolve", alerts.AlertResolveApi.as_view(), name="alert-resolve"),
 ]

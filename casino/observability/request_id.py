@@ -14,6 +14,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 
+from casino.client_address import client_address
 from casino.observability.context import RequestInfo, current_request
 
 HEADER = "X-Request-ID"
@@ -36,7 +37,7 @@ class RequestIdMiddleware:
         incoming = request.headers.get(HEADER, "")
         request_id = incoming if _SAFE.match(incoming) else new_request_id()
         token = current_request.set(
-            RequestInfo(request_id=request_id, remote_addr=request.META.get("REMOTE_ADDR"))
+            RequestInfo(request_id=request_id, remote_addr=client_address(request) or None)
         )
         try:
             response = self.get_response(request)

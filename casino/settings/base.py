@@ -5,6 +5,7 @@ from pathlib import Path
 
 import environ
 from celery.schedules import crontab
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -34,6 +35,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "django_filters",
     "django_htmx",
+    "axes",
     "ledger",
     "casino",
     "tables",
@@ -42,7 +44,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "casino.observability.request_id.RequestIdMiddleware",
     "casino.observability.metrics.MetricsMiddleware",
+    "casino.error_pages.DatabaseUnavailableMiddleware",  # database down: 503, not 500
+    "casino.api.caching.NoStoreApiMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -51,6 +56,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as axes asks: turns a lockout into casino.login_guard's page
 ]
 
 ROOT_URLCONF = "casino.urls"
@@ -111,7 +117,9 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # Redis has no real acks: a task a worker took (acks_late) and never acknowledged, because the
 # whole worker died, goes back to its queue once it has been out this many seconds (the next
 # worker to start, or any worker's periodic sweep, restores it). Keep it above the longest task
-# (the audit); a redelivery of a task still running is harmless but wasted. Tests set it low.
+# (the audit: above its hard time limit, AUDIT_TIME_LIMIT_SECONDS + AUDIT_TIME_LIMIT_GRACE_SECONDS;
+# the system check tables.E001 refuses less); a redelivery of a task still running is harmless
+# but wasted. Tests set it low.
 # An audit whose lock is held (a twin delivery, or a dead worker's session not yet reaped)
 # is retried after this many seconds instead of being acknowledged unrun.
 AUDIT_BUSY_RETRY_SECONDS = env.int("AUDIT_BUSY_RETRY_SECONDS", default=20)
@@ -119,10 +127,21 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBIL
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TRACK_STARTED = True
 CELERY_RESULT_EXTENDED = True
+# casino.task_sending: a send from a request or a commit hook gets one try whose sockets time
+# out after this many seconds (connect, then publish), so a broker outage never holds it up.
+TASK_SEND_TIMEOUT_SECONDS = env.float("TASK_SEND_TIMEOUT_SECONDS", default=0.2)
+# The Redis result backend subscribes to a task's result as the task is sent (unless the send
+# ignores the result) and, Redis down, retried 20 times a second apart: a 19 s wait. One quick
+# retry and a short connect instead; casino.task_sending logs the failure.
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "retry_policy": {"max_retries": 1, "interval_start": 0, "interval_step": 0.1, "interval_max": 0.1}
+}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = TASK_SEND_TIMEOUT_SECONDS
 CELERY_TIMEZONE = CASINO_TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "time-rake": {"task": "tables.tasks.charge_time_rake_task", "schedule": 60.0},
     "expire-holds": {"task": "tables.tasks.expire_holds_task", "schedule": 300.0},
+    "purge-expired-tokens": {"task": "casino.tasks.purge_expired_tokens_task", "schedule": 3600.0},
 }
 
 REST_FRAMEWORK = {
@@ -133,12 +152,14 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "casino.api.openapi.CasekeeperAutoSchema",
     "EXCEPTION_HANDLER": "casino.api.exceptions.render_error",
+    # DRF's parsers, refusing NUL in text and absurd nesting with a 400 (casino/api/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "casino.api.parsers.StrictJSONParser",
+        "casino.api.parsers.StrictFormParser",
+        "casino.api.parsers.StrictMultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "casino.api.pagination.NewestFirstCursorPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_THROTTLE_RATES": {"token": env("TOKEN_THROTTLE_RATE", default="20/min")},
-    # Throttles key on the client's address. Trust X-Forwarded-For only as far as our own
-    # proxies go; otherwise a client evades the token rate limit with a made-up header.
-    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
     "UNAUTHENTICATED_USER": None,
 }
 
@@ -148,7 +169,36 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": True,  # api-contract-check (and API.md) want GET /api/v1/schema described too
     "COMPONENT_SPLIT_REQUEST": True,
+    # casino/converters.py: ids are canonical decimals; <player:> is such an id or "me".
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}},
+    # Bodies are JSON (API.md); the form parsers stay for old clients but are not the contract.
+    "PARSER_WHITELIST": ["casino.api.parsers.StrictJSONParser"],
 }
+
+# The client's address (casino/client_address.py): X-Forwarded-For is believed only from these
+# proxies (addresses or CIDR networks, comma list). Empty: REMOTE_ADDR is the client.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+
+# Sign-in brute-force protection on every path (API token, console, admin): django-axes with
+# casino/login_guard.py's policy. Failures only count; a floor's dealers share one address, so
+# it gets a larger allowance than one username. Lockouts double per further limit's worth.
+LOGIN_FAILURES_PER_USERNAME = env.int("LOGIN_FAILURES_PER_USERNAME", default=5)
+LOGIN_FAILURES_PER_ADDRESS = env.int("LOGIN_FAILURES_PER_ADDRESS", default=20)
+LOGIN_LOCKOUT = timedelta(minutes=env.float("LOGIN_LOCKOUT_MINUTES", default=15))
+LOGIN_LOCKOUT_MAX = timedelta(hours=env.float("LOGIN_LOCKOUT_MAX_HOURS", default=24))
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out client before any password check
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "casino.login_guard.LoginGuardHandler"  # PostgreSQL, not the cache: works without Redis
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks out on its own
+AXES_FAILURE_LIMIT = LOGIN_FAILURES_PER_USERNAME  # the address's count is scaled to it (login_guard)
+AXES_COOLOFF_TIME = "casino.login_guard.lockout_time"
+AXES_USE_ATTEMPT_EXPIRATION = True  # each failure row expires on its own lockout time
+AXES_CLIENT_IP_CALLABLE = "casino.client_address.client_address"
+AXES_LOCKOUT_CALLABLE = "casino.login_guard.lockout_response"
+AXES_RESET_ON_SUCCESS = False  # a success must not wash an address's failures (password spraying)
+AXES_DISABLE_ACCESS_LOG = True  # a success writes nothing
 
 # Domain settings.
 TOKEN_TTL = timedelta(hours=env.float("TOKEN_TTL_HOURS", default=12))
@@ -181,6 +231,22 @@ CELERY_IMPORTS = ["tables.audit.tasks"]  # not an app's tasks.py, so autodiscove
 AUDIT_QUEUE = env("AUDIT_QUEUE", default="")
 # Beat closes and audits the gaming day that just ended this many minutes after the rollover.
 AUDIT_MINUTES_AFTER_ROLLOVER = env.int("AUDIT_MINUTES_AFTER_ROLLOVER", default=15)
+# A run past this many seconds fails (soft limit, recorded on the report); the worker kills it
+# GRACE seconds later. The broker's visibility_timeout must exceed both (check tables.E001).
+AUDIT_TIME_LIMIT_SECONDS = env.int("AUDIT_TIME_LIMIT_SECONDS", default=1800)
+AUDIT_TIME_LIMIT_GRACE_SECONDS = env.int("AUDIT_TIME_LIMIT_GRACE_SECONDS", default=60)
+# A running audit writes heartbeat_at this often; one silent for AUDIT_STALE_SECONDS (several
+# beats, check tables.E002) has lost its worker, and the sweep restarts it, at most
+# AUDIT_MAX_RESTARTS times per close before marking it failed.
+AUDIT_HEARTBEAT_SECONDS = env.float("AUDIT_HEARTBEAT_SECONDS", default=10.0)
+AUDIT_STALE_SECONDS = env.float("AUDIT_STALE_SECONDS", default=60.0)
+AUDIT_MAX_RESTARTS = env.int("AUDIT_MAX_RESTARTS", default=3)
+# Beat: send what the broker never took (a close during an outage) and restart dead runs.
+AUDIT_SWEEP_SECONDS = env.float("AUDIT_SWEEP_SECONDS", default=30.0)
+CELERY_BEAT_SCHEDULE["audit-sweep"] = {
+    "task": "tables.audit.tasks.sweep_audits_task",
+    "schedule": AUDIT_SWEEP_SECONDS,
+}
 # The report's choice sets get their own schema names (``status`` and ``kind`` are common words).
 SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"] = {
     **dict(SPECTACULAR_SETTINGS.get("ENUM_NAME_OVERRIDES") or {}),  # type: ignore[call-overload]
@@ -198,6 +264,18 @@ CELERY_BEAT_SCHEDULE["gaming-day-audit"] = {
     ),
 }
 COMP_RATE = env.float("COMP_RATE", default=0.25)  # comp points per cent of theoretical win
+# Ratings sweep (tables.ratings.services.rate_unrated_rounds): settled rounds with no stats yet,
+# whose task a broker outage lost. Rounds settled in the last GRACE seconds are left to their
+# own task; only the last LOOKBACK hours are walked, at most BATCH rounds a run.
+RATINGS_SWEEP_SECONDS = env.float("RATINGS_SWEEP_SECONDS", default=30.0)
+RATINGS_SWEEP_GRACE_SECONDS = env.float("RATINGS_SWEEP_GRACE_SECONDS", default=15.0)
+RATINGS_SWEEP_LOOKBACK_HOURS = env.float("RATINGS_SWEEP_LOOKBACK_HOURS", default=24.0)
+RATINGS_SWEEP_BATCH = env.int("RATINGS_SWEEP_BATCH", default=500)
+CELERY_BEAT_SCHEDULE["ratings-sweep"] = {
+    "task": "tables.tasks.rate_unrated_rounds_task",
+    "schedule": RATINGS_SWEEP_SECONDS,
+    "options": {"expires": RATINGS_SWEEP_SECONDS},  # a run queued behind a stopped worker is dropped
+}
 
 # Cheating-pattern and AML detection (tables.detection; README there). Cents for amounts,
 # z-scores and p-values for the statistical rules; every one can be overridden from the env.
@@ -261,3 +339,22 @@ if DETECT_LIVE_MINUTES:
         "task": "tables.detection.tasks.detect_live_task",
         "schedule": DETECT_LIVE_MINUTES * 60.0,
     }
+
+# Content-Security-Policy (Django's own middleware) on every page: the console, the pit, the
+# audit pages and the admin run scripts and styles from our static files only, no inline
+# <script>, no on*= handlers, no eval (htmx is configured without it in console/base.html).
+# Inline style *attributes* stay allowed (style-src-attr): the Faro layout places each chip
+# and colours each seat per element; <style> blocks are refused. The Swagger UI at
+# /api/v1/docs needs its inline script and CDN: casino/api/urls.py gives it DOCS_CSP.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "style-src-attr": [CSP.UNSAFE_INLINE],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}

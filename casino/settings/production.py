@@ -1,7 +1,7 @@
 """Production: secrets only from the environment, secure cookies, HSTS."""
 
 from casino.settings.base import *  # noqa: F403
-from casino.settings.base import REST_FRAMEWORK, env
+from casino.settings.base import env
 
 DEBUG = False
 SECRET_KEY = env("SECRET_KEY")
@@ -15,5 +15,5 @@ SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
-# Served behind one TLS-terminating proxy (see SECURE_PROXY_SSL_HEADER): its X-Forwarded-For is the client.
-REST_FRAMEWORK["NUM_PROXIES"] = env.int("NUM_PROXIES", default=1)
+# Served behind a TLS-terminating proxy (see SECURE_PROXY_SSL_HEADER), whose address goes in
+# TRUSTED_PROXIES (base.py) so that its X-Forwarded-For names the client.

@@ -23,7 +23,7 @@ from casino.errors import ValidationFailed
 from casino.models import Role, User
 from casino.permissions import require_role
 from tables.audit.report import CASH_DIRECTIONS, CASH_KINDS, COUNT_STAGES, SEVERITIES, in_schema_order
-from tables.audit.selectors import get_report_for_day
+from tables.audit.selectors import get_liveness, get_report_for_day
 from tables.audit.services import get_report_file, request_audit
 from tables.models import AuditReport, AuditStatus
 
@@ -246,6 +246,16 @@ class ReportOutputSerializer(serializers.Serializer):
     task_id = serializers.CharField(allow_blank=True, help_text="the last run's Celery task")
     runs = serializers.IntegerField()
     progress = ProgressSerializer()
+    heartbeat_at = serializers.DateTimeField(
+        allow_null=True, help_text="the last sign of life of the (last) run's worker"
+    )
+    seconds_since_heartbeat = serializers.FloatField(
+        allow_null=True, help_text="while running: seconds since heartbeat_at (or since the start)"
+    )
+    stale = serializers.BooleanField(
+        help_text="running, but silent for AUDIT_STALE_SECONDS: its worker is presumed dead and the "
+        "sweep restarts the run"
+    )
     error = serializers.CharField(required=False, help_text="why the last run failed")
     schema_version = serializers.IntegerField(required=False)
     bounds = serializers.DictField(child=serializers.DateTimeField(), required=False)
@@ -275,6 +285,10 @@ def report_envelope(report: AuditReport) -> dict[str, Any]:
         "runs": report.runs,
         "progress": {"done": report.progress_done, "total": report.progress_total},
     }
+    liveness = get_liveness(report)
+    body["heartbeat_at"] = liveness.heartbeat_at.isoformat() if liveness.heartbeat_at else None
+    body["seconds_since_heartbeat"] = liveness.seconds_since_heartbeat
+    body["stale"] = liveness.stale
     if report.status == AuditStatus.FAILED:
         body["error"] = report.error
     if report.status == AuditStatus.DONE:
@@ -307,7 +321,9 @@ class GamingDayCloseApi(APIView):
             '`gaming_day_open` unless the body is `{"force": true}`: an early close, after which the '
             "ledger refuses every transfer until the rollover. A day not yet begun → 409 "
             "`gaming_day_not_started`. Closing again reruns the audit and replaces the report; while a "
-            "run is queued or running the same `task_id` comes back and nothing new is queued."
+            "run is queued or running the same `task_id` comes back and nothing new is queued. The task is "
+            "sent after the commit; with the broker unavailable the close still answers 202 (the report is "
+            "`queued`) and a sweep sends it once the broker is back."
         ),
         examples=[OpenApiExample("Early close", value={"force": True}, request_only=True)],
     )

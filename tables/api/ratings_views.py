@@ -69,7 +69,7 @@ class PlayerRatingsApi(APIView):
         ],
         responses={200: OutputSerializer(many=True), **errors(400, 401, 404)},
     )
-    def get(self, request: Request, player_id: str) -> Response:
+    def get(self, request: Request, player_id: int | str) -> Response:
         player = access_player(user=request.user, player_id=player_id)
         start = _parse_moment(request.query_params.get("from"), field="from")
         end = _parse_moment(request.query_params.get("to"), field="to")

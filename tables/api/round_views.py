@@ -51,12 +51,19 @@ class RoundOutputSerializer(serializers.Serializer):
     players = serializers.ListField(child=serializers.IntegerField())
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True)
+    sat_out = serializers.SerializerMethodField(
+        help_text="seated players not dealt in: {player, name, reserve, available, message}, cents"
+    )
 
     def get_settlements(self, round_: Round) -> list[dict[str, Any]]:
         return settlement_rows(round_.pk)
 
+    def get_sat_out(self, round_: Round) -> list[dict[str, Any]]:
+        """Who sat this round out because their wallet could not cover the reserve, and why."""
+        return list(round_.context.get("sat_out", []))
 
-def _round_response(round_: Round, code: int = 200) -> Response:
+
+def round_response(round_: Round, code: int = 200) -> Response:
     """The round as the service left it (or as read): no second read of the row."""
     return Response(RoundOutputSerializer(round_).data, status=code)
 
@@ -87,7 +94,7 @@ class RoundCreateApi(APIView):
             round_ = start_round(
                 actor=signed_in(request), table_id=table_id, shoe=data.validated_data["shoe"]
             )
-            return _round_response(round_, status.HTTP_201_CREATED)
+            return round_response(round_, status.HTTP_201_CREATED)
 
         return run_idempotent(request, handle)
 
@@ -95,7 +102,7 @@ class RoundCreateApi(APIView):
 class RoundDetailApi(APIView):
     @extend_schema(responses={200: RoundOutputSerializer, **errors(401, 403, 404)})
     def get(self, request: Request, round_id: int) -> Response:
-        return _round_response(_access_round(request, round_id))
+        return round_response(_access_round(request, round_id))
 
 
 class RoundActionApi(APIView):
@@ -127,7 +134,7 @@ class RoundActionApi(APIView):
             round_ = apply_round_action(
                 actor=signed_in(request), round_id=round_id, action=action, version=version
             )
-            return _round_response(round_)
+            return round_response(round_)
 
         try:
             return run_idempotent(request, handle)

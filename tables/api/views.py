@@ -15,8 +15,7 @@ from casino.api.idempotency import run_idempotent
 from casino.api.pagination import NewestFirstCursorPagination
 from casino.api.schema import IDEMPOTENCY_HEADER, errors
 from casino.errors import NotFound
-from casino.models import Role
-from casino.permissions import require_role, signed_in
+from casino.permissions import require, signed_in
 from tables import services
 from tables.models import Game, TrayRequest, TrayRequestKind
 from tables.selectors import access_table, get_open_session, list_tables
@@ -103,7 +102,7 @@ class TableListCreateApi(APIView):
         request=InputSerializer, responses={201: TableOutputSerializer, **errors(400, 401, 403, 409)}
     )
     def post(self, request: Request) -> Response:
-        require_role(request.user, Role.ADMIN, Role.PIT_BOSS)
+        require(request.user, "table.create")
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         table = services.create_table(actor=signed_in(request), **data.validated_data)
@@ -123,8 +122,12 @@ class TableDetailApi(APIView):
         return _table_response(request, table_id)
 
 
-def _existing_table(request: Request, table_id: int) -> None:
-    access_table(user=request.user, table_id=table_id)
+def _existing_table(request: Request, table_id: int, *, action: str | None = None) -> None:
+    """404 for a table that is not there; then, with ``action``, 403 unless the policy allows it
+    (before the body is read, so a role that may not act learns nothing from validation)."""
+    table = access_table(user=request.user, table_id=table_id)
+    if action is not None:
+        require(request.user, action, table=table)
 
 
 class TableLimitsApi(APIView):
@@ -136,7 +139,7 @@ class TableLimitsApi(APIView):
         request=InputSerializer, responses={200: TableOutputSerializer, **errors(400, 401, 403, 404)}
     )
     def patch(self, request: Request, table_id: int) -> Response:
-        _existing_table(request, table_id)
+        _existing_table(request, table_id, action="table.limits")
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.change_limits(actor=signed_in(request), table_id=table_id, **data.validated_data)
@@ -151,8 +154,7 @@ class TableAssignApi(APIView):
         request=InputSerializer, responses={200: TableOutputSerializer, **errors(400, 401, 403, 404)}
     )
     def post(self, request: Request, table_id: int) -> Response:
-        _existing_table(request, table_id)
-        require_role(request.user, Role.PIT_BOSS)
+        _existing_table(request, table_id, action="table.assign")
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.assign_dealer(
@@ -224,7 +226,7 @@ class _TrayRequestCreateApi(APIView):
         amount = CentsField()
 
     def post(self, request: Request, table_id: int) -> Response:
-        _existing_table(request, table_id)
+        _existing_table(request, table_id, action="tray.request")
 
         def handle() -> Response:
             data = self.InputSerializer(data=request.data)
@@ -271,8 +273,7 @@ class _TrayRequestDecideApi(APIView):
         note = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 
     def post(self, request: Request, table_id: int, request_id: int) -> Response:
-        _existing_table(request, table_id)
-        require_role(request.user, Role.PIT_BOSS, Role.CASHIER)
+        _existing_table(request, table_id, action="tray.decide")
         if not TrayRequest.objects.filter(pk=request_id, table_id=table_id, kind=self.kind).exists():
             raise NotFound(f"No such {self.kind} at this table.")
 
@@ -344,7 +345,7 @@ class SeatCreateApi(APIView):
         request=InputSerializer, responses={201: SeatOutputSerializer, **errors(400, 401, 403, 404, 409)}
     )
     def post(self, request: Request, table_id: int) -> Response:
-        _existing_table(request, table_id)
+        _existing_table(request, table_id, action="table.seat")
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         seating = services.seat_player(
@@ -359,6 +360,6 @@ class SeatCreateApi(APIView):
 class SeatDeleteApi(APIView):
     @extend_schema(responses={204: None, **errors(401, 403, 404, 409)})
     def delete(self, request: Request, table_id: int, player_id: int) -> Response:
-        _existing_table(request, table_id)
+        _existing_table(request, table_id, action="table.seat")
         services.unseat_player(actor=signed_in(request), table_id=table_id, player_id=player_id)
         return Response(status=status.HTTP_204_NO_CONTENT)

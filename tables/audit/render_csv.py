@@ -23,19 +23,21 @@ import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from casino.csv_safety import spreadsheet_safe
 from tables.audit.report import SummaryData
 
 
 def _cell(value: Any) -> Any:
+    """One CSV cell; text is made spreadsheet-safe (a name or memo can never be a formula)."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, dict):
-        return json.dumps(value, sort_keys=True)
+        return spreadsheet_safe(json.dumps(value, sort_keys=True))
     if isinstance(value, list):
-        return "; ".join(str(v) for v in value)
-    return value
+        return spreadsheet_safe("; ".join(str(v) for v in value))
+    return spreadsheet_safe(value)
 
 
 def _csv(columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> bytes:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
+from django.conf import settings
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from casino.errors import NotFound
-from tables.models import AuditReport
+from tables.models import AuditReport, AuditStatus
 
 
 def get_report_for_day(*, day: dt.date) -> AuditReport:
@@ -20,3 +23,28 @@ def get_report_for_day(*, day: dt.date) -> AuditReport:
 
 def list_recent_reports(*, limit: int = 30) -> QuerySet[AuditReport]:
     return AuditReport.objects.order_by("-gaming_day")[:limit]
+
+
+@dataclass(frozen=True, slots=True)
+class Liveness:
+    """How long a running audit has been silent; ``stale``: longer than ``AUDIT_STALE_SECONDS``."""
+
+    heartbeat_at: dt.datetime | None
+    seconds_since_heartbeat: float | None  # None unless the audit is running
+    stale: bool
+
+
+def get_liveness(report: AuditReport, *, now: dt.datetime | None = None) -> Liveness:
+    """The one definition of a dead run: the report page shows it, ``sweep_audits`` restarts on it.
+
+    A run that has not beaten yet counts from its start. Only a running audit can be stale.
+    """
+    if report.status != AuditStatus.RUNNING:
+        return Liveness(heartbeat_at=report.heartbeat_at, seconds_since_heartbeat=None, stale=False)
+    last = report.heartbeat_at or report.started_at or report.requested_at
+    seconds = max(0.0, ((now or timezone.now()) - last).total_seconds())
+    return Liveness(
+        heartbeat_at=report.heartbeat_at,
+        seconds_since_heartbeat=round(seconds, 1),
+        stale=seconds > settings.AUDIT_STALE_SECONDS,
+    )

@@ -31,7 +31,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.db import connection, connections, transaction
+from django.db import DatabaseError, connection, connections, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
@@ -39,11 +39,13 @@ from casino.audit import record_audit
 from casino.errors import Conflict
 from casino.models import Player, Role, User
 from casino.permissions import require_role
+from casino.task_sending import send_task
 from ledger.gaming_day import gaming_day_bounds, gaming_day_for
 from ledger.models import Transfer
 from ledger.selectors import get_trial_balance
 from ledger.services import close_gaming_day
 from tables.audit import report as shape
+from tables.audit.selectors import get_liveness
 from tables.games import faro_edge
 from tables.games.cards import RANKS, rank_of
 from tables.games.faro_edge import DECK_SIZE
@@ -74,6 +76,7 @@ ProgressCallback = Callable[[int, int], None]
 NON_PLAY_TRAY_KINDS = frozenset({"fill", "credit", "table_issue", "count_variance"})
 LOCK_CLASS = 0x41554454  # "AUDT": advisory-lock namespace for one audit run per report
 REQUEUE_QUEUED_AFTER = dt.timedelta(minutes=10)
+UNSENT_GRACE = dt.timedelta(seconds=5)  # the close's own send happens right after its commit
 MAX_FINDINGS_PER_KIND = 200
 SECTIONS = 10  # progress steps besides one per replayed round
 
@@ -105,13 +108,18 @@ def _in_flight(report: AuditReport, now: dt.datetime) -> bool:
     return False
 
 
-def _send_audit(report_id: int, task_id: str) -> None:
+def _send_audit(report_id: int, task_id: str) -> bool:
+    """Hand the run to the broker (bounded: an outage costs ~0.2 s, never an error) and record
+    that it went; a report left unsent is sent again by ``sweep_audits``."""
     from tables.audit.tasks import run_audit_task
 
     options: dict[str, Any] = {"task_id": task_id}
     if settings.AUDIT_QUEUE:
         options["queue"] = settings.AUDIT_QUEUE
-    run_audit_task.apply_async(args=[report_id], **options)
+    if send_task(run_audit_task, args=[report_id], **options) is None:
+        return False
+    AuditReport.objects.filter(pk=report_id, task_id=task_id).update(sent_at=timezone.now())
+    return True
 
 
 @transaction.atomic
@@ -144,6 +152,8 @@ def request_audit(*, day: dt.date, actor: User | None, force: bool = False) -> A
     report.requested_by = actor
     report.requested_at = now
     report.forced = end > now
+    report.sent_at = report.heartbeat_at = None
+    report.restarts = 0
     report.progress_done = report.progress_total = 0
     report.error = ""
     report.save()
@@ -165,6 +175,87 @@ def audit_previous_gaming_day(*, now: dt.datetime | None = None) -> AuditReport 
     if existing is not None and existing.status == AuditStatus.DONE:
         return None
     return request_audit(day=day, actor=None)
+
+
+@dataclass
+class SweepResult:
+    sent: list[int] = field(default_factory=list)  # reports whose task went (again) to the broker
+    unsent: list[int] = field(default_factory=list)  # still waiting for the broker
+    restarted: list[int] = field(default_factory=list)  # dead runs queued again
+    failed: list[int] = field(default_factory=list)  # dead more than AUDIT_MAX_RESTARTS times
+
+
+def sweep_audits(*, now: dt.datetime | None = None) -> SweepResult:
+    """Beat: finish what a broker outage or a killed worker left behind.
+
+    * queued and never taken by the broker (the close's send failed), or taken more than
+      ``REQUEUE_QUEUED_AFTER`` ago and never started (the message was lost): sent again;
+    * running, silent for ``AUDIT_STALE_SECONDS`` and with its advisory lock free (no session
+      runs it): queued again under the same task id, or marked failed after
+      ``AUDIT_MAX_RESTARTS`` restarts of the same close.
+
+    Sending twice is harmless: ``run_audit`` skips a task that is done or was replaced, and a
+    twin that finds the run locked retries until it is.
+    """
+    now = now or timezone.now()
+    result = SweepResult()
+    for report_id in _dead_runs(now):
+        outcome = _restart_dead_run(report_id, now)
+        if outcome == "failed":
+            result.failed.append(report_id)
+        elif outcome == "restarted":
+            result.restarted.append(report_id)
+    to_send = AuditReport.objects.filter(status=AuditStatus.QUEUED).filter(
+        Q(sent_at__isnull=True, requested_at__lt=now - UNSENT_GRACE)
+        | Q(sent_at__isnull=True, pk__in=result.restarted)
+        | Q(sent_at__lt=now - REQUEUE_QUEUED_AFTER)
+    )
+    for report_id, task_id in to_send.values_list("pk", "task_id"):
+        (result.sent if _send_audit(report_id, task_id) else result.unsent).append(report_id)
+    if result.unsent or result.restarted or result.failed:
+        logger.warning("audit sweep: %s", result)
+    return result
+
+
+def _dead_runs(now: dt.datetime) -> list[int]:
+    running = AuditReport.objects.filter(status=AuditStatus.RUNNING).order_by("pk")
+    return [report.pk for report in running if get_liveness(report, now=now).stale]
+
+
+def _restart_dead_run(report_id: int, now: dt.datetime) -> str | None:
+    """Queue a dead run again (``sweep_audits`` sends it), unless a session still holds its lock."""
+    with _audit_lock(report_id) as free:
+        if not free:
+            return None  # alive but slow, or a dead worker's session PostgreSQL has not reaped yet
+        with transaction.atomic():
+            report = AuditReport.objects.select_for_update().get(pk=report_id)
+            liveness = get_liveness(report, now=now)
+            if not liveness.stale:
+                return None
+            last = liveness.heartbeat_at.isoformat() if liveness.heartbeat_at else None
+            if report.restarts >= settings.AUDIT_MAX_RESTARTS:
+                report.status = AuditStatus.FAILED
+                report.finished_at = now
+                report.error = (
+                    f"The audit's worker stopped {report.restarts + 1} times (last heartbeat {last}); "
+                    "close the day again to retry."
+                )
+                report.save(update_fields=["status", "finished_at", "error"])
+                record_audit(
+                    actor=None, action="gaming_day.audit_failed", obj=report, data={"error": report.error}
+                )
+                return "failed"
+            report.status = AuditStatus.QUEUED
+            report.sent_at = None
+            report.restarts += 1
+            report.save(update_fields=["status", "sent_at", "restarts"])
+            record_audit(
+                actor=None,
+                action="gaming_day.audit_restarted",
+                obj=report,
+                data={"task_id": report.task_id, "restarts": report.restarts, "last_heartbeat": last},
+            )
+    return "restarted"
 
 
 # --------------------------------------------------------------------------- running
@@ -207,10 +298,47 @@ class _Progress:
             return
         self._last = now
         AuditReport.objects.filter(pk=self.report_id).update(
-            progress_done=self.done, progress_total=self.total
+            progress_done=self.done, progress_total=self.total, heartbeat_at=timezone.now()
         )
         if self.callback is not None:
             self.callback(self.done, self.total)
+
+
+class _Heartbeat:
+    """Writes the report's ``heartbeat_at`` every ``AUDIT_HEARTBEAT_SECONDS`` while the run lasts.
+
+    From a thread of its own, so a long step (a slow SQL section, a wait for a lock) does not
+    look like a dead worker; a killed worker stops beating, and ``sweep_audits`` restarts its
+    run once the beat is ``AUDIT_STALE_SECONDS`` old. Inside a transaction (tests calling
+    ``run_audit`` directly) another connection would not see the row: progress beats alone.
+    """
+
+    def __init__(self, report_id: int) -> None:
+        self.report_id = report_id
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"audit-heartbeat-{report_id}", daemon=True)
+
+    def __enter__(self) -> _Heartbeat:
+        if not connection.in_atomic_block:
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.wait(settings.AUDIT_HEARTBEAT_SECONDS):
+                try:
+                    AuditReport.objects.filter(pk=self.report_id, status=AuditStatus.RUNNING).update(
+                        heartbeat_at=timezone.now()
+                    )
+                except DatabaseError:
+                    logger.warning("audit report %s: heartbeat not written", self.report_id, exc_info=True)
+        finally:
+            connections.close_all()  # this thread's connections only
 
 
 class AuditBusy(Exception):
@@ -225,8 +353,9 @@ def run_audit(
 
     Safe to rerun and to redeliver (``acks_late``): the close is idempotent, the audit only
     reads, and the result replaces ``data`` on the same row. While another session holds the
-    lock it raises ``AuditBusy``; a redelivery of a task that already finished (same
-    ``task_id``, report done) returns the report without recomputing it.
+    lock it raises ``AuditBusy``. A delivery of a task that already finished (same ``task_id``,
+    report done; the sweep and the broker may both have sent it) returns the report without
+    recomputing it, and so does one of a task a later close replaced (another ``task_id``).
     """
     with _audit_lock(report_id) as acquired:
         if not acquired:
@@ -235,9 +364,14 @@ def run_audit(
         report = AuditReport.objects.select_related("requested_by").get(pk=report_id)
         if task_id and report.task_id == task_id and report.status == AuditStatus.DONE:
             return report
+        if task_id and report.task_id and report.task_id != task_id:
+            logger.info("audit report %s: task %s was replaced by %s", report_id, task_id, report.task_id)
+            return report
+        now = timezone.now()
         AuditReport.objects.filter(pk=report_id).update(
             status=AuditStatus.RUNNING,
-            started_at=timezone.now(),
+            started_at=now,
+            heartbeat_at=now,
             finished_at=None,
             runs=F("runs") + 1,
             progress_done=0,
@@ -246,39 +380,40 @@ def run_audit(
         )
         tracker = _Progress(report_id, progress)
         actor = report.requested_by
-        try:
+        with _Heartbeat(report_id):
+            try:
+                with transaction.atomic():
+                    closed = close_gaming_day(
+                        day=report.gaming_day, closed_by=(actor.username if actor else "beat")
+                    )
+                    record_audit(
+                        actor=actor, action="gaming_day.closed", obj=closed, data={"forced": report.forced}
+                    )
+                data = compute_audit(day=report.gaming_day, progress=tracker, closed_at=closed.closed_at)
+                tracker.finish()
+                data["closed"].update(by=closed.closed_by, forced=report.forced)
+            except Exception as error:
+                AuditReport.objects.filter(pk=report_id).update(
+                    status=AuditStatus.FAILED,
+                    finished_at=timezone.now(),
+                    error=f"{type(error).__name__}: {error}",
+                )
+                raise
             with transaction.atomic():
-                closed = close_gaming_day(
-                    day=report.gaming_day, closed_by=(actor.username if actor else "beat")
+                AuditReport.objects.filter(pk=report_id).update(
+                    status=AuditStatus.DONE,
+                    finished_at=timezone.now(),
+                    data=data,
+                    findings=len(data["findings"]),
+                    progress_done=tracker.total,
+                    progress_total=tracker.total,
                 )
                 record_audit(
-                    actor=actor, action="gaming_day.closed", obj=closed, data={"forced": report.forced}
+                    actor=actor,
+                    action="gaming_day.audited",
+                    obj=report,
+                    data={"findings": len(data["findings"]), "seconds": data["seconds"]},
                 )
-            data = compute_audit(day=report.gaming_day, progress=tracker, closed_at=closed.closed_at)
-            tracker.finish()
-            data["closed"].update(by=closed.closed_by, forced=report.forced)
-        except Exception as error:
-            AuditReport.objects.filter(pk=report_id).update(
-                status=AuditStatus.FAILED,
-                finished_at=timezone.now(),
-                error=f"{type(error).__name__}: {error}",
-            )
-            raise
-        with transaction.atomic():
-            AuditReport.objects.filter(pk=report_id).update(
-                status=AuditStatus.DONE,
-                finished_at=timezone.now(),
-                data=data,
-                findings=len(data["findings"]),
-                progress_done=tracker.total,
-                progress_total=tracker.total,
-            )
-            record_audit(
-                actor=actor,
-                action="gaming_day.audited",
-                obj=report,
-                data={"findings": len(data["findings"]), "seconds": data["seconds"]},
-            )
     return AuditReport.objects.get(pk=report_id)
 
 
@@ -1511,7 +1646,8 @@ FILE_CACHE_SECONDS = 7 * 24 * 3600
 
 def _file_key(report: AuditReport, fmt: str) -> str:
     stamp = report.finished_at.timestamp() if report.finished_at else 0
-    return f"audit-file:{fmt}:{report.pk}:{report.runs}:{stamp:.6f}"
+    # v2: CSV cells are spreadsheet-safe; files cached by an older renderer are not served.
+    return f"audit-file:v2:{fmt}:{report.pk}:{report.runs}:{stamp:.6f}"
 
 
 def get_report_file(*, report: AuditReport, fmt: str) -> bytes:

@@ -7,12 +7,27 @@ from typing import Any
 from celery import Task, shared_task
 from django.conf import settings
 
-from tables.audit.services import AuditBusy, audit_previous_gaming_day, render_report_files, run_audit
+from tables.audit.services import (
+    AuditBusy,
+    audit_previous_gaming_day,
+    render_report_files,
+    run_audit,
+    sweep_audits,
+)
 
 
-@shared_task(bind=True, acks_late=True)
+@shared_task(
+    bind=True,
+    acks_late=True,  # a run whose worker dies is redelivered (the audit is idempotent) ...
+    reject_on_worker_lost=True,  # ... also when only its pool process died
+    soft_time_limit=settings.AUDIT_TIME_LIMIT_SECONDS,  # the run fails, recorded on the report
+    time_limit=settings.AUDIT_TIME_LIMIT_SECONDS + settings.AUDIT_TIME_LIMIT_GRACE_SECONDS,
+)
 def run_audit_task(self: Task, report_id: int) -> dict[str, Any]:
     """Close a gaming day and audit it. Takes the report's id; a redelivery or rerun rewrites it.
+
+    The broker's visibility timeout must outlast ``time_limit`` (check ``tables.E001``), or
+    Redis hands a run still going to a second worker.
 
     Progress is the task's state: ``PROGRESS`` with ``{"done": n, "total": m}`` (rounds
     replayed plus sections computed), so ``AsyncResult(task_id).info`` shows how far it is.
@@ -49,3 +64,15 @@ def audit_previous_gaming_day_task() -> int | None:
     """Beat, after the rollover: close and audit the day that just ended (once)."""
     report = audit_previous_gaming_day()
     return report.pk if report else None
+
+
+@shared_task(acks_late=True)
+def sweep_audits_task() -> dict[str, list[int]]:
+    """Beat, every ``AUDIT_SWEEP_SECONDS``: send audits the broker never took, restart dead runs."""
+    result = sweep_audits()
+    return {
+        "sent": result.sent,
+        "unsent": result.unsent,
+        "restarted": result.restarted,
+        "failed": result.failed,
+    }

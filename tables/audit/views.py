@@ -25,7 +25,7 @@ from casino.permissions import role_of
 from ledger.errors import LedgerError
 from ledger.gaming_day import gaming_day_bounds, gaming_day_for, is_supported_day
 from tables.audit.render_pdf import report_context
-from tables.audit.selectors import list_recent_reports
+from tables.audit.selectors import get_liveness, list_recent_reports
 from tables.audit.services import request_audit
 from tables.models import AuditReport, AuditStatus
 
@@ -104,6 +104,7 @@ def report_page(request: HttpRequest, day: str) -> HttpResponse:
         "day_over": end <= dt.datetime.now(tz=dt.UTC),
         "api_report": reverse("gaming-day-report", args=[gaming_day.isoformat()]),
         "running": report is not None and report.status in (AuditStatus.QUEUED, AuditStatus.RUNNING),
+        "liveness": get_liveness(report) if report is not None else None,
     }
     if report is not None and report.status == AuditStatus.DONE:
         context.update(_charts(report))

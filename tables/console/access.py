@@ -17,13 +17,15 @@ from django.shortcuts import render
 
 from casino.errors import NotFound
 from casino.models import Role, User
-from casino.permissions import role_of
+from casino.permissions import role_of, roles_for
 from tables.models import Table
 from tables.selectors import access_table
 
 PIT_ROLES = frozenset({Role.PIT_BOSS, Role.CASHIER, Role.ADMIN})
-APPROVER_ROLES = frozenset({Role.PIT_BOSS, Role.CASHIER})
-LIMIT_ROLES = frozenset({Role.PIT_BOSS})
+# What the pit view offers comes from the one policy table (casino.permissions.FLOOR_POLICY).
+APPROVER_ROLES = roles_for("tray.decide")
+LIMIT_ROLES = roles_for("table.limits")
+TRAY_REQUEST_ROLES = roles_for("tray.request")
 
 
 class NotAllowed(Exception):

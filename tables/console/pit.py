@@ -1,4 +1,5 @@
-"""The pit view: every table at a glance (polled every 5 s), fills and credits to approve, limits.
+"""The pit view: every table at a glance (polled every 5 s), fills and credits to ask for and to
+approve (never one's own), limits.
 
 Each table's card carries tonight's hourly win/hold chart, its dealer's pace and its occupancy
 (``tables.console.floor_figures``, from the ratings rows), refreshed with the same partial.
@@ -16,19 +17,30 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
+from casino.errors import ValidationFailed
 from casino.models import Role
 from casino.permissions import role_of
 from tables import services
-from tables.console.access import APPROVER_ROLES, LIMIT_ROLES, NotAllowed, actor_of, require_pit, signed_in
+from tables.console.access import (
+    APPROVER_ROLES,
+    LIMIT_ROLES,
+    TRAY_REQUEST_ROLES,
+    NotAllowed,
+    actor_of,
+    require_pit,
+    signed_in,
+)
+from tables.console.corrections import pending_rows
 from tables.console.floor_figures import floor_figures
 from tables.console.games import GAME_TITLES
 from tables.console.idempotency import body_hash, run_once
-from tables.console.money import format_dollars
+from tables.console.money import format_dollars, parse_dollars
 from tables.console.selectors import list_floor
 from tables.console.views import SERVICE_ERRORS, Flash, change_limits_work
+from tables.corrections import APPROVERS as CORRECTION_APPROVERS
 from tables.detection.selectors import count_open_alerts, list_open_alerts
 from tables.detection.services import resolve_alert as resolve_alert_service
-from tables.models import Alert, TrayRequest
+from tables.models import Alert, TrayRequest, TrayRequestKind
 from tables.selectors import list_pending_tray_requests
 
 ALERTS_SHOWN = 20
@@ -52,10 +64,13 @@ def pit_context(request: HttpRequest, flash: Flash | None = None) -> dict[str, A
         "rows": rows,
         "figures": floor_figures([row.table for row in rows]),
         "pending": list(list_pending_tray_requests()),
+        "corrections": pending_rows(),
+        "can_decide_corrections": role in CORRECTION_APPROVERS,
         "titles": GAME_TITLES,
         "flash": flash,
         "can_approve": role in APPROVER_ROLES,
         "can_change_limits": role in LIMIT_ROLES,
+        "can_request_tray": role in TRAY_REQUEST_ROLES,
         "alerts": [(alert, evidence_brief(alert.evidence)) for alert in list_open_alerts(limit=ALERTS_SHOWN)],
         "alerts_open": count_open_alerts(),
         "can_resolve": role == Role.PIT_BOSS,
@@ -134,6 +149,27 @@ def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
         }
 
     return _perform(request, form=f"request-{tray.pk}", work=work)
+
+
+@require_POST
+@signed_in
+def tray_request(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A pit boss asks for a fill or a credit from the floor; someone else must approve it."""
+
+    def work() -> dict[str, Any]:
+        kind = request.POST.get("kind", "")
+        if kind not in TrayRequestKind.values:
+            raise ValidationFailed("Choose a fill or a credit.", fields={"kind": "required"})
+        amount = parse_dollars(request.POST.get("amount"), field=f"{kind} amount")
+        made = services.request_tray_change(
+            actor=actor_of(request), table_id=table_id, kind=kind, amount=amount
+        )
+        return {
+            "headline": f"{kind.title()} of {format_dollars(made.amount)} requested for {made.table.name}.",
+            "lines": ["Nothing moves until another pit boss or a cashier approves it."],
+        }
+
+    return _perform(request, form=f"tray-{table_id}", work=work)
 
 
 @require_POST

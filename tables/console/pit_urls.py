@@ -2,15 +2,28 @@
 
 from django.urls import path
 
-from tables.console import pit
+from tables.console import corrections, pit
 
 app_name = "pit"
 
 urlpatterns = [
     path("", pit.pit_home, name="home"),
     path("live/", pit.pit_live, name="live"),
-    path("requests/<int:request_id>/approve/", pit.decide, {"verdict": "approve"}, name="approve"),
-    path("requests/<int:request_id>/refuse/", pit.decide, {"verdict": "refuse"}, name="refuse"),
-    path("tables/<int:table_id>/limits/", pit.limits, name="limits"),
-    path("alerts/<int:alert_id>/resolve/", pit.resolve_alert, name="resolve_alert"),
+    path("requests/<id:request_id>/approve/", pit.decide, {"verdict": "approve"}, name="approve"),
+    path("requests/<id:request_id>/refuse/", pit.decide, {"verdict": "refuse"}, name="refuse"),
+    path("tables/<id:table_id>/limits/", pit.limits, name="limits"),
+    path("tables/<id:table_id>/tray/", pit.tray_request, name="tray"),
+    path(
+        "corrections/<id:correction_id>/approve/",
+        corrections.decide,
+        {"verdict": "approve"},
+        name="approve_correction",
+    ),
+    path(
+        "corrections/<id:correction_id>/refuse/",
+        corrections.decide,
+        {"verdict": "refuse"},
+        name="refuse_correction",
+    ),
+    path("alerts/<id:alert_id>/resolve/", pit.resolve_alert, name="resolve_alert"),
 ]

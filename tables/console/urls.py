@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tables.console import me, views
+from tables.console import corrections, me, views
 
 app_name = "console"
 
@@ -11,17 +11,21 @@ urlpatterns = [
     path("login/", views.ConsoleLoginView.as_view(), name="login"),
     path("logout/", views.ConsoleLogoutView.as_view(), name="logout"),
     path("me/", me.my_page, name="me"),
-    path("tables/<int:table_id>/", views.table_screen, name="table"),
-    path("tables/<int:table_id>/open/", views.open_table, name="open"),
-    path("tables/<int:table_id>/close/", views.close_table, name="close"),
-    path("tables/<int:table_id>/sessions/<int:session_id>/", views.session_summary, name="summary"),
-    path("tables/<int:table_id>/players/", views.player_search, name="player-search"),
-    path("tables/<int:table_id>/seat/", views.seat_player, name="seat"),
-    path("tables/<int:table_id>/unseat/", views.unseat_player, name="unseat"),
-    path("tables/<int:table_id>/fill/", views.tray_request, {"kind": "fill"}, name="fill"),
-    path("tables/<int:table_id>/credit/", views.tray_request, {"kind": "credit"}, name="credit"),
-    path("tables/<int:table_id>/limits/", views.change_limits, name="limits"),
-    path("tables/<int:table_id>/deal/", views.start_deal, name="start"),
-    path("tables/<int:table_id>/rounds/<int:round_id>/faro/<str:kind>/", views.faro_action, name="faro"),
-    path("tables/<int:table_id>/rounds/<int:round_id>/act/", views.game_action, name="act"),
+    path("tables/<id:table_id>/", views.table_screen, name="table"),
+    path("tables/<id:table_id>/open/", views.open_table, name="open"),
+    path("tables/<id:table_id>/amounts/", views.bet_amounts, name="amounts"),
+    path("tables/<id:table_id>/close/", views.close_table, name="close"),
+    path("tables/<id:table_id>/sessions/<id:session_id>/", views.session_summary, name="summary"),
+    path("tables/<id:table_id>/players/", views.player_search, name="player-search"),
+    path("tables/<id:table_id>/seat/", views.seat_player, name="seat"),
+    path("tables/<id:table_id>/unseat/", views.unseat_player, name="unseat"),
+    path("tables/<id:table_id>/fill/", views.tray_request, {"kind": "fill"}, name="fill"),
+    path("tables/<id:table_id>/credit/", views.tray_request, {"kind": "credit"}, name="credit"),
+    path("tables/<id:table_id>/limits/", views.change_limits, name="limits"),
+    path("tables/<id:table_id>/deal/", views.start_deal, name="start"),
+    path("tables/<id:table_id>/rounds/<id:round_id>/faro/<str:kind>/", views.faro_action, name="faro"),
+    path("tables/<id:table_id>/rounds/<id:round_id>/act/", views.game_action, name="act"),
+    path(
+        "tables/<id:table_id>/rounds/<id:round_id>/correction/", corrections.ask, name="correction"
+    ),
 ]

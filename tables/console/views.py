@@ -20,12 +20,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import DomainError, ValidationFailed
 from casino.models import Player, Role
-from casino.permissions import role_of
+from casino.permissions import may, role_of
 from casino.selectors import get_player_balance, search_players
 from ledger.errors import LedgerError
 from tables import services
 from tables.console import faro as faro_screen
 from tables.console.access import PIT_ROLES, NotAllowed, actor_of, dealer_table, require_dealer, signed_in
+from tables.console.corrections import last_action_words
 from tables.console.games import (
     GAME_TITLES,
     KEYED_DEAL,
@@ -42,7 +43,7 @@ from tables.console.money import format_dollars, parse_dollars
 from tables.console.moves import describe_settlements
 from tables.games.cards import RANKS
 from tables.games.errors import IllegalAction
-from tables.models import Round, RoundSettlement, Seat, ShoeKind, Table, TableSession, TrayRequest
+from tables.models import Correction, Round, RoundSettlement, Seat, ShoeKind, Table, TableSession, TrayRequest
 from tables.rounds import apply_round_action, log_refused_action, start_round
 from tables.selectors import get_live_round, get_open_session, list_tables
 
@@ -131,10 +132,12 @@ def _names(table: Table, round_: Round | None) -> tuple[dict[int, str], dict[int
 
 
 def _faro_context(
-    round_: Round, names: dict[int, str], seats: dict[int, int], sticky: Sticky
+    round_: Round, names: dict[int, str], seats: dict[int, int], sticky: Sticky, table: Table
 ) -> dict[str, Any]:
     public = round_.state
-    limits = public.get("limits", {})
+    # The table's limits as they are now, not as the last action saw them: a pit boss's change
+    # applies to the next bet, so the chips offered must follow it at once.
+    limits = {"min_bet": table.min_bet, "max_bet": table.max_bet}
     chosen = sticky.values
     selected_ranks = chosen.get("ranks", [])
     return {
@@ -153,6 +156,7 @@ def _faro_context(
         if public.get("next_action") == "last_turn"
         else (1 if public.get("next_action") == "soda" else 2),
         "recent_turns": list(reversed(public.get("turns", [])))[:5],
+        "limits": limits,
     }
 
 
@@ -175,10 +179,17 @@ def table_context(
         "sticky": sticky.values,
         "pending": TrayRequest.objects.filter(table=table, status="pending").order_by("requested_at"),
         "names": names,
+        "can_change_limits": may(request.user, "table.limits", table=table),
     }
     shown = round_ or last_round
+    if shown is not None and shown.status != "void":
+        context["correction"] = {
+            "round": shown,
+            "last": last_action_words(shown),
+            "pending": Correction.objects.filter(round=shown, status="pending").exists(),
+        }
     if shown is not None and shown.game == "faro":
-        context["faro"] = _faro_context(shown, names, seats, sticky)
+        context["faro"] = _faro_context(shown, names, seats, sticky, table)
     elif shown is not None:
         hands = known_hands(shown) if round_ is not None else {}
         board = Board(names=names, shoe=shown.shoe, hands=hands)
@@ -224,6 +235,22 @@ def render_table(
 @signed_in
 def table_screen(request: HttpRequest, table_id: int) -> HttpResponse:
     return render_table(request, table_id)
+
+
+@require_GET
+@signed_in
+def bet_amounts(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The Faro bet form's chips, polled: 204 while the limits are what the screen shows, the new
+    chips (and header) as soon as a pit boss changes them."""
+    table = dealer_table(request.user, table_id)
+    if request.GET.get("limits") == f"{table.min_bet}-{table.max_bet}":
+        return HttpResponse(status=204)
+    limits = {"min_bet": table.min_bet, "max_bet": table.max_bet}
+    round_ = get_live_round(table)
+    chip = round_.state.get("chip", 100) if round_ is not None else 100
+    faro = {"limits": limits, "amounts": faro_screen.chip_amounts(table.min_bet, table.max_bet, chip)}
+    context = {"table": table, "faro": faro, "sticky": {}, "oob": True}
+    return render(request, "console/games/_faro_amounts.html", context)
 
 
 # --------------------------------------------------------------------------- one path for every write
@@ -458,6 +485,7 @@ def start_deal(request: HttpRequest, table_id: int) -> HttpResponse:
         lines = _moved(round_, None)
         if round_.shoe == ShoeKind.ELECTRONIC:
             lines.insert(0, f"Shoe commitment {round_.commitment[:16]}… published before the first card.")
+        lines += [entry["message"] for entry in round_.context.get("sat_out", [])]
         title = GAME_TITLES.get(round_.game, round_.game)
         return _done(f"{title} deal #{round_.number} started ({round_.shoe} shoe).", *lines)
 

@@ -16,16 +16,20 @@ Decisions where GAMES.md is silent (the classic rules, tested in tests/games/tes
   known hands it is charged at once, in this order: the pass chip, three chips, then for
   each 7 the passer holds (suits S H D C) five chips to the holder of its 6, then five to
   the holder of its 8. Each payment is capped at what is left of the reserve.
-* Count-only tracking (a manual deal without ``hands``): ``pass`` charges the pass chip;
-  the dealer keys one ``penalty {player, seven?, six_holder?, eight_holder?}`` per illegal
-  pass caught: three chips to the pot and, with ``seven`` (a 7 the passer held), five chips
-  to each named holder of its 6 and 8. The engine cannot see the hands, so it takes the
-  dealer's holders; a holder is left out when nothing is due (the card is on the layout,
-  or the passer holds it), and the engine refuses a holder for a card already on the
-  layout and the passer as holder. Each penalty needs an unpenalised pass by that player.
-  A passer who held more sevens at that pass: key one more ``penalty`` per further seven
+* Count-only tracking (a manual deal without ``hands``): ``pass`` charges the pass chip
+  and records how many cards were on the layout then. The dealer keys one
+  ``penalty {player, seven?, six_holder?, eight_holder?, pass?}`` per illegal pass caught:
+  three chips to the pot and, with ``seven`` (a 7 the passer held), five chips to the
+  holder of its 6 and of its 8. It punishes the player's last pass, or ``pass`` (0 for
+  their first pass of the round), and is judged at that pass (GAMES.md): a seven on the
+  layout then, or played since by another player, is refused; a 6 or 8 on the layout then
+  is owed nothing (naming a holder is refused); the holder of one played since is known
+  (the one who played it; naming another is refused); any other holder is required
+  (IllegalAction with ``fields`` naming ``six_holder``/``eight_holder``), and naming the
+  passer says it was their own card, so nothing is due. Each pass is penalised once; a
+  passer who held more sevens at that pass: key one more ``penalty`` per further seven
   with ``same_pass: true``, which pays only the holders (no three chips). A seven is
-  penalised at most once per penalised pass.
+  penalised at most once per pass.
 * A carried ``main`` pot (say, from a voided round) is added to this round's pot. The pot
   is won every round, so nothing carries unless the round never finished.
 * Cards left are paid (one chip each) by the losers in order from the dealer's left; then
@@ -63,9 +67,13 @@ class Player:
     reserve_left: int
     count: int = 0  # cards in hand now
     hand: tuple[str, ...] | None = None  # known with full tracking only
-    passes: int = 0
-    penalties: int = 0  # count-only: three-chip penalties keyed
-    sevens: tuple[str, ...] = ()  # count-only: sevens penalised, once per penalised pass at most
+    passes_at: tuple[int, ...] = ()  # per pass: how many cards were on the layout then
+    penalised: tuple[int, ...] = ()  # count-only: indexes of the passes penalised
+    sevens: tuple[tuple[int, str], ...] = ()  # count-only: (pass index, seven) penalised
+
+    @property
+    def passes(self) -> int:
+        return len(self.passes_at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +89,7 @@ class FanTanState:
     tracking: str | None = None  # "full" (hands known) or "count" (hand sizes only)
     layout: tuple[Span, ...] = (None, None, None, None)  # per suit, in SUITS order
     played: tuple[str, ...] = ()
+    played_by: tuple[int, ...] = ()  # who played each card of ``played``
     turn: int = 0  # index into ``players``
     winner: int | None = None
 
@@ -194,8 +203,10 @@ class FanTanEngine:
         """Plays the layout takes (from the player's hand when known), the pass, and penalties.
 
         A pass is always accepted (an illegal one is charged), so it is always listed. With
-        count-only tracking any card the layout takes may be keyed, and a ``penalty`` is
-        listed for each player with an unpenalised pass (its seven and holders left open).
+        count-only tracking any card the layout takes may be keyed, and ``penalty {player}``
+        is listed for each player whose last pass is unpenalised, with a template
+        (``needs: ["pass"]``) for their earlier unpenalised passes; the seven and its holders
+        are left open (with a seven, the holders the engine cannot know are required).
         """
         if state.phase == "deal":
             return [{"type": "deal"}]
@@ -206,9 +217,7 @@ class FanTanEngine:
         actions = [play_action(turn.player, c) for c in cards if _playable(state.layout, c)]
         actions.append({"type": "pass", "player": turn.player})
         if state.tracking == "count":
-            actions += [
-                {"type": "penalty", "player": p.player} for p in state.players if p.penalties < p.passes
-            ]
+            actions += [penalty for p in state.players for penalty in _penalty_actions(p)]
         return actions
 
     def carry_out(self, state: FanTanState) -> dict[str, Any]:
@@ -224,6 +233,8 @@ class FanTanEngine:
 
 
 def _plan(engine: FanTanEngine, ctx: TableContext) -> _Plan:
+    """Both ``reserve`` and ``start`` come through here, so the context is checked once for both."""
+    checks.check_context(ctx)
     rules = engine.validate_rules(ctx.rules)
     chip = rules["chip"]
     ante = checks.table_ante(ctx, chip)
@@ -301,7 +312,12 @@ def _do_play(state: FanTanState, action: Mapping[str, Any]) -> tuple[FanTanState
         raise IllegalAction("bad_placement", f"{card} cannot go on the layout now ({_needs(state, card)}).")
     hand = None if player.hand is None else tuple(c for c in player.hand if c != card)
     state = state.with_player(replace(player, hand=hand, count=player.count - 1))
-    state = replace(state, layout=_place(state.layout, card), played=(*state.played, card))
+    state = replace(
+        state,
+        layout=_place(state.layout, card),
+        played=(*state.played, card),
+        played_by=(*state.played_by, player.player),
+    )
     if player.count == 1:
         return _settle(state, player.player)
     return _next_turn(state), ()
@@ -313,7 +329,7 @@ def _do_pass(state: FanTanState, action: Mapping[str, Any]) -> tuple[FanTanState
     pay.to_pot("pass", player.player, state.chip)
     if player.hand is not None and any(_playable(state.layout, c) for c in player.hand):
         _charge_illegal_pass(state, player, pay)
-    state = state.with_player(replace(player, passes=player.passes + 1))
+    state = state.with_player(replace(player, passes_at=(*player.passes_at, len(state.played))))
     return _next_turn(pay.apply(state)), pay.done()
 
 
@@ -331,7 +347,11 @@ def _charge_illegal_pass(state: FanTanState, passer: Player, pay: _Payments) -> 
 
 
 def _do_penalty(state: FanTanState, action: Mapping[str, Any]) -> tuple[FanTanState, tuple[Settlement, ...]]:
-    """Count-only tracking: the dealer keys an illegal pass they caught (see the module notes)."""
+    """Count-only tracking: the dealer keys an illegal pass they caught (see the module notes).
+
+    The penalty is judged at the pass it punishes (GAMES.md): what was on the layout then,
+    and who has played which card since, decide what can be claimed and who is owed.
+    """
     checks.check_phase(state.phase, "play", "key a penalty")
     if state.tracking != "count":
         raise IllegalAction(
@@ -339,63 +359,150 @@ def _do_penalty(state: FanTanState, action: Mapping[str, Any]) -> tuple[FanTanSt
             "Penalties are keyed only with count-only tracking; known hands are charged at once.",
         )
     passer = state.get(checks.action_player(action, state.ids))
-    same_pass = _same_pass(action, passer)
-    penalties = passer.penalties + (0 if same_pass else 1)
-    seven = None if action.get("seven") is None else _penalised_seven(action, passer, penalties)
-    holders = [] if seven is None else [_holder_field(state, passer, action, r, seven) for r in ("6", "8")]
+    index = _pass_index(action, passer)
+    at_pass = _AtPass(state, passer, index)
+    same_pass = _same_pass(action, passer, index)
+    seven = None if action.get("seven") is None else _penalised_seven(action, at_pass)
+    holders = [] if seven is None else [_holder(action, at_pass, rank, seven) for rank in ("6", "8")]
     pay = _Payments(state)
     if not same_pass:
         pay.to_pot("illegal_pass", passer.player, ILLEGAL_PASS_CHIPS * state.chip)
     for holder in holders:
-        if holder is not None:
+        if holder is not None and holder != passer.player:
             pay.to_player("seven_held", passer.player, holder, SEVEN_PENALTY_CHIPS * state.chip)
-    sevens = passer.sevens if seven is None else (*passer.sevens, seven)
-    state = state.with_player(replace(passer, penalties=penalties, sevens=sevens))
+    penalised = passer.penalised if same_pass else (*passer.penalised, index)
+    sevens = passer.sevens if seven is None else (*passer.sevens, (index, seven))
+    state = state.with_player(replace(passer, penalised=penalised, sevens=sevens))
     return pay.apply(state), pay.done()
 
 
-def _same_pass(action: Mapping[str, Any], passer: Player) -> bool:
+@dataclass(frozen=True, slots=True)
+class _AtPass:
+    """One pass of a player as the penalty judges it: the layout then, and the plays since."""
+
+    state: FanTanState
+    passer: Player
+    index: int
+
+    @property
+    def on_layout(self) -> frozenset[str]:
+        return frozenset(self.state.played[: self.passer.passes_at[self.index]])
+
+    def played_since_by(self, card: str) -> int | None:
+        """Who played ``card`` after the pass, if anyone: they held it at the pass."""
+        at = self.passer.passes_at[self.index]
+        since = zip(self.state.played[at:], self.state.played_by[at:], strict=True)
+        return next((player for played, player in since if played == card), None)
+
+    def name(self) -> str:
+        return f"player {self.passer.player}'s pass {self.index}"
+
+
+def _pass_index(action: Mapping[str, Any], passer: Player) -> int:
+    """The pass punished: ``pass`` (0 for the player's first pass of the round), else their last."""
+    if passer.passes == 0:
+        raise IllegalAction("illegal_action", f"Player {passer.player} has not passed this round.")
+    value = action.get("pass")
+    if value is None:
+        return passer.passes - 1
+    if not checks.is_int(value) or not 0 <= value < passer.passes:
+        raise IllegalAction(
+            "illegal_action",
+            f"'pass' must index one of player {passer.player}'s {passer.passes} pass(es): "
+            f"0 to {passer.passes - 1}, not {value!r}.",
+            {"pass": [f"0 to {passer.passes - 1}"]},
+        )
+    return int(value)
+
+
+def _same_pass(action: Mapping[str, Any], passer: Player, index: int) -> bool:
     same_pass = action.get("same_pass", False)
     if not isinstance(same_pass, bool):
         raise IllegalAction("illegal_action", "'same_pass' must be true or false.")
-    if same_pass and (action.get("seven") is None or passer.penalties == 0):
+    penalised = index in passer.penalised
+    if same_pass and (action.get("seven") is None or not penalised):
         raise IllegalAction(
             "illegal_action", "'same_pass' adds a further seven to a pass already penalised: name the seven."
         )
-    if not same_pass and passer.penalties >= passer.passes:
+    if not same_pass and penalised:
         raise IllegalAction(
-            "illegal_action", f"Player {passer.player} has no unpenalised pass ({passer.passes} passes)."
+            "illegal_action",
+            f"Player {passer.player}'s pass {index} is already penalised; name another with 'pass', "
+            "or add a further seven of it with 'same_pass'.",
         )
     return same_pass
 
 
-def _penalised_seven(action: Mapping[str, Any], passer: Player, penalties: int) -> str:
+def _penalised_seven(action: Mapping[str, Any], at_pass: _AtPass) -> str:
+    """A seven the passer held at the pass: not on the layout then, not played since by another."""
     seven = parse_card(action.get("seven"))
     if rank_of(seven) != "7":
         raise IllegalAction("illegal_action", f"'seven' must be a seven, not {seven}.")
-    if passer.sevens.count(seven) >= penalties:
+    if seven in at_pass.on_layout:
+        raise IllegalAction(
+            "illegal_action", f"{seven} was already on the layout at {at_pass.name()}: they did not hold it."
+        )
+    player = at_pass.played_since_by(seven)
+    if player is not None and player != at_pass.passer.player:
         raise IllegalAction(
             "illegal_action",
-            f"{seven} is already penalised for each of player {passer.player}'s penalised passes.",
+            f"{seven} was played by player {player} after {at_pass.name()}, so the passer did not hold it.",
         )
+    if (at_pass.index, seven) in at_pass.passer.sevens:
+        raise IllegalAction("illegal_action", f"{seven} is already penalised for {at_pass.name()}.")
     return seven
 
 
-def _holder_field(
-    state: FanTanState, passer: Player, action: Mapping[str, Any], rank: str, seven: str
-) -> int | None:
+def _holder(action: Mapping[str, Any], at_pass: _AtPass, rank: str, seven: str) -> int | None:
+    """Who held the seven's 6 (or 8) at the pass: nobody owed when it was on the layout then.
+
+    The engine knows the holder of a card played since the pass; otherwise the dealer must
+    name them, the passer included when it was their own card (then nothing is due).
+    """
     field = "six_holder" if rank == "6" else "eight_holder"
-    if action.get(field) is None:
-        return None
-    holder = checks.action_player(action, state.ids, field=field)
     card = rank + suit_of(seven)
-    if holder == passer.player:
+    named = (
+        None if action.get(field) is None else checks.action_player(action, at_pass.state.ids, field=field)
+    )
+    if card in at_pass.on_layout:
+        if named is not None:
+            raise IllegalAction(
+                "illegal_action",
+                f"{card} was on the layout at {at_pass.name()}; nothing is due: leave out '{field}'.",
+            )
+        return None
+    played_by = at_pass.played_since_by(card)
+    if played_by is not None:
+        if named is not None and named != played_by:
+            raise IllegalAction(
+                "illegal_action",
+                f"{card} was played by player {played_by} after {at_pass.name()}, so they held it, "
+                f"not player {named}.",
+                {field: [f"player {played_by}"]},
+            )
+        return played_by
+    if named is None:
         raise IllegalAction(
-            "illegal_action", f"Nothing is due for a {card} the passer holds; leave out '{field}'."
+            "illegal_action",
+            f"'{field}' is required: name who held the {card} at {at_pass.name()} "
+            f"(player {at_pass.passer.player} if it was their own).",
+            {field: [f"Who held the {card}? Required with 'seven' {seven}."]},
         )
-    if card in state.played:
-        raise IllegalAction("illegal_action", f"{card} is already on the layout; nothing is due for it.")
-    return holder
+    return named
+
+
+def _penalty_actions(p: Player) -> list[dict[str, Any]]:
+    """Count-only: the penalty of a player's last pass, and a template for their earlier ones."""
+    last = p.passes - 1
+    actions: list[dict[str, Any]] = []
+    if last >= 0 and last not in p.penalised:
+        actions.append({"type": "penalty", "player": p.player})
+    earlier = [i for i in range(last) if i not in p.penalised]
+    if earlier:
+        actions.append(
+            {"type": "penalty", "player": p.player, "needs": ["pass"], "choices": {"pass": earlier}}
+        )
+    return actions
 
 
 def play_action(player: int, card: str) -> dict[str, Any]:
@@ -499,6 +606,7 @@ def _public_player(p: Player, shown: bool) -> dict[str, Any]:
         "cards": p.count,
         "reserve_left": p.reserve_left,
         "passes": p.passes,
+        "penalised_passes": list(p.penalised),
         "hand": list(p.hand) if shown and p.hand is not None else None,
     }
 

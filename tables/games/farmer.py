@@ -128,12 +128,14 @@ class FarmerEngine:
 
     def reserve(self, ctx: TableContext) -> dict[int, int]:
         """The ante plus one ante more: the most a player can owe (step 2 or step 3, never both)."""
+        checks.check_context(ctx)
         rules = self.validate_rules(ctx.rules)
         ante = checks.table_ante(ctx, rules["chip"])
         seats = checks.seat_pairs(ctx.seats, game="Farmer", fewest=FEWEST, most=MOST)
         return {player: 2 * ante for _, player in seats}
 
     def start(self, ctx: TableContext) -> tuple[FarmerState, tuple[Settlement, ...]]:
+        checks.check_context(ctx)
         rules = self.validate_rules(ctx.rules)
         ante = checks.table_ante(ctx, rules["chip"])
         reserves = self.reserve(ctx)
@@ -184,15 +186,42 @@ class FarmerEngine:
         return state.phase == "settled"
 
     def legal_actions(self, state: FarmerState) -> list[dict[str, Any]]:
-        """What the dealer may key now; a manual shoe's card (or deal map) is left to fill in."""
+        """What the dealer may key now; with a manual shoe the cards are templates to fill.
+
+        * ``farmer {player}`` for each player (a manual shoe's first round: who drew the 6♥).
+        * ``deal``: concrete with an electronic shoe; with a manual shoe ``needs: ["cards"]``,
+          an object giving each player one face-down card: ``choices`` lists the cards and
+          ``count`` is ``{"cards": {player: 1}}``, and the hint of Farmer's own
+          ``one_card_each: true`` says each value is one card (``"5S"``), not a list.
+        * ``hit {player}`` for the player on turn unless busted; with a manual shoe
+          ``needs: ["card"]`` with the cards still in the shoe as ``choices``.
+        * ``stay {player}`` once they have hit.
+        """
+        manual = state.deck is None
         if state.phase == "draw":
             return [{"type": "farmer", "player": p} for p in state.players]
         if state.phase == "deal":
-            return [{"type": "deal"}]
+            if not manual:
+                return [{"type": "deal"}]
+            return [
+                {
+                    "type": "deal",
+                    "needs": ["cards"],
+                    "choices": {"cards": list(FARMER_DECK)},
+                    "count": {"cards": {str(p): 1 for p in state.order}},
+                    "one_card_each": True,
+                }
+            ]
         if state.phase != "play" or state.turn is None:
             return []
         hand = state.hand(state.order[state.turn])
-        actions = [] if hand.busted else [{"type": "hit", "player": hand.player}]
+        actions: list[dict[str, Any]] = []
+        if not hand.busted:
+            hit: dict[str, Any] = {"type": "hit", "player": hand.player}
+            if manual:
+                out = {c for h in state.hands for c in h.cards}
+                hit |= {"needs": ["card"], "choices": {"card": [c for c in FARMER_DECK if c not in out]}}
+            actions.append(hit)
         if len(hand.cards) >= 2:
             actions.append({"type": "stay", "player": hand.player})
         return actions

@@ -48,6 +48,7 @@ from tables.games.base import BANK, Settlement, TableContext, layout, wallet
 from tables.games.cards import FULL_DECK, RANKS, parse_card, parse_rank, rank_index, rank_of
 from tables.games.errors import IllegalAction
 from tables.games.faro_layout import PLACEMENTS, is_placement
+from tables.games.input_checks import check_context
 from tables.games.shoe import check_keyed_card
 
 GAME = "faro"
@@ -611,9 +612,11 @@ class FaroEngine:
         return merged
 
     def reserve(self, ctx: TableContext) -> dict[int, int]:
+        check_context(ctx)
         return {}
 
     def start(self, ctx: TableContext) -> tuple[FaroState, tuple[Settlement, ...]]:
+        check_context(ctx)
         rules = self.validate_rules(ctx.rules)
         deck = _validate_deck(ctx.deck)
         state = FaroState(

@@ -73,6 +73,43 @@ def action_type(action: object) -> object:
     return action.get("type")
 
 
+def check_context(ctx: object) -> TableContext:
+    """The table's context, refused when a field has the wrong shape; every engine calls it first.
+
+    The table service builds contexts from the database, but a replay tool, a bad carry or a
+    future caller may not. This checks only the shapes every engine relies on (seat and
+    player ids are whole numbers, each player in one seat, money is whole cents, cards are
+    strings); each game still checks its own counts, rules and decks.
+    """
+    if not isinstance(ctx, TableContext):
+        raise IllegalAction("illegal_action", "The table's context is missing.")
+    if not isinstance(ctx.rules, Mapping):
+        raise IllegalAction("bad_rules", "The rules must be a JSON object.")
+    if not isinstance(ctx.seats, Mapping):
+        raise IllegalAction("illegal_action", "The seats must map seat numbers to player ids.")
+    if not all(is_int(seat) and is_int(player) for seat, player in ctx.seats.items()):
+        raise IllegalAction("illegal_action", "Seat numbers and player ids must be whole numbers.")
+    if len(set(ctx.seats.values())) != len(ctx.seats):
+        raise IllegalAction("illegal_action", "A player cannot sit in two seats.")
+    for name in ("min_bet", "max_bet", "ante"):
+        value = getattr(ctx, name)
+        if not is_int(value) or value < 0:
+            raise IllegalAction("illegal_action", f"The table's {name} must be whole cents, not {value!r}.")
+    if ctx.deck is not None:
+        _check_card_strings(ctx.deck, "The shoe")
+    if not isinstance(ctx.extra_decks, tuple | list):
+        raise IllegalAction("illegal_action", "The extra decks must be a list of decks.")
+    for deck in ctx.extra_decks:
+        _check_card_strings(deck, "An extra deck")
+    check_carry(ctx.carry)
+    return ctx
+
+
+def _check_card_strings(deck: object, what: str) -> None:
+    if not isinstance(deck, tuple | list) or not all(isinstance(card, str) for card in deck):
+        raise IllegalAction("bad_card", f"{what} must be a list of cards (strings such as '10H').")
+
+
 # --- pot games: rules ----------------------------------------------------------------------
 
 

@@ -782,13 +782,17 @@ class NewmarketEngine:
 
     def reserve(self, ctx: TableContext) -> dict[int, int]:
         """Four antes (one per pay-card pot) plus ``reserve_chips`` chips (GAMES.md)."""
+        checks.check_context(ctx)
         rules = self.validate_rules(ctx.rules)
         seats = _check_seats(ctx.seats)
         ante = _check_ante(ctx, rules["chip"])
+        _next_dealer_seat(sorted(seats), ctx.carry)  # a carry ``start`` refuses holds nothing
+        _carried_pots(ctx.carry)
         hold = len(PAY_CARDS) * ante + rules["reserve_chips"] * rules["chip"]
         return {player: hold for player in seats.values()}
 
     def start(self, ctx: TableContext) -> tuple[NewmarketState, tuple[Settlement, ...]]:
+        checks.check_context(ctx)
         rules = self.validate_rules(ctx.rules)
         seats = _check_seats(ctx.seats)
         ante = _check_ante(ctx, rules["chip"])

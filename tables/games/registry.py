@@ -17,6 +17,14 @@ ENGINE_MODULES: dict[str, str] = {
     "stakes": "tables.games.stakes",
 }
 
+# The house banks these games (GAMES.md): a player's stake is only what lies on the layout, so
+# they may come and go between any two actions. Everything else is a pot or stakes game.
+HOUSE_BANKED_GAMES = frozenset({"faro"})
+
+
+def is_house_banked(game: str) -> bool:
+    return game in HOUSE_BANKED_GAMES
+
 
 def engine_for(game: str) -> Engine:
     module_path = ENGINE_MODULES.get(game)

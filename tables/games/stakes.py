@@ -21,6 +21,9 @@ Decisions where GAMES.md is silent:
 * ``stop`` is only accepted for Fifty-One settled by high score. If the Stop caller is
   among the tied top scores they drop out of the tie (they then pay, like any loser).
 * At least two players; no upper bound (GAMES.md gives none).
+* The reserve is ``required_reserve``: ``reserve_chips`` chips raised to the most the
+  settle can ask of one player, so stakes are always paid in full; only a ``points`` debt
+  can exceed it and be paid in part.
 """
 
 from __future__ import annotations
@@ -87,6 +90,25 @@ def variant_key(value: object) -> str:
 Step = tuple[StakesState, tuple[Settlement, ...]]
 
 
+def settle_mode(rules: Mapping[str, Any]) -> str:
+    """The table's ``settle``, or its variant's own mode when the table set none."""
+    return str(rules["settle"] or VARIANTS[rules["variant"]][1])
+
+
+def required_reserve(rules: Mapping[str, Any], *, stake: int, players: int) -> int:
+    """Cents each player's wallet must cover to be dealt in (GAMES.md "Reserves").
+
+    ``reserve_chips`` chips, but never less than the most a player can owe under the
+    table's settle: one stake for ``first_out`` and ``high_score``, players - 1 stakes for
+    the ``loser_pays`` loser. A ``points`` debt has no bound but the reserve: it is paid in
+    part. ``reserve`` holds this for every player, so a reserve never silently shortens a
+    stake (an ante of 5,000 against the default 30 chips used to pay 3,000).
+    """
+    chips = int(rules["reserve_chips"]) * int(rules["chip"])
+    owed = {FIRST_OUT: stake, HIGH_SCORE: stake, LOSER_PAYS: (players - 1) * stake, POINTS: 0}
+    return max(chips, owed[settle_mode(rules)])
+
+
 class StakesEngine:
     """One keyed result per round; settles at once."""
 
@@ -115,28 +137,30 @@ class StakesEngine:
         return merged
 
     def reserve(self, ctx: TableContext) -> dict[int, int]:
-        rules = self.validate_rules(ctx.rules)
-        checks.check_stake(ctx, rules["chip"])
-        hold = rules["reserve_chips"] * rules["chip"]
-        return {player: hold for player in ctx.seats.values()}
-
-    def start(self, ctx: TableContext) -> Step:
+        """``reserve_chips`` chips, raised to the most a player can owe under the table's settle."""
+        checks.check_context(ctx)
         rules = self.validate_rules(ctx.rules)
         stake = checks.check_stake(ctx, rules["chip"])
         checks.check_seats(ctx, low=2, high=None)
+        hold = required_reserve(rules, stake=stake, players=len(ctx.seats))
+        return {player: hold for player in ctx.seats.values()}
+
+    def start(self, ctx: TableContext) -> Step:
+        reserves = self.reserve(ctx)
+        rules = self.validate_rules(ctx.rules)
+        stake = checks.check_stake(ctx, rules["chip"])
         dealer_seat = checks.dealer_seat_for(ctx.seats, ctx.carry)
         players = tuple(seats_from_left_of(dealer_seat, ctx.seats))
-        hold = rules["reserve_chips"] * rules["chip"]
         state = StakesState(
             variant=rules["variant"],
-            settle=rules["settle"] or VARIANTS[rules["variant"]][1],
+            settle=settle_mode(rules),
             stake=stake,
             cents_per_100_points=rules["chip"]
             if rules["point_value"] is None
             else rules["point_value"] * 100,
             dealer_seat=dealer_seat,
             players=players,
-            reserve_left=tuple(hold for _ in players),
+            reserve_left=tuple(reserves[p] for p in players),
         )
         return state, ()
 

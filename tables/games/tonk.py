@@ -26,14 +26,18 @@ Decisions where GAMES.md is silent (each has a test named after it):
   the round) could never end.
 * The stock runs out when a turn ends (a discard) with no stock left: the hands are shown
   at once; no slap follows that discard. Running out (hand empty) takes precedence.
-* A caught drop: the dropper pays ``caught_drop_pays`` stakes to each player whose total is
-  equal or lower; then every player who is not among the lowest totals (the dropper
-  included) pays one stake to each of the lowest players. The dropper is never paid on a
-  caught drop, even when tied for lowest. This is what the reserve
-  ``(caught_drop_pays + 1) x stake x (players - 1)`` covers exactly.
-* Slap: the slapped card must fit a spread already on the table (that is what the dealer
-  can see); the slapper must not be barred from hitting, must not be the discarder, and
-  must play the card (hit or spread) before they discard. Skipped players lose that turn.
+* A caught drop (GAMES.md): the dropper pays ``caught_drop_pays`` stakes to each player
+  whose total is equal or lower; then every player who is not among the lowest totals pays
+  one stake to each of the lowest players. The lowest are taken over every hand, so a
+  dropper tied for lowest is paid too (15, 15, 29 at a stake of 100 and one penalty:
+  dropper 0, the tied player +200, the third -200). The reserve
+  ``(caught_drop_pays + 1) x stake x (players - 1)`` covers the most anyone pays.
+* Slap (GAMES.md): the slapper must be able to play the card at once, as a hit on a table
+  spread or in a new spread with cards from their hand. With known hands the engine checks
+  the hand; count-only it trusts the dealer, as for spreads, as far as the cards seen allow
+  (enough unseen cards to make such a spread). The slapper must not be barred from
+  hitting, must not be the discarder, and plays the card first: their first spread or hit
+  uses it, before any other play or the discard. Skipped players lose that turn.
 * "Their next turn" for a player whose spread was hit is the next turn they actually play
   (a skipped turn does not count). Hitting your own spread bars nobody.
 * Two or more tonks on the deal: nothing is paid, ``redeal`` is true, and ``carry_out``
@@ -440,6 +444,12 @@ def _check_not_barred(state: TonkState) -> None:
         raise refuse(f"Player {_who(state)}'s spread was hit: they may not spread or hit this turn.")
 
 
+def _check_plays_slapped(state: TonkState, cards: Sequence[str]) -> None:
+    """A slapped card is played at once: the first spread or hit after a slap uses it."""
+    if state.must_play is not None and state.must_play not in cards:
+        raise refuse(f"Player {_who(state)} slapped {state.must_play} and must play it first.")
+
+
 def _after_play(state: TonkState, index: int, played: Sequence[str]) -> Step:
     """A card left the hand onto the table: an empty hand is a tonk out (two stakes each)."""
     if state.must_play in played:
@@ -453,6 +463,7 @@ def _spread(state: TonkState, action: Mapping[str, Any]) -> Step:
     index = _on_turn(state, action, PLAY)
     _check_not_barred(state)
     cards = parse_cards(action.get("cards"))
+    _check_plays_slapped(state, cards)
     kind = spread_kind(cards)
     if kind is None:
         raise refuse(
@@ -476,6 +487,7 @@ def _hit(state: TonkState, action: Mapping[str, Any]) -> Step:
     index = _on_turn(state, action, PLAY)
     _check_not_barred(state)
     card = parse_card(action.get("card"))
+    _check_plays_slapped(state, (card,))
     target_id = _spread_index(state, action)
     new = _take_from_hand(state, index, (card,))
     target = state.spreads[target_id]
@@ -550,13 +562,18 @@ def _drop(state: TonkState, action: Mapping[str, Any]) -> Step:
 
 
 def _caught(state: TonkState, dropper: int, mine: int, others: list[tuple[int, int]]) -> Step:
-    """Dropper pays the penalty to everyone at or below them; all but the lowest pay the lowest."""
+    """Dropper pays the penalty to everyone at or below them; all but the lowest pay the lowest.
+
+    The lowest are taken over every hand, the dropper's too: a dropper tied for lowest is
+    paid like the other tied players (GAMES.md), and tied lowest players do not pay each other.
+    """
     reserves = Reserves(zip(state.players, state.reserve_left, strict=True))
     for player, total in others:
         if total <= mine:
             reserves.pay("penalty", dropper, wallet(player), state.caught_drop_pays * state.stake)
-    low = min(total for _, total in others)
-    lowest = [p for p, total in others if total == low]
+    totals = dict([*others, (dropper, mine)])
+    low = min(totals.values())
+    lowest = [p for p in state.players if totals[p] == low]
     for payer in state.players:
         if payer not in lowest:
             for winner in lowest:
@@ -575,11 +592,28 @@ def _slap(state: TonkState, action: Mapping[str, Any]) -> Step:
     if player in state.barred:
         raise refuse(f"Player {player}'s spread was hit: they may not hit on this turn.")
     card = state.pile[-1]
-    if not any(spread_kind((*spread.cards, card)) for spread in state.spreads):
-        raise refuse(f"{card} does not fit any spread on the table, so it cannot be slapped.")
     index = state.players.index(player)
+    if not _can_slap(state, index, card):
+        raise refuse(
+            f"Player {player} cannot play {card} at once: it fits no spread on the table and "
+            "makes no spread with their cards, so it cannot be slapped."
+        )
     new = replace(_give(state, index, card), pile=state.pile[:-1])
     return _begin_turn(new, index, card, card), ()
+
+
+def _can_slap(state: TonkState, index: int, card: str) -> bool:
+    """Can the player play ``card`` at once: a hit on a table spread, or a spread from their hand?
+
+    With known hands the engine checks the hand; count-only it trusts the dealer's keying
+    (as for spreads) as far as the cards it has seen allow.
+    """
+    if any(spread_kind((*spread.cards, card)) for spread in state.spreads):
+        return True
+    taking = replace(_give(state, index, card), pile=state.pile[:-1], taken=card)
+    if _knows_hands(taking):
+        return any(card in cards for cards in _spreads_from(taking.hands[index]))
+    return _spread_possible(taking, index, _unknown(taking), must=card)
 
 
 # --- legal actions -------------------------------------------------------------------
@@ -623,13 +657,15 @@ def _three_card_spreads(pool: Iterable[str]) -> list[tuple[str, ...]]:
     return found
 
 
-def _spread_possible(state: TonkState, index: int, unknown: Sequence[str]) -> bool:
-    """Could a count-only hand spread now? Every spread holds a three-card one, and when a
-    three-card spread would strand the hand (see ``_strands``) one holding the taken card
-    would not, so three-card spreads decide it."""
+def _spread_possible(state: TonkState, index: int, unknown: Sequence[str], must: str | None = None) -> bool:
+    """Could a count-only hand spread now (with the card ``must`` in it)? Every spread holds a
+    three-card one, and when a three-card spread would strand the hand (see ``_strands``) one
+    holding the taken card would not, so three-card spreads decide it."""
     held, unseen = state.hands[index], state.unseen[index]
     tables = [spread.cards for spread in state.spreads]
     for three in _three_card_spreads([*held, *unknown]):
+        if must is not None and must not in three:
+            continue
         outside = sum(card not in held for card in three)
         rest = [card for card in held if card not in three]
         if outside <= unseen and not _strands(state, rest, unseen - outside, [*tables, three]):
@@ -681,12 +717,10 @@ def _slap_actions(state: TonkState) -> list[dict[str, Any]]:
     if not (state.slap and state.phase == DRAW and state.slap_open and state.pile):
         return []
     top = state.pile[-1]
-    if not any(spread_kind((*spread.cards, top)) for spread in state.spreads):
-        return []
     return [
         {"type": "slap", "player": player}
-        for player in state.players
-        if player != state.last_discarder and player not in state.barred
+        for index, player in enumerate(state.players)
+        if player != state.last_discarder and player not in state.barred and _can_slap(state, index, top)
     ]
 
 
@@ -710,27 +744,30 @@ def _draw_actions(state: TonkState) -> list[dict[str, Any]]:
 def _table_plays(state: TonkState, index: int) -> list[dict[str, Any]]:
     """Spreads and hits: the cards known to be held concretely, unseen ones as templates."""
     player, held, unseen = state.players[index], state.hands[index], state.unseen[index]
+    must = state.must_play
     tables = [spread.cards for spread in state.spreads]
     actions: list[dict[str, Any]] = [
         {"type": "spread", "player": player, "cards": list(cards)}
         for cards in _spreads_from(held)
-        if not _strands(state, [c for c in held if c not in cards], unseen, [*tables, cards])
+        if (must is None or must in cards)
+        and not _strands(state, [c for c in held if c not in cards], unseen, [*tables, cards])
     ]
     unknown = _unknown(state) if unseen else []
-    if unseen and _spread_possible(state, index, unknown):
+    if unseen and _spread_possible(state, index, unknown, must=must):
         pool = [card for card in FULL_DECK if card in held or card in unknown]
-        actions.append(
-            {
-                "type": "spread",
-                "player": player,
-                "needs": ["cards"],
-                "choices": {"cards": pool},
-                "held": list(held),
-                "unseen": unseen,
-            }
-        )
+        template: dict[str, Any] = {
+            "type": "spread",
+            "player": player,
+            "needs": ["cards"],
+            "choices": {"cards": pool},
+            "held": list(held),
+            "unseen": unseen,
+        }
+        actions.append(template if must is None else template | {"with": must})
+    if must is not None:
+        unknown = []  # the slapped card is played first, and it is known
     for target_id, spread in enumerate(state.spreads):
-        for card in held:
+        for card in held if must is None else (must,):
             if kind := spread_kind((*spread.cards, card)):
                 after = replaced_at(tuple(tables), target_id, arrange((*spread.cards, card), kind))
                 if not _strands(state, [c for c in held if c != card], unseen, after):
@@ -823,6 +860,7 @@ class TonkEngine:
         return merged
 
     def reserve(self, ctx: TableContext) -> dict[int, int]:
+        checks.check_context(ctx)
         rules = self.validate_rules(ctx.rules)
         stake = checks.check_stake(ctx, rules["chip"])
         checks.check_seats(ctx, low=2, high=4)
@@ -830,8 +868,8 @@ class TonkEngine:
         return {player: hold for player in ctx.seats.values()}
 
     def start(self, ctx: TableContext) -> Step:
-        rules = self.validate_rules(ctx.rules)
         hold = self.reserve(ctx)
+        rules = self.validate_rules(ctx.rules)
         if ctx.deck is not None and (len(ctx.deck) != len(FULL_DECK) or set(ctx.deck) != set(FULL_DECK)):
             raise IllegalAction("illegal_action", "The electronic deck must be the 52 cards, each once.")
         dealer_seat = checks.dealer_seat_for(ctx.seats, ctx.carry)
@@ -915,9 +953,13 @@ class TonkEngine:
           held and every ``hit`` of one of them on a spread it fits; then every ``discard`` but
           the card just taken, none while a slapped card waits to be played. Count-only adds
           templates for the unseen cards: ``hit`` and ``discard`` with ``needs: ["card"]``,
-          and ``spread`` with ``needs: ["cards"]`` and two hints of its own, ``held`` (the
-          cards known to be in the hand) and ``unseen`` (at most that many of the cards may
-          come from outside ``held``); the cards must make a spread. The discard that ends
+          and ``spread`` with ``needs: ["cards"]`` and hints of its own, ``held`` (the
+          cards known to be in the hand), ``unseen`` (at most that many of the cards may
+          come from outside ``held``) and, after a slap, ``with`` (the slapped card, which
+          the spread must hold); the cards must make a spread.
+        * After a slap the slapped card is played first: only spreads holding it and hits of
+          it are listed until it is on the table. A ``slap`` is listed for a player who can
+          play the discard at once, on a table spread or in a spread from their hand. The discard that ends
           the stock ``needs`` ``totals`` too (count-only).
         * Spreads and hits that would leave only the card just taken from the pile, fitting
           nowhere, are left out (and refused): that turn could not end. Count-only, the

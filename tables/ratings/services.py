@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
+from tables.locks import lock_round
 from tables.models import Round, RoundPlayerStat, RoundSettlement, RoundStat, RoundStatus, Seat
 from tables.ratings.compute import figures_for, hour_of
 
@@ -35,8 +40,12 @@ def _sittings_for(round_: Round, player_ids: list[int]) -> dict[int, int]:
 
 @transaction.atomic
 def rate_round(*, round_id: int) -> RoundStat | None:
-    """(Re)write one settled round's figures; running it twice gives the same rows."""
-    round_ = Round.objects.select_for_update(of=("self",)).filter(pk=round_id).first()
+    """(Re)write one settled round's figures; running it twice gives the same rows.
+
+    Locks as a round action does (table, then round), so the two never deadlock; an action
+    sent while this runs waits, then finds the round settled (409 ``round_over``).
+    """
+    round_ = lock_round(round_id=round_id)
     if round_ is None or round_.status != RoundStatus.SETTLED or round_.ended_at is None:
         return None
     settlements = list(RoundSettlement.objects.filter(round=round_).select_related("action").order_by("pk"))
@@ -74,6 +83,35 @@ def rate_round(*, round_id: int) -> RoundStat | None:
         ]
     )
     return stat
+
+
+def rate_unrated_rounds(*, grace: timedelta | None = None) -> int:
+    """Rate settled rounds that have no stats yet; returns how many it rated (at most a batch).
+
+    The on-commit task of a round settled while the broker was down was never sent (the send
+    gives up at once, casino.task_sending), and a lost task is never redelivered; this beat
+    task (``RATINGS_SWEEP_SECONDS``) finds the round by its missing stats instead. Rounds
+    settled within ``grace`` are left to their own task, and only the last
+    ``RATINGS_SWEEP_LOOKBACK_HOURS`` are looked at, so a run reads a bounded slice of the
+    partial index ``tables_round_settled_ended``; older gaps are ``rebuild_ratings``'s.
+    Rating is idempotent, so a round its task rates at the same moment is only rated twice.
+    """
+    now = timezone.now()
+    grace = timedelta(seconds=settings.RATINGS_SWEEP_GRACE_SECONDS) if grace is None else grace
+    unrated = (
+        Round.objects.filter(
+            status=RoundStatus.SETTLED,
+            ended_at__gte=now - timedelta(hours=settings.RATINGS_SWEEP_LOOKBACK_HOURS),
+            ended_at__lte=now - grace,
+            stat__isnull=True,
+        )
+        .order_by("ended_at")
+        .values_list("pk", flat=True)[: settings.RATINGS_SWEEP_BATCH]
+    )
+    rated = 0
+    for round_id in list(unrated):
+        rated += rate_round(round_id=round_id) is not None
+    return rated
 
 
 def rebuild_ratings() -> int:

@@ -1,8 +1,10 @@
 """Bad input to every People/Cage/Tables endpoint: the documented 4xx, the error shape, no change.
 
 One parametrized test. Each case starts from a valid request (see ``tests/api/world.py``)
-and spoils one thing: the JSON itself, one field's type or range, an id in the path or the
-body, the token, or the role. The server must answer with the status API.md documents for
+and spoils one thing: the JSON itself (broken, NUL in a string, nested 100,000 deep, over the
+size limit), one field's type or range, an id in the path (unknown, or a number spelled the
+way only Python's ``int()`` reads it: ``+7``, `` 7``, ``0_7``, ``٧``), a page's ``limit`` or
+``cursor``, the body, the token, or the role. The server must answer with the status API.md documents for
 it, never 500, with ``{"error": {"code", "message", "fields"}}``, and the database (row
 counts, every account's balance and hold, the state of tables, seats, sessions and tray
 requests) must be exactly as before.
@@ -10,16 +12,38 @@ requests) must be exactly as before.
 
 from __future__ import annotations
 
+from base64 import b64encode
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 import pytest
+from django.conf import settings
 from django.db import connection
 
 from tests.api.world import DEFAULT, ENDPOINTS, World
 from tests.factories import RUN
 
 UNKNOWN = 10**15  # a valid id that no row has
+ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+# Ways Python's int() reads an id that are not the id as the API writes it: each must be a 404.
+LENIENT_SPELLINGS: dict[str, Any] = {
+    "plus sign": lambda pk: f"+{pk}",
+    "leading space": lambda pk: f"%20{pk}",
+    "underscore": lambda pk: f"0_{pk}",
+    "leading zero": lambda pk: f"0{pk}",
+    "Arabic-Indic digits": lambda pk: quote(str(pk).translate(ARABIC_INDIC)),
+}
+# Bodies the parser must refuse before any view sees them (a NUL would reach jsonb and text
+# columns; deep nesting made json.loads raise RecursionError): 400 malformed_request.
+UNPARSABLE_BODIES: dict[str, bytes] = {
+    "NUL in a string": b'{"name": "a\\u0000b", "note": "a\\u0000b"}',
+    "NUL in a key": b'{"a\\u0000b": 1}',
+    "nested 100,000 deep": b"[" * 100_000 + b"]" * 100_000,
+    "nested 40 deep": b'{"a": ' * 40 + b"1" + b"}" * 40,
+}
+TOO_LARGE = b'{"name": "' + b"x" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE + b'"}'
+BAD_LIMITS = ["null", "-2e-297", "0", "-1", "501", "1.5", "", "+5", "%205", quote("٥")]
 
 # Who sends the otherwise-valid request, and a role that may not.
 ALLOWED = {
@@ -35,7 +59,7 @@ ALLOWED = {
     "POST /tables": "pit_boss",
     "GET /tables": "pit_boss",
     "GET /tables/{id}": "pit_boss",
-    "PATCH /tables/{id}/limits": "dealer_assigned",
+    "PATCH /tables/{id}/limits": "pit_boss",
     "POST /tables/{id}/assign": "pit_boss",
     "POST /tables/{id}/open": "dealer_assigned",
     "POST /tables/{id}/close": "dealer_assigned",
@@ -121,6 +145,7 @@ class Case:
     raw: bytes | None = None
     path: Any = None  # a function of (world, endpoint name), or None for the endpoint's own path
     headers: dict[str, str] = field(default_factory=dict)
+    code: str | None = None  # the error code, where the case is about one
 
     @property
     def id(self) -> str:
@@ -153,6 +178,9 @@ def _cases() -> list[Case]:
             cases.append(Case(name, "malformed JSON", 400, raw=b'{"amount": 10'))
             cases.append(Case(name, "JSON array", 400, body=[1, 2]))
             cases.append(Case(name, "JSON string", 400, raw=b'"hello"'))
+            for label, raw in UNPARSABLE_BODIES.items():
+                cases.append(Case(name, label, 400, raw=raw, code="malformed_request"))
+            cases.append(Case(name, "body over the size limit", 413, raw=TOO_LARGE, code="too_large"))
         for field_name, kind in INT_FIELDS.get(name, {}).items():
             if (name, field_name) not in OPTIONAL:
                 cases.append(Case(name, f"{field_name} missing", 400, body=_with(name, **{field_name: ...})))
@@ -172,10 +200,52 @@ def _cases() -> list[Case]:
         if "/tables/{id}" in name:
             cases.append(Case(name, "unknown table", 404, path=_swap_table(str(UNKNOWN))))
             cases.append(Case(name, "table id not a number", 404, path=_swap_table("abc")))
+            for label, spell in LENIENT_SPELLINGS.items():
+                cases.append(
+                    Case(name, f"table id with {label}", 404, path=_swap_table(spell), code="not_found")
+                )
         if name.startswith("GET /players/{id}"):
             cases.append(Case(name, "unknown player", 404, role="pit_boss", path=_swap_player(str(UNKNOWN))))
             cases.append(Case(name, "player id not a number", 404, role="pit_boss", path=_swap_player("x1")))
             cases.append(Case(name, "another player's id", 404, role="player_other"))
+            for label, spell in LENIENT_SPELLINGS.items():
+                cases.append(
+                    Case(
+                        name,
+                        f"player id with {label}",
+                        404,
+                        role="pit_boss",
+                        path=_swap_player(spell),
+                        code="not_found",
+                    )
+                )
+    for label, spell in LENIENT_SPELLINGS.items():
+        cases.append(
+            Case(
+                "DELETE /tables/{id}/seats/{player}",
+                f"seated player's id with {label}",
+                404,
+                path=lambda w, _, spell=spell: f"{_seats(w)}/{spell(w.player_other.pk)}",
+                code="not_found",
+            )
+        )
+    # Paging: a limit that is not a whole number from 1 to 500, a cursor this list never gave out.
+    for name in ("GET /players/{id}/transactions", "GET /tables"):
+        for limit in BAD_LIMITS:
+            cases.append(
+                Case(name, f"limit={limit}", 400, path=_with_query(name, f"limit={limit}"), code="invalid")
+            )
+        bad_cursors = {**BAD_CURSORS, **(BAD_ID_CURSORS if "transactions" in name else {})}
+        for label, cursor in bad_cursors.items():
+            cases.append(
+                Case(
+                    name,
+                    f"cursor {label}",
+                    400,
+                    path=_with_query(name, f"cursor={cursor}"),
+                    code="invalid_cursor",
+                )
+            )
     for kind, other in (("fills", "credits"), ("credits", "fills")):
         for verb in ("approve", "refuse"):
             name = f"POST /tables/{{id}}/{kind}/{{id}}/{verb}"
@@ -276,21 +346,43 @@ def _seats(w: World) -> str:
     return f"{_table(w.open_table)}/seats"
 
 
-def _swap_table(value: str) -> Any:
+def _swap_table(value: Any) -> Any:
+    """The endpoint's path with its table id replaced: by ``value``, or by ``value(real id)``."""
+
     def path(w: World, name: str) -> str:
         real = ENDPOINTS[name].path(w)
         _, _, rest = real.partition("/api/v1/tables/")
-        _, _, tail = rest.partition("/")
-        return f"/api/v1/tables/{value}" + (f"/{tail}" if tail else "")
+        table_id, _, tail = rest.partition("/")
+        new = value(int(table_id)) if callable(value) else value
+        return f"/api/v1/tables/{new}" + (f"/{tail}" if tail else "")
 
     return path
 
 
-def _swap_player(value: str) -> Any:
+def _swap_player(value: Any) -> Any:
     def path(w: World, name: str) -> str:
-        return ENDPOINTS[name].path(w).replace(f"/players/{w.player_self.pk}", f"/players/{value}")
+        new = value(w.player_self.pk) if callable(value) else value
+        return ENDPOINTS[name].path(w).replace(f"/players/{w.player_self.pk}", f"/players/{new}")
 
     return path
+
+
+def _with_query(name: str, query: str) -> Any:
+    return lambda w, _: f"{ENDPOINTS[name].path(w)}?{query}"
+
+
+def _cursor(querystring: str) -> str:
+    """A cursor as DRF encodes one, around a made-up position."""
+    return quote(b64encode(querystring.encode()).decode())
+
+
+BAD_CURSORS = {
+    "not base64": "zzz",
+    "of random text": "assigned_tables",
+    "with a NUL position": _cursor("p=%00"),
+    "with a negative offset": _cursor("o=-1"),
+}
+BAD_ID_CURSORS = {"with a position that is no id": _cursor("p=abc")}  # lists ordered by id
 
 
 def _request_path(kind: str, verb: str, request_id: Any) -> Any:
@@ -379,8 +471,11 @@ def test_bad_input_is_refused_and_changes_nothing(world: World, case: Case) -> N
 
     response = endpoint.send(world, role, body=body, raw=case.raw, path=path, headers=case.headers or None)
 
-    assert response.status_code == case.expected, response.content
+    assert response.status_code == case.expected, response.content[:500]
+    assert response["Content-Type"] == "application/json"
     error = response.json()["error"]
+    if case.code is not None:
+        assert error["code"] == case.code
     assert set(error) == {"code", "message", "fields"}
     assert isinstance(error["code"], str)
     assert error["code"] == error["code"].lower()
@@ -396,3 +491,68 @@ def test_every_endpoint_gets_bad_input() -> None:
     assert hit == set(ENDPOINTS)
     with_body = {name for name, e in ENDPOINTS.items() if e.method in {"post", "patch"}}
     assert {case.endpoint for case in CASES if case.label == "malformed JSON"} == with_body
+
+
+# A NUL in any string of a round action reached the refused-action log's jsonb column: a 500.
+NUL_ACTIONS: list[Any] = [
+    {"type": "bet", "player": 1, "ranks": ["Q"], "amount": 500, "memo": "a\x00b"},
+    {"type": "bet\x00"},
+    {"type": "soda", "cards": ["5S\x00"]},
+    {"type": "soda", "extra": {"deep": ["x", {"k\x00": 1}]}},
+]
+
+
+@pytest.mark.parametrize(
+    "body", NUL_ACTIONS, ids=["in a field", "in the type", "in a card", "in a nested key"]
+)
+@pytest.mark.parametrize("format_", ["json", "multipart"])
+@pytest.mark.django_db
+def test_a_round_action_with_nul_is_refused_before_it_reaches_the_database(
+    world: World, body: Any, format_: str
+) -> None:
+    from tables.models import RefusedAction, Round
+    from tables.rounds import start_round
+
+    if format_ == "multipart" and any(isinstance(value, dict) for value in body.values()):
+        pytest.skip("a form carries no nested objects")
+    round_ = start_round(
+        actor=world.users["dealer_assigned"], table_id=world.open_table.pk, shoe="electronic"
+    )
+    before = _snapshot(), RefusedAction.objects.count()
+
+    response = world.client("dealer_assigned").post(
+        f"/api/v1/rounds/{round_.pk}/actions", body, format=format_
+    )
+
+    assert response.status_code == 400, response.content
+    assert response.json()["error"]["code"] == "malformed_request"
+    assert "NUL" in response.json()["error"]["message"]
+    assert (_snapshot(), RefusedAction.objects.count()) == before
+    assert Round.objects.get(pk=round_.pk).version == round_.version
+
+
+@pytest.mark.parametrize("query", ["cursor=zzz", "cursor=" + _cursor("p=%00"), "limit=0", "limit=null"])
+@pytest.mark.parametrize("list_path", ["/api/v1/alerts", "/api/v1/players/{player}/ratings"])
+@pytest.mark.django_db
+def test_every_paginated_list_refuses_a_bad_limit_or_cursor(world: World, list_path: str, query: str) -> None:
+    path = list_path.format(player=world.player_self.pk)
+
+    response = world.client("pit_boss").get(f"{path}?{query}")
+
+    assert response.status_code == 400, response.content
+    code = response.json()["error"]["code"]
+    assert code == ("invalid_cursor" if query.startswith("cursor") else "invalid")
+    assert world.client("pit_boss").get(path).status_code == 200  # the same list without it is fine
+
+
+@pytest.mark.django_db
+def test_a_page_of_one_links_to_the_next_and_500_is_the_largest_page(world: World) -> None:
+    client = world.client("pit_boss")
+
+    first = client.get("/api/v1/tables?limit=1").json()
+    second = client.get(first["next"]).json()
+
+    assert len(first["results"]) == len(second["results"]) == 1
+    assert first["results"][0]["id"] != second["results"][0]["id"]
+    assert client.get("/api/v1/tables?limit=500").status_code == 200
+    assert client.get("/api/v1/tables?limit=501").status_code == 400

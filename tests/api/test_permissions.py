@@ -1,62 +1,145 @@
-"""Who may call what: every role against every People/Cage/Tables endpoint of API.md.
+"""Who may call what: every role against every endpoint of API.md, one HTTP request per cell.
 
-The expected matrix is written out as data, read straight off API.md's "who" column:
-an allowed role gets the endpoint's success status, a role that may not do a thing gets
-403, and a player asking for another player's data gets 404.
+``MATRIX`` is the README's "Who may do what" table, written out as data (and checked to be
+that table word for word), read off API.md's "who" column. Each cell expands to the test's
+columns: an allowed role gets the endpoint's success status, a role that may not do the
+thing gets 403, a player asking for another player's data gets 404. Separation of duties
+(nobody approves their own request) is checked after the matrix.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
 import pytest
+from pytest_django import DjangoDbBlocker
 
+from casino.models import Role
+from ledger.models import Transfer
+from tables.models import TrayRequest
+from tables.services import request_tray_change
 from tests.api.world import ENDPOINTS, ROLES, World
+from tests.api.world_floor import EXTRAS, FLOOR_ENDPOINTS, build_floor_extras
 
-# Columns: admin, pit_boss, dealer (assigned), dealer (not assigned), cashier, auditor,
-#          player (self), player (other).
-MATRIX: dict[str, tuple[int, int, int, int, int, int, int, int]] = {
-    #                                        adm  pit  dA   dO   cash aud  pS   pO
-    "GET /me":                              (200, 200, 200, 200, 200, 200, 200, 200),
-    "POST /staff":                          (201, 403, 403, 403, 403, 403, 403, 403),
-    "POST /players":                        (201, 201, 403, 403, 201, 403, 403, 403),
-    "GET /players":                         (200, 200, 200, 200, 200, 200, 403, 403),
-    "GET /players/{id}":                    (200, 200, 200, 200, 200, 200, 200, 404),
-    "GET /players/{id}/balance":            (200, 200, 200, 200, 200, 200, 200, 404),
-    "GET /players/{id}/transactions":       (200, 200, 200, 200, 200, 200, 200, 404),
-    "POST /cage/buy-ins":                   (403, 403, 403, 403, 201, 403, 403, 403),
-    "POST /cage/cash-outs":                 (403, 403, 403, 403, 201, 403, 403, 403),
-    "POST /tables":                         (201, 201, 403, 403, 403, 403, 403, 403),
-    "GET /tables":                          (200, 200, 200, 200, 200, 200, 403, 403),
-    "GET /tables/{id}":                     (200, 200, 200, 200, 200, 200, 403, 403),
-    "PATCH /tables/{id}/limits":            (403, 200, 200, 403, 403, 403, 403, 403),
-    "POST /tables/{id}/assign":             (403, 200, 403, 403, 403, 403, 403, 403),
-    "POST /tables/{id}/open":               (403, 403, 201, 403, 403, 403, 403, 403),
-    "POST /tables/{id}/close":              (403, 403, 200, 403, 403, 403, 403, 403),
-    # "dealer requests": the table's dealer, or the pit boss standing in for them.
-    "POST /tables/{id}/fills":              (403, 201, 201, 403, 403, 403, 403, 403),
-    "POST /tables/{id}/credits":            (403, 201, 201, 403, 403, 403, 403, 403),
-    # Approved (or refused) by a pit boss or a cashier; the world's requests are the dealer's.
-    "POST /tables/{id}/fills/{id}/approve": (403, 200, 403, 403, 200, 403, 403, 403),
-    "POST /tables/{id}/fills/{id}/refuse":  (403, 200, 403, 403, 200, 403, 403, 403),
-    "POST /tables/{id}/credits/{id}/approve": (403, 200, 403, 403, 200, 403, 403, 403),
-    "POST /tables/{id}/credits/{id}/refuse": (403, 200, 403, 403, 200, 403, 403, 403),
-    # API.md says "dealer"; the service also lets the pit boss seat and unseat for the dealer.
-    "POST /tables/{id}/seats":              (403, 201, 201, 403, 403, 403, 403, 403),
-    "DELETE /tables/{id}/seats/{player}":   (403, 204, 204, 403, 403, 403, 403, 403),
+README = Path(__file__).resolve().parents[2] / "README.md"
+README_ROLES = ("admin", "pit_boss", "dealer", "cashier", "auditor", "player")
+Y, A, OWN, N, S = "yes", "assigned", "own", "—", "yes¹"  # S: never the requester (see below)
+
+# The README table: endpoint → (admin, pit_boss, dealer, cashier, auditor, player).
+MATRIX: dict[str, tuple[str, str, str, str, str, str]] = {
+    #                                          admin pit  dealer cash aud  player
+    "GET /me":                                 (Y, Y, Y, Y, Y, Y),
+    "POST /staff":                             (Y, N, N, N, N, N),
+    "POST /players":                           (Y, Y, N, Y, N, N),
+    "GET /players":                            (Y, Y, Y, Y, Y, N),
+    "GET /players/{id}":                       (Y, Y, Y, Y, Y, OWN),
+    "GET /players/{id}/balance":               (Y, Y, Y, Y, Y, OWN),
+    "GET /players/{id}/transactions":          (Y, Y, Y, Y, Y, OWN),
+    "POST /cage/buy-ins":                      (N, N, N, Y, N, N),
+    "POST /cage/cash-outs":                    (N, N, N, Y, N, N),
+    "POST /tables":                            (Y, Y, N, N, N, N),
+    "GET /tables":                             (Y, Y, Y, Y, Y, N),
+    "GET /tables/{id}":                        (Y, Y, Y, Y, Y, N),
+    "PATCH /tables/{id}/limits":               (Y, Y, N, N, N, N),
+    "POST /tables/{id}/assign":                (N, Y, N, N, N, N),
+    "POST /tables/{id}/open":                  (N, N, A, N, N, N),
+    "POST /tables/{id}/close":                 (N, N, A, N, N, N),
+    "POST /tables/{id}/fills":                 (N, Y, A, N, N, N),
+    "POST /tables/{id}/credits":               (N, Y, A, N, N, N),
+    "POST /tables/{id}/fills/{id}/approve":    (N, S, N, S, N, N),
+    "POST /tables/{id}/fills/{id}/refuse":     (N, S, N, S, N, N),
+    "POST /tables/{id}/credits/{id}/approve":  (N, S, N, S, N, N),
+    "POST /tables/{id}/credits/{id}/refuse":   (N, S, N, S, N, N),
+    "POST /tables/{id}/seats":                 (N, Y, A, N, N, N),
+    "DELETE /tables/{id}/seats/{player}":      (N, Y, A, N, N, N),
+    "POST /tables/{id}/rounds":                (N, N, A, N, N, N),
+    "GET /rounds/{id}":                        (Y, Y, Y, Y, Y, N),
+    "POST /rounds/{id}/actions":               (N, N, A, N, N, N),
+    "POST /rounds/{id}/corrections":           (N, N, A, N, N, N),
+    "POST /corrections/{id}/approve":          (S, S, N, N, N, N),
+    "POST /corrections/{id}/refuse":           (S, S, N, N, N, N),
+    "GET /rounds/{id}/verify":                 (Y, Y, Y, Y, Y, N),
+    "GET /players/{id}/ratings":               (Y, Y, Y, Y, Y, OWN),
+    "GET /tables/{id}/hourly":                 (N, Y, N, N, Y, N),
+    "GET /dealers/{id}/performance":           (N, Y, N, N, Y, N),
+    "POST /gaming-days/{date}/close":          (N, Y, N, N, Y, N),
+    "GET /gaming-days/{date}/report":          (N, Y, N, N, Y, N),
+    "GET /ledger/trial-balance":               (N, N, N, N, Y, N),
+    "GET /alerts":                             (N, Y, N, N, Y, N),
+    "POST /alerts/{id}/resolve":               (N, Y, N, N, N, N),
 }  # fmt: skip
 
-CELLS = [(name, role, MATRIX[name][column]) for name in MATRIX for column, role in enumerate(ROLES)]
+ALL_ENDPOINTS = {**ENDPOINTS, **FLOOR_ENDPOINTS}
+CREATED = {
+    "POST /staff", "POST /players", "POST /cage/buy-ins", "POST /cage/cash-outs", "POST /tables",
+    "POST /tables/{id}/open", "POST /tables/{id}/fills", "POST /tables/{id}/credits",
+    "POST /tables/{id}/seats", "POST /tables/{id}/rounds", "POST /rounds/{id}/corrections",
+}  # fmt: skip
+ACCEPTED = {"POST /gaming-days/{date}/close"}
+COLUMN = {
+    "admin": "admin", "pit_boss": "pit_boss", "dealer_assigned": "dealer", "dealer_other": "dealer",
+    "cashier": "cashier", "auditor": "auditor", "player_self": "player", "player_other": "player",
+}  # fmt: skip
 
 
-def test_matrix_covers_every_endpoint() -> None:
-    """Every endpoint, every role; no token at all is test_bad_input.py's "no token" case."""
-    assert set(MATRIX) == set(ENDPOINTS)
-    assert all(len(row) == len(ROLES) for row in MATRIX.values())
+def _success(endpoint: str) -> int:
+    """The endpoint's success status in API.md."""
+    if endpoint in CREATED:
+        return 201
+    if endpoint in ACCEPTED:
+        return 202
+    return 204 if endpoint.startswith("DELETE") else 200
+
+
+def _expected(endpoint: str, role: str) -> int:
+    """One README cell, seen from one of the test's columns (ROLES)."""
+    cell = MATRIX[endpoint][README_ROLES.index(COLUMN[role])]
+    if cell in (Y, S) or (cell == A and role == "dealer_assigned") or (cell == OWN and role == "player_self"):
+        return _success(endpoint)
+    return 404 if cell == OWN else 403
+
+
+CELLS = [(name, role, _expected(name, role)) for name in MATRIX for role in ROLES]
+
+
+@pytest.fixture(scope="module")
+def floor_world(world: World, django_db_blocker: DjangoDbBlocker) -> Iterator[World]:
+    """The module's world plus rounds, a correction, a report and an alert (same transaction)."""
+    with django_db_blocker.unblock():
+        EXTRAS[id(world)] = build_floor_extras(world)
+    yield world
+    EXTRAS.pop(id(world), None)
+
+
+def _readme_table() -> dict[str, tuple[str, ...]]:
+    text = README.read_text()
+    section = text.split("<!-- roles-table:", 1)[1].split("\n\n", 1)[0]
+    rows: dict[str, tuple[str, ...]] = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) != 7 or cells[0] == "endpoint" or set(cells[0]) <= {"-"}:
+            continue
+        rows[re.sub(r" \(.*\)$", "", cells[0])] = tuple(cells[1:])
+    return rows
+
+
+def test_the_matrix_is_the_readme_table() -> None:
+    assert _readme_table() == MATRIX
+
+
+def test_the_matrix_covers_every_endpoint() -> None:
+    """Every API endpoint, every role; no token at all is test_bad_input.py's "no token" case."""
+    assert set(MATRIX) == set(ALL_ENDPOINTS)
+    assert len(CELLS) == len(MATRIX) * len(ROLES)
 
 
 @pytest.mark.parametrize(("endpoint", "role", "expected"), CELLS, ids=[f"{n} as {r}" for n, r, _ in CELLS])
 @pytest.mark.django_db
-def test_role_may_or_may_not(world: World, endpoint: str, role: str, expected: int) -> None:
-    response = ENDPOINTS[endpoint].send(world, role)
+def test_role_may_or_may_not(floor_world: World, endpoint: str, role: str, expected: int) -> None:
+    response = ALL_ENDPOINTS[endpoint].send(floor_world, role)
 
     assert response.status_code == expected, response.content
     if expected >= 400:
@@ -65,3 +148,61 @@ def test_role_may_or_may_not(world: World, endpoint: str, role: str, expected: i
         assert set(error) == {"code", "message", "fields"}
     elif expected != 204:
         assert response.json()
+
+
+# --------------------------------------------------------------------------- separation of duties
+
+DECISIONS = [(kind, verb) for kind in ("fills", "credits") for verb in ("approve", "refuse")]
+
+
+@pytest.mark.parametrize(("kind", "verb"), DECISIONS)
+@pytest.mark.django_db
+def test_a_pit_boss_who_asked_cannot_decide_it(world: World, kind: str, verb: str) -> None:
+    """The pit boss may ask for a fill or credit now, so the second signature must still be another's."""
+    boss = world.client("pit_boss")
+    base = f"/api/v1/tables/{world.open_table.pk}/{kind}"
+    asked = boss.post(base, {"amount": 20_000}, format="json")
+    assert asked.status_code == 201, asked.content
+    request_id = asked.json()["id"]
+    transfers = Transfer.objects.count()
+
+    own = boss.post(f"{base}/{request_id}/{verb}", {"note": "mine"}, format="json")
+
+    assert own.status_code == 403, own.content
+    assert own.json()["error"]["code"] == "separation_of_duties"
+    assert TrayRequest.objects.get(pk=request_id).status == "pending"
+    assert Transfer.objects.count() == transfers
+    other = world.client("cashier").post(f"{base}/{request_id}/{verb}", {"note": "ok"}, format="json")
+    assert other.status_code == 200, other.content
+    assert TrayRequest.objects.get(pk=request_id).decided_by_id == world.users["cashier"].pk
+
+
+@pytest.mark.django_db
+def test_a_cashier_cannot_decide_what_a_cashier_asked(world: World) -> None:
+    """Nobody approves their own request: a request recorded as a cashier's (e.g. from the
+    admin) cannot be approved by that cashier, whatever their role allows."""
+    cashier = world.users["cashier"]
+    fill = TrayRequest.objects.create(table=world.open_table, kind="fill", amount=1_000, requested_by=cashier)
+    url = f"/api/v1/tables/{world.open_table.pk}/fills/{fill.pk}/approve"
+
+    response = world.client("cashier").post(url, {}, format="json")
+
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "separation_of_duties"
+
+
+@pytest.mark.django_db
+def test_a_pit_boss_request_is_approved_by_another_pit_boss(world: World) -> None:
+    from tests import factories
+
+    other_boss = factories.staff(Role.PIT_BOSS)
+    fill = request_tray_change(
+        actor=world.users["pit_boss"], table_id=world.open_table.pk, kind="fill", amount=5_000
+    )
+    client: Any = world.client(None)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {factories.token_for(other_boss)}")
+
+    response = client.post(f"/api/v1/tables/{world.open_table.pk}/fills/{fill.pk}/approve", {}, format="json")
+
+    assert response.status_code == 200, response.content
+    assert response.json()["status"] == "approved"

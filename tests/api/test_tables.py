@@ -190,12 +190,13 @@ def test_pit_boss_changes_limits_and_the_change_is_recorded(
 
 
 @pytest.mark.django_db
-def test_assigned_dealer_changes_limits_others_may_not(
+def test_an_admin_changes_limits_dealers_may_not(
     login: Login, dealer: User, other_dealer: User, admin: User, table: Table
 ) -> None:
-    allowed = login(dealer).patch(_url(table, "/limits"), {"min_bet": 200, "max_bet": 20_000}, format="json")
+    """Limits are the pit's (API.md: pit_boss, admin); even the table's own dealer gets 403."""
+    allowed = login(admin).patch(_url(table, "/limits"), {"min_bet": 200, "max_bet": 20_000}, format="json")
     assert allowed.status_code == 200
-    for outsider in (other_dealer, admin):
+    for outsider in (dealer, other_dealer):
         refused = login(outsider).patch(
             _url(table, "/limits"), {"min_bet": 100, "max_bet": 100}, format="json"
         )
@@ -203,7 +204,7 @@ def test_assigned_dealer_changes_limits_others_may_not(
 
     table.refresh_from_db()
     assert (table.min_bet, table.max_bet) == (200, 20_000)
-    assert list(LimitChange.objects.filter(table=table).values_list("changed_by", flat=True)) == [dealer.pk]
+    assert list(LimitChange.objects.filter(table=table).values_list("changed_by", flat=True)) == [admin.pk]
 
 
 @pytest.mark.django_db

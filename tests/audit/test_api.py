@@ -97,19 +97,24 @@ def test_close_queues_one_task_and_reports_its_progress(
     report = AuditReport.objects.get()
     assert (report.status, report.task_id, report.requested_by) == (AuditStatus.QUEUED, task_id, auditor)
 
+    beat = dt.datetime.now(tz=dt.UTC) - dt.timedelta(seconds=5)
     AuditReport.objects.filter(pk=report.pk).update(
-        status=AuditStatus.RUNNING, progress_done=7, progress_total=19
+        status=AuditStatus.RUNNING, progress_done=7, progress_total=19, started_at=beat, heartbeat_at=beat
     )
     for fmt in ("json", "pdf", "csv"):
         running = client.get(f"/api/v1/gaming-days/{day}/report", {"format": fmt})
         assert running.status_code == 200
         assert running["Content-Type"] == "application/json"
-        assert running.json() == {
+        body = running.json()
+        assert body.pop("seconds_since_heartbeat") >= 5
+        assert body == {
             "gaming_day": day,
             "status": "running",
             "task_id": task_id,
             "runs": 0,
             "progress": {"done": 7, "total": 19},
+            "heartbeat_at": beat.isoformat(),
+            "stale": False,
         }
     bad = client.get(f"/api/v1/gaming-days/{day}/report", {"format": "xml"})
     assert bad.status_code == 400

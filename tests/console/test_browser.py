@@ -314,3 +314,57 @@ def test_a_card_room_result_is_keyed_on_its_screen(browser: Any, live_server: An
     _confirmed(page, "Wyatt Earp paid $2.00 to Kate Elder")
     page.evaluate("window.scrollTo(0, 0)")
     _shot(page, "12-card-room-settled")
+
+
+def test_a_correction_the_dealer_asks_the_pit_approves_and_the_table_plays_on(
+    browser: Any, live_server: Any, world: Floor
+) -> None:
+    """Issue 20 item 9 end to end: a bet keyed by mistake is voided with two people."""
+    from tables.models import Correction
+
+    page = _page(browser, live_server)
+    _sign_in(page, world.dealer.username)
+    page.get_by_role("link", name=f"Open {world.faro.name}").click()
+    page.get_by_label("Opening count (dollars)").fill("10,000")
+    page.get_by_role("button", name="Open table").click()
+    _confirmed(page, "is open with $10,000.00")
+    page.get_by_label("Seat a player: search by name").fill("Kate")
+    page.get_by_role("button", name=f"Seat {world.kate.name}").click()
+    _confirmed(page, "Seated Kate")
+    page.locator("label.pick", has_text="Manual").click()
+    page.get_by_role("button", name="Start deal").click()
+    _confirmed(page, "deal #1 started")
+    _manual_cards(page, [SODA], "Soda K♠ burned")
+    _bet(page, "Kate Elder", ["Q"], "$25")
+    _confirmed(page, "Kate Elder bet $25.00 on Q")
+    world.kate.wallet.refresh_from_db()
+    assert world.kate.wallet.available == 200_000 - 2_500
+
+    # The dealer asks: the form says what "the last action" is, in words.
+    panel = page.get_by_test_id("correction-panel")
+    assert "Bet $25.00 by Kate Elder on Q" in panel.inner_text()
+    panel.get_by_label("Why").fill("the bet was Wyatt's")
+    panel.get_by_role("button", name="Ask the pit to approve").click()
+    _confirmed(page, "Correction asked: void the last action")
+    page.get_by_test_id("correction-pending").wait_for()
+    assert Correction.objects.get().status == "pending"
+
+    # The pit boss sees what would be voided and approves.
+    boss = _page(browser, live_server)
+    _sign_in(boss, world.pit_boss.username)
+    row = boss.get_by_test_id("pending-correction")
+    assert "Would void: #2 Bet $25.00 by Kate Elder on Q" in row.inner_text()
+    assert "the bet was Wyatt's" in row.inner_text()
+    boss.get_by_role("button", name=f"Approve the correction of {world.faro.name} deal #1").click()
+    _confirmed(boss, f"Approved: the correction of {world.faro.name} deal #1")
+    assert boss.get_by_test_id("pending-correction").count() == 0
+
+    # The dealer's table plays on as if the bet had never been made.
+    page.reload()
+    assert page.get_by_test_id("bet-row").count() == 0
+    world.kate.wallet.refresh_from_db()
+    assert world.kate.wallet.available == 200_000
+    _bet(page, "Kate Elder", ["5"], "$10")
+    _confirmed(page, "Kate Elder bet $10.00 on 5")
+    assert page.get_by_test_id("bet-row").count() == 1
+    _shot(page, "09-after-correction")

@@ -381,8 +381,10 @@ def test_count_only_penalty_with_a_seven_also_pays_five_chips_to_each_named_hold
 
 def test_count_only_further_sevens_of_the_same_pass_pay_only_the_holders() -> None:
     state, _ = run(counted(), pass_(20))
-    state, _ = ENGINE.apply(state, {"type": "penalty", "player": 20, "seven": "7H", "six_holder": 30})
-    same = {"type": "penalty", "player": 20, "seven": "7S", "eight_holder": 30, "same_pass": True}
+    first = {"type": "penalty", "player": 20, "seven": "7H", "six_holder": 30, "eight_holder": 20}
+    state, _ = ENGINE.apply(state, first)  # the 8H was the passer's own: nothing due for it
+    same = {"type": "penalty", "player": 20, "seven": "7S", "six_holder": 20, "eight_holder": 30}
+    same["same_pass"] = True
     state, moved = ENGINE.apply(state, same)
     assert moved == (Settlement("seven_held", wallet(20), wallet(30), 5 * CHIP, 20),)
     for again in (same, {**same, "seven": "7H"}, {"type": "penalty", "player": 20, "same_pass": True}):
@@ -395,8 +397,10 @@ def test_count_only_further_sevens_of_the_same_pass_pay_only_the_holders() -> No
     [
         {"type": "penalty", "player": 30},  # 30 never passed
         {"type": "penalty", "player": 20, "seven": "8H"},  # not a seven
-        {"type": "penalty", "player": 20, "seven": "7H", "six_holder": 20},  # the passer's own card
-        {"type": "penalty", "player": 20, "seven": "7C", "eight_holder": 30},  # 8C is on the layout
+        {"type": "penalty", "player": 20, "seven": "7H", "six_holder": 20},  # no eight_holder
+        {"type": "penalty", "player": 20, "seven": "7C", "eight_holder": 10},  # 30 played the 7C since
+        {"type": "penalty", "player": 20, "pass": 1},  # 20 passed once
+        {"type": "penalty", "player": 20, "pass": True},
         {"type": "penalty", "player": 20, "seven": "7H", "six_holder": 99},
         {"type": "penalty", "player": 20, "seven": "7H", "same_pass": True},  # no pass penalised yet
         {"type": "penalty", "player": 20, "same_pass": "yes"},
@@ -407,6 +411,71 @@ def test_count_only_penalty_refusals(action: dict[str, Any]) -> None:
     state, _ = run(counted(), pass_(20), play(30, "7C"), play(10, "8C"))
     with pytest.raises(IllegalAction):
         ENGINE.apply(state, action)
+
+
+def test_count_only_penalty_is_judged_against_the_layout_at_the_pass_it_punishes() -> None:
+    """Issue 20: a seven already on the layout at the pass was accepted; a rightful penalty
+    was refused once the 6 had been played since. The holder of a card played since is known."""
+    # 20 plays the 7H, then 30 passes: 30 cannot have held the 7H at that pass.
+    state, _ = run(counted(), play(20, "7H"), pass_(30))
+    with pytest.raises(IllegalAction, match="already on the layout at player 30's pass 0"):
+        ENGINE.apply(state, {"type": "penalty", "player": 30, "seven": "7H", "eight_holder": 10})
+    # 20 passes holding the 7S; later 20 plays it and 30 plays the 6S.
+    state, _ = run(counted(), pass_(20), pass_(30), pass_(10), play(20, "7S"), play(30, "6S"))
+    penalty = {"type": "penalty", "player": 20, "seven": "7S", "six_holder": 30, "eight_holder": 10}
+    _, moved = ENGINE.apply(state, penalty)
+    assert list(moved) == [
+        Settlement("illegal_pass", wallet(20), MAIN, 3 * CHIP, 20),
+        Settlement("seven_held", wallet(20), wallet(30), 5 * CHIP, 20),
+        Settlement("seven_held", wallet(20), wallet(10), 5 * CHIP, 20),
+    ]
+    assert ENGINE.apply(state, {**penalty, "six_holder": None})[1] == moved  # 30 played the 6S: known
+    with pytest.raises(IllegalAction, match="played by player 30"):
+        ENGINE.apply(state, {**penalty, "six_holder": 10})
+    with pytest.raises(IllegalAction, match="played by player 20 after player 30's pass 0"):
+        ENGINE.apply(state, {**penalty, "player": 30, "six_holder": None, "eight_holder": 10})
+
+
+def test_count_only_penalty_with_a_seven_requires_the_holders_the_engine_cannot_know() -> None:
+    """Issue 20: ``penalty {player, seven}`` silently skipped the five-chip payments."""
+    state, _ = run(counted(), pass_(20))
+    with pytest.raises(IllegalAction) as refused:
+        ENGINE.apply(state, {"type": "penalty", "player": 20, "seven": "7H"})
+    assert "six_holder" in refused.value.message
+    assert list(refused.value.fields) == ["six_holder"]
+    with pytest.raises(IllegalAction) as refused:
+        ENGINE.apply(state, {"type": "penalty", "player": 20, "seven": "7H", "six_holder": 30})
+    assert list(refused.value.fields) == ["eight_holder"]
+    # Naming the passer says the card was their own: nothing is due for it.
+    own = {"type": "penalty", "player": 20, "seven": "7H", "six_holder": 20, "eight_holder": 20}
+    _, moved = ENGINE.apply(state, own)
+    assert moved == (Settlement("illegal_pass", wallet(20), MAIN, 3 * CHIP, 20),)
+
+
+def test_count_only_penalty_names_the_last_pass_or_the_pass_given() -> None:
+    # 20 passes on an empty layout, then again once 30's 7H is down.
+    state, _ = run(counted(), pass_(20), play(30, "7H"), pass_(10), pass_(20))
+    assert ENGINE.public_state(state)["players"][0]["passes"] == 2
+    with pytest.raises(IllegalAction, match="on the layout at player 20's pass 1"):
+        ENGINE.apply(state, {"type": "penalty", "player": 20, "seven": "7H", "eight_holder": 10})
+    state, _ = ENGINE.apply(state, {"type": "penalty", "player": 20})  # the last pass, 1
+    with pytest.raises(IllegalAction, match="pass 1 is already penalised"):
+        ENGINE.apply(state, {"type": "penalty", "player": 20})
+    assert {"type": "penalty", "player": 20, "needs": ["pass"], "choices": {"pass": [0]}} in (
+        ENGINE.legal_actions(state)
+    )
+    penalty = {
+        "type": "penalty",
+        "player": 20,
+        "pass": 0,
+        "seven": "7S",
+        "six_holder": 10,
+        "eight_holder": 30,
+    }
+    state, moved = ENGINE.apply(state, penalty)
+    assert net(moved)[wallet(20)] == -13 * CHIP
+    assert ENGINE.public_state(state)["players"][0]["penalised_passes"] == [1, 0]
+    assert [a for a in ENGINE.legal_actions(state) if a["type"] == "penalty" and a["player"] == 20] == []
 
 
 def test_penalty_is_not_keyed_when_the_engine_knows_the_hands() -> None:
@@ -581,7 +650,8 @@ def choose(
     if options and (slips <= 0 or data.draw(st.integers(0, 9)) != 0):
         return play(player, data.draw(st.sampled_from(options)))
     me = state.get(player)
-    if not options and state.tracking == "count" and me.penalties < me.passes and data.draw(st.booleans()):
+    open_pass = me.passes > 0 and me.passes - 1 not in me.penalised
+    if not options and state.tracking == "count" and open_pass and data.draw(st.booleans()):
         return {"type": "penalty", "player": player}  # a pass the dealer wrongly calls illegal
     return pass_(player)
 

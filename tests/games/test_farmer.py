@@ -544,16 +544,44 @@ def test_legal_actions_offer_the_farmer_draw_the_deal_then_hit_or_stay() -> None
     drawing, _ = ENGINE.start(make_ctx())
     assert ENGINE.legal_actions(drawing) == [{"type": "farmer", "player": p} for p in (10, 30, 50)]
     dealing, _ = ENGINE.apply(drawing, {"type": "farmer", "player": 10})
-    assert ENGINE.legal_actions(dealing) == [{"type": "deal"}]
+    assert ENGINE.legal_actions(dealing) == [
+        {
+            "type": "deal",
+            "needs": ["cards"],
+            "choices": {"cards": list(FARMER_DECK)},
+            "count": {"cards": {"30": 1, "50": 1, "10": 1}},
+            "one_card_each": True,
+        }
+    ]
     state = playing()
-    assert ENGINE.legal_actions(state) == [{"type": "hit", "player": 30}]  # must hit first
+    out = {c for hand in state.hands for c in hand.cards}
+    left = [c for c in FARMER_DECK if c not in out]
+    hit_30 = {"type": "hit", "player": 30, "needs": ["card"], "choices": {"card": left}}
+    assert ENGINE.legal_actions(state) == [hit_30]  # must hit first
     state, _ = ENGINE.apply(state, {"type": "hit", "player": 30, "card": "5S"})
-    assert ENGINE.legal_actions(state) == [{"type": "hit", "player": 30}, {"type": "stay", "player": 30}]
+    hit_30["choices"] = {"card": [c for c in left if c != "5S"]}
+    assert ENGINE.legal_actions(state) == [hit_30, {"type": "stay", "player": 30}]
     state, _ = ENGINE.apply(state, {"type": "hit", "player": 30, "card": "KS"})  # A+5+K = 16
     state, _ = ENGINE.apply(state, {"type": "hit", "player": 30, "card": "QS"})  # bust
     assert ENGINE.legal_actions(state) == [{"type": "stay", "player": 30}]
     settled, _, _ = manual_round({30: ["10S", "5S"], 50: ["9S", "5H"], 10: ["10D", "2D"]})
     assert ENGINE.legal_actions(settled) == []
+
+
+def test_legal_actions_manual_shoe_templates_filled_from_their_choices_are_accepted() -> None:
+    """Issue 20: a manual shoe's deal and hit were offered concrete, and apply refused both."""
+    state, _ = ENGINE.start(make_ctx(carry={"farmer": 10}))
+    (deal,) = ENGINE.legal_actions(state)
+    cards = iter(deal["choices"]["cards"])
+    state, _ = ENGINE.apply(
+        state, {"type": "deal", "cards": {p: next(cards) for p in deal["count"]["cards"]}}
+    )
+    (hit,) = ENGINE.legal_actions(state)
+    assert hit["needs"] == ["card"]
+    state, _ = ENGINE.apply(
+        state, {"type": "hit", "player": hit["player"], "card": hit["choices"]["card"][0]}
+    )
+    assert ENGINE.public_state(state)["players"][0]["cards"] == 2
 
 
 @settings(max_examples=60, deadline=None)

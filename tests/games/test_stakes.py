@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from tables.games.base import Settlement, TableContext, wallet
 from tables.games.errors import IllegalAction
-from tables.games.stakes import ENGINE, VARIANTS, StakesState
+from tables.games.stakes import ENGINE, VARIANTS, StakesState, required_reserve
 
 SEATS = {1: 101, 3: 103, 5: 105, 7: 107}
 STAKE = 500
@@ -144,6 +144,31 @@ def test_reserve_is_reserve_chips_chips_per_player() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("settle", "hold"),
+    [("first_out", 5_000), ("high_score", 5_000), ("loser_pays", 3 * 5_000), ("points", 30 * 100)],
+)
+def test_reserve_covers_the_most_a_player_can_owe_under_the_tables_settle(settle: str, hold: int) -> None:
+    """Ante 5,000 and the default 30 chips (3,000): a stake is never cut down to the reserve."""
+    ctx = make_ctx({"settle": settle}, ante=5_000)
+    assert ENGINE.reserve(ctx) == dict.fromkeys(SEATS.values(), hold)
+    assert ENGINE.start(ctx)[0].reserve_left == (hold,) * 4
+    assert required_reserve(ENGINE.validate_rules({"settle": settle}), stake=5_000, players=4) == hold
+
+
+def test_first_out_winner_is_paid_the_whole_stake_when_it_exceeds_reserve_chips() -> None:
+    state = started({"variant": "page_one"}, ante=5_000)
+    _, settlements = ENGINE.apply(state, {"type": "result", "winner": 103})
+    assert net(settlements)[wallet(103)] == 3 * 5_000
+    assert all(net(settlements)[wallet(p)] == -5_000 for p in (101, 105, 107))
+
+
+def test_loser_pays_reserve_grows_with_the_players_dealt_in() -> None:
+    rules = {"variant": "old_maid", "reserve_chips": 2}
+    assert ENGINE.reserve(make_ctx(rules, ante=100)) == dict.fromkeys(SEATS.values(), 300)
+    assert ENGINE.reserve(make_ctx(rules, ante=100, seats={1: 101, 3: 103})) == {101: 200, 103: 200}
+
+
 def test_no_chips_move_when_the_round_starts() -> None:
     state, settlements = ENGINE.start(make_ctx())
     assert settlements == ()
@@ -213,13 +238,17 @@ def test_loser_pays_every_other_player_one_stake() -> None:
     assert all(totals[wallet(p)] == STAKE for p in (101, 103, 107))
 
 
-def test_loser_pays_in_part_from_the_dealers_left_when_the_reserve_runs_dry() -> None:
-    # reserve 2 chips of 100 = 200 cents; the stake is 100 → three players are owed 300
+def test_loser_pays_everyone_in_full_from_the_dealers_left_though_reserve_chips_are_fewer() -> None:
+    # reserve_chips 2 of 100 = 200 cents, but three players are owed 300: the reserve is 300
     state = started({"variant": "old_maid", "reserve_chips": 2}, ante=100)
     _, settlements = ENGINE.apply(state, {"type": "result", "loser": 107})
     # dealer is seat 1 (player 101), so the order from the left is 103, 105, 107, 101
-    assert [(s.payee, s.amount) for s in settlements] == [(wallet(103), 100), (wallet(105), 100)]
-    assert paid_out(settlements)[wallet(107)] == 200
+    assert [(s.payee, s.amount) for s in settlements] == [
+        (wallet(103), 100),
+        (wallet(105), 100),
+        (wallet(101), 100),
+    ]
+    assert paid_out(settlements)[wallet(107)] == 300
 
 
 # --- high_score ------------------------------------------------------------------------
@@ -452,6 +481,10 @@ def test_property_chips_are_conserved_and_nobody_pays_beyond_their_reserve(
         assert 0 <= left == reserve[player] - out[wallet(player)]
     winners = {wallet(p) for p in settled.winners}
     assert all(s.payee in winners for s in settlements)
+    if settled.settle != "points":  # only a points debt may exceed the reserve
+        payers = 1 if settled.settle == "loser_pays" else len(settled.players) - len(settled.winners)
+        stakes = payers * (len(settled.winners) if settled.settle == "loser_pays" else 1)
+        assert sum(out.values()) == stakes * settled.stake
 
 
 @settings(max_examples=100, deadline=None)

@@ -398,8 +398,8 @@ def _caught_flows(totals: dict[int, int], dropper: int, pays: int) -> Counter[in
         if player != dropper and total <= totals[dropper]:
             result[dropper] -= pays * STAKE
             result[player] += pays * STAKE
-    low = min(t for p, t in totals.items() if p != dropper)
-    lowest = [p for p, t in totals.items() if p != dropper and t == low]
+    low = min(totals.values())  # over every hand: a dropper tied for lowest is paid too
+    lowest = [p for p, t in totals.items() if t == low]
     for payer in totals:
         if payer not in lowest:
             for winner in lowest:
@@ -418,8 +418,8 @@ def _caught_flows(totals: dict[int, int], dropper: int, pays: int) -> Counter[in
         (("2D 3D 4D 9S 10S", "2C 3C 4C 9H 10H", "AC AD 3H 4H 6S", "5D 6D 7D 9D 10D"), [12, 13], [13]),
         # 11 drops on 28; 12 and 14 both have 15 (each of the lowest is paid)
         (("2D 3D 4D 9S 10S", "AC 2C 3C 4H 5S", "5H 6H 7C 9C 10C", "AD 2H 3H 4C 5D"), [12, 14], [12, 14]),
-        # 11 drops on 15 and 12 ties at 15: the dropper is caught and is not paid as a lowest
-        (("AC 2C 3C 4H 5S", "AD 2H 3D 4C 5C", "5H 6H 7C 9C 10C", "5D 6D 7D 9D 10D"), [12], [12]),
+        # 11 drops on 15 and 12 ties at 15: the dropper is caught and is paid as a tied lowest
+        (("AC 2C 3C 4H 5S", "AD 2H 3D 4C 5C", "5H 6H 7C 9C 10C", "5D 6D 7D 9D 10D"), [12], [11, 12]),
     ],
 )
 def test_caught_drop_dropper_pays_the_penalty_to_each_equal_or_lower_and_everyone_pays_the_lowest(
@@ -434,6 +434,20 @@ def test_caught_drop_dropper_pays_the_penalty_to_each_equal_or_lower_and_everyon
     assert all(s.amount == caught_drop_pays * STAKE and s.payer == wallet(11) for s in penalties)
     expected = _caught_flows(totals, 11, caught_drop_pays)
     assert nets(settlements, list(totals)) == [expected[p] for p in totals]
+
+
+@pytest.mark.parametrize(("caught_drop_pays", "expected"), [(1, [0, 200, -200]), (2, [-100, 300, -200])])
+def test_caught_drop_a_dropper_tied_for_lowest_is_paid_like_the_other_tied_player(
+    caught_drop_pays: int, expected: list[int]
+) -> None:
+    """GAMES.md's example: totals 15 (the dropper), 15 and 29 at a stake of 100."""
+    hands = ("AC 2C 3C 4H 5S", "AD 2H 3D 4C 5C", "3S 4S 4D 8H 10H")
+    ctx = make_ctx(3, rules={"caught_drop_pays": caught_drop_pays}, deck=rig(hands, "QD"), ante=100)
+    state, _ = play(ENGINE.start(ctx)[0], {"type": "deal"})
+    state, settlements = play(state, {"type": "drop", "player": 11})
+    assert ENGINE.public_state(state)["totals"] == {"11": 15, "12": 15, "13": 29}
+    assert (state.outcome, state.winners) == ("caught_drop", (11, 12))
+    assert nets(settlements, (11, 12, 13)) == expected
 
 
 def test_double_penalty_caught_drop_uses_the_whole_reserve_at_most() -> None:
@@ -514,7 +528,7 @@ def test_slap_skips_the_players_in_between() -> None:
     [
         ("after_draw", 11, "right after a discard"),
         ("own", 12, "own discard"),
-        ("no_fit", 12, "does not fit"),
+        ("no_fit", 12, "fits no spread"),
         ("off", 13, "without slaps"),
     ],
 )
@@ -527,6 +541,39 @@ def test_slap_is_refused_when_it_does_not_apply(setup: str, player: int, why: st
         if setup == "after_draw":
             state, _ = play(state, draw(13))
     assert why in refused(state, {"type": "slap", "player": player})
+
+
+OWN_SPREAD_HANDS = ("7S 7H 7D KC 2C", "7C 2D 3D 9H 10H", "KD KH 9D 10D JH")
+
+
+def test_slap_a_discard_that_makes_a_spread_with_the_slappers_own_cards() -> None:
+    """GAMES.md: a slap is allowed when the card can be played at once, in a new spread too."""
+    state, _ = dealt(OWN_SPREAD_HANDS, stock="2S 6H")
+    state, _ = play(state, draw(11), spread(11, "7S 7H 7D"), discard(11, "KC"))
+    assert {"type": "slap", "player": 13} in ENGINE.legal_actions(state)
+    assert {"type": "slap", "player": 12} not in ENGINE.legal_actions(state)  # 12 cannot play KC
+    assert "cannot play KC at once" in refused(state, {"type": "slap", "player": 12})
+    state, _ = play(state, {"type": "slap", "player": 13})
+    assert "must play" in refused(state, discard(13, "9D"))
+    assert ENGINE.legal_actions(state) == [spread(13, "KH KD KC")]  # the slapped card first
+    state, _ = play(state, spread(13, "KC KD KH"), discard(13, "9D"))
+    assert ENGINE.public_state(state)["turn"] == 11
+
+
+def test_slap_count_only_trusts_the_dealer_when_the_unseen_cards_could_make_the_spread() -> None:
+    state = manual(3)
+    state, _ = play(
+        state, {"type": "deal", "upcard": "QD"}, draw(11), spread(11, "7S 7H 7D"), discard(11, "KC")
+    )
+    assert state.tracking == "count_only"
+    slaps = [a for a in ENGINE.legal_actions(state) if a["type"] == "slap"]
+    assert slaps == [{"type": "slap", "player": 12}, {"type": "slap", "player": 13}]
+    state, _ = play(state, {"type": "slap", "player": 13})
+    assert "must play" in refused(state, spread(13, "9D 10D JD"))
+    template = next(a for a in ENGINE.legal_actions(state) if a["type"] == "spread")
+    assert template["with"] == "KC"
+    state, _ = play(state, spread(13, "KC KD KH"), discard(13, "9D"))
+    assert ENGINE.public_state(state)["turn"] == 11
 
 
 def test_no_slap_on_the_upcard() -> None:
@@ -571,7 +618,8 @@ def test_full_tracking_drop_may_key_totals_but_they_must_match() -> None:
     assert "do not match" in refused(state, {"type": "drop", "player": 11, "totals": {"11": 27, "12": 20}})
     state, settlements = play(state, {"type": "drop", "player": 11, "totals": {"11": 28, "12": 28}})
     assert state.outcome == "caught_drop"
-    assert nets(settlements, (11, 12)) == [-2 * STAKE, 2 * STAKE]
+    # The penalty to 12; both are the lowest (the dropper tied), so nobody pays the lowest.
+    assert nets(settlements, (11, 12)) == [-STAKE, STAKE]
 
 
 def test_count_only_deal_keys_the_upcard_and_tracks_sizes() -> None:
@@ -691,9 +739,10 @@ def legal_actions(state: TonkState, allow_drop: bool) -> list[dict[str, Any]]:
                 spread(player, " ".join(c))
                 for c in itertools.combinations(hand, size)
                 if spread_kind(c)
+                and state.must_play in (None, *c)
                 and not _taken_left_alone(state, [x for x in hand if x not in c], [*tables, c])
             ]
-        for card in hand:
+        for card in hand if state.must_play is None else [state.must_play]:
             for i, s in enumerate(state.spreads):
                 grown = [*tables[:i], (*s.cards, card), *tables[i + 1 :]]
                 rest = [x for x in hand if x != card]
@@ -714,12 +763,15 @@ def _slaps(state: TonkState) -> list[dict[str, Any]]:
     if not state.slap_open:
         return []
     top = state.pile[-1]
-    if not any(spread_kind((*s.cards, top)) for s in state.spreads):
-        return []
     return [
         {"type": "slap", "player": p}
-        for p in state.players
-        if p != state.last_discarder and p not in state.barred
+        for p, hand in zip(state.players, state.hands, strict=True)
+        if p != state.last_discarder
+        and p not in state.barred
+        and (
+            any(spread_kind((*s.cards, top)) for s in state.spreads)
+            or any(spread_kind((top, *two)) for two in itertools.combinations(hand, 2))
+        )
     ]
 
 
@@ -917,7 +969,7 @@ def test_fuzz_garbage_actions_only_ever_raise_illegal_action(
 # bound (run out, tonk out, drop or the stock running out).
 
 HINT_KEYS = ("needs", "optional", "choices", "count", "bounds", "min_amount", "max_amount", "chip")
-HINT_KEYS += ("held", "unseen")
+HINT_KEYS += ("held", "unseen", "with")
 LA_BOUND = 1_500  # actions: about 40 stock cards, a few actions a turn
 
 
@@ -949,7 +1001,7 @@ def la_spread_for(rng: random.Random, entry: Mapping[str, Any], state: TonkState
                 spread_kind((*cards, state.taken)) for cards in [*(s.cards for s in state.spreads), three]
             )
         )
-        if outside <= entry["unseen"] and not stranded:
+        if outside <= entry["unseen"] and not stranded and entry.get("with", three[0]) in three:
             fits.append(three)
     return rng.choice(fits)
 

@@ -1,6 +1,6 @@
 """The ratings task on a real Celery worker (Redis broker and result backend, not eager mode).
 
-Settling a round commits, and only then (``transaction.on_commit`` in ``tables.rounds._finish``)
+Settling a round commits, and only then (``transaction.on_commit`` in ``tables.rounds.finish_round``)
 sends ``rate_round_task``; the worker thread rates the round in its own database connection.
 Sending the task again, or twice at once, rewrites the same rows (the task is idempotent,
 which ``acks_late`` redelivery needs).

@@ -556,7 +556,7 @@ def test_limits_seats_and_funds_are_checked_before_anything_moves(floor: ApiFloo
     # The pit raises the minimum and lowers the maximum mid-deal: only new bets feel it.
     limits = {"min_bet": 1_000, "max_bet": 5_000}
     table = floor.expect(
-        floor.client(floor.dealer).patch(f"/api/v1/tables/{deal.table}/limits", limits, format="json"), 200
+        floor.client(floor.pit_boss).patch(f"/api/v1/tables/{deal.table}/limits", limits, format="json"), 200
     )
     assert (table["min_bet"], table["max_bet"]) == (1_000, 5_000)
     assert (

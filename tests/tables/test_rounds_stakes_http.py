@@ -45,10 +45,11 @@ class StakesTable:
         *,
         ante: int = STAKE,
         buy_ins: tuple[int, ...] = (BUY_IN,) * 4,
+        max_bet: int = 1_000,
     ) -> None:
         self.floor = floor
         table = floor.open_table(
-            game="stakes", min_bet=100, max_bet=1_000, ante=ante, rules=rules, inventory=TRAY
+            game="stakes", min_bet=100, max_bet=max_bet, ante=ante, rules=rules, inventory=TRAY
         )
         self.id = int(table["id"])
         self.players = [floor.new_player(buy_in=amount) for amount in buy_ins]
@@ -216,6 +217,36 @@ def test_points_everyone_pays_the_top_scorer_the_difference_rounded_down_and_tie
     assert sum(a for (_, to), a in paid.items() if to == t.w[p2]) == 381
     assert t.wallets() == [5_264, 5_351, 4_139, 5_246]
     assert t.balances()[p3] == (4_139, 0)
+    t.assert_sound(start)
+
+
+def test_a_stake_above_reserve_chips_is_held_whole_and_a_wallet_short_of_it_sits_out_told_why(
+    floor: ApiFloor,
+) -> None:
+    """Issue 20: ante $50 against the default 30 chips ($30) paid a first_out winner $30 each."""
+    t = StakesTable(
+        floor, {"variant": "page_one"}, ante=5_000, max_bet=10_000, buy_ins=(20_000,) * 3 + (4_000,)
+    )
+    p1, p2, p3, p4 = t.players
+    start = table_money(t.id, t.players)
+    round_ = t.start()
+    # The reserve is one stake, $50: p4's $40 covers the 30 chips but not the stake.
+    assert round_["players"] == [p2, p3, p1]
+    name = Player.objects.get(pk=p4).name
+    assert round_["sat_out"] == [
+        {
+            "player": p4,
+            "name": name,
+            "reserve": 5_000,
+            "available": 4_000,
+            "message": f"{name} is not dealt in: the reserve for this round is $50.00 "
+            "and their wallet has $40.00 available.",
+        }
+    ]
+    assert t.balances() == {p1: (15_000, 5_000), p2: (15_000, 5_000), p3: (15_000, 5_000), p4: (4_000, 0)}
+    round_ = t.result(round_["id"], {"winner": p2})
+    assert t.wallets() == [15_000, 30_000, 15_000, 4_000]  # the winner is paid the whole stake twice
+    assert floor.round(round_["id"]) == round_
     t.assert_sound(start)
 
 

@@ -15,7 +15,7 @@ from ledger.services import Leg, post_transfer
 from tables import services
 from tables.accounts import OVER_SHORT, layout_code, open_layout, open_pot, pot_code, tray_code
 from tables.models import LimitChange, Round, RoundStatus, Seat, Table, TableStatus, TrayRequest
-from tests.factories import RUN, PlayerFactory, open_table_for
+from tests.factories import RUN, PlayerFactory, TableFactory, open_table_for
 
 
 def _balance(code: str) -> int:
@@ -94,12 +94,14 @@ def test_table_names_are_unique_ignoring_case(pit_boss: User, table: Table) -> N
 
 @pytest.mark.django_db
 def test_change_limits_records_who_and_what(
-    pit_boss: User, dealer: User, other_dealer: User, table: Table
+    pit_boss: User, admin: User, dealer: User, other_dealer: User, table: Table
 ) -> None:
-    services.change_limits(actor=dealer, table_id=table.pk, min_bet=1_000, max_bet=10_000)
+    """Limits are the pit's (API.md): a pit boss or an admin, never a dealer, not even the table's."""
+    services.change_limits(actor=admin, table_id=table.pk, min_bet=1_000, max_bet=10_000)
     services.change_limits(actor=pit_boss, table_id=table.pk, min_bet=2_000, max_bet=20_000)
-    with pytest.raises(Forbidden):
-        services.change_limits(actor=other_dealer, table_id=table.pk, min_bet=100, max_bet=100)
+    for outsider in (dealer, other_dealer):
+        with pytest.raises(Forbidden):
+            services.change_limits(actor=outsider, table_id=table.pk, min_bet=100, max_bet=100)
     with pytest.raises(ValidationFailed):
         services.change_limits(actor=pit_boss, table_id=table.pk, min_bet=3_000, max_bet=2_000)
 
@@ -108,7 +110,7 @@ def test_change_limits_records_who_and_what(
             "changed_by", "old_min_bet", "old_max_bet", "new_min_bet", "new_max_bet"
         )
     )
-    assert history == [(dealer.pk, 500, 50_000, 1_000, 10_000), (pit_boss.pk, 1_000, 10_000, 2_000, 20_000)]
+    assert history == [(admin.pk, 500, 50_000, 1_000, 10_000), (pit_boss.pk, 1_000, 10_000, 2_000, 20_000)]
 
 
 @pytest.mark.django_db
@@ -310,11 +312,8 @@ def test_seating_needs_an_open_table_and_a_real_player(table: Table, dealer: Use
     assert not Seat.objects.filter(player=player).exists()
 
 
-@pytest.mark.django_db
-def test_unseat_waits_for_chips_and_live_rounds(table: Table, dealer: User, player: Player) -> None:
-    session = open_table_for(table)
-    services.seat_player(actor=dealer, table_id=table.pk, player_id=player.pk)
-    live = Round.objects.create(
+def _live_round_with(table: Table, dealer: User, session: Any, player: Player) -> Round:
+    return Round.objects.create(
         table=table,
         game=table.game,
         number=1,
@@ -324,9 +323,36 @@ def test_unseat_waits_for_chips_and_live_rounds(table: Table, dealer: User, play
         players=[player.pk],
     )
 
+
+@pytest.mark.django_db
+def test_a_pot_game_player_dealt_in_stays_until_the_round_settles(
+    dealer: User, pit_boss: User, player: Player
+) -> None:
+    fan_tan = TableFactory(
+        actor=pit_boss, dealer=dealer, game="fan_tan", min_bet=100, max_bet=1_000, ante=100
+    )
+    session = open_table_for(fan_tan)
+    services.seat_player(actor=dealer, table_id=fan_tan.pk, player_id=player.pk)
+    live = _live_round_with(fan_tan, dealer, session, player)
     with pytest.raises(Conflict) as in_round:
-        services.unseat_player(actor=dealer, table_id=table.pk, player_id=player.pk)
+        services.unseat_player(actor=dealer, table_id=fan_tan.pk, player_id=player.pk)
+    assert in_round.value.code == "chips_in_play"
+    assert "stays until it settles" in in_round.value.message
     Round.objects.filter(pk=live.pk).update(status=RoundStatus.SETTLED)
+    assert services.unseat_player(actor=dealer, table_id=fan_tan.pk, player_id=player.pk).left_at
+
+
+@pytest.mark.django_db
+def test_unseat_waits_for_chips_on_the_faro_layout_not_for_the_deal(
+    table: Table, dealer: User, player: Player
+) -> None:
+    """GAMES.md "Leaving": a Faro punter with nothing on the layout leaves between any two actions."""
+    session = open_table_for(table)
+    services.seat_player(actor=dealer, table_id=table.pk, player_id=player.pk)
+    live = _live_round_with(table, dealer, session, player)
+    assert services.unseat_player(actor=dealer, table_id=table.pk, player_id=player.pk).left_at
+    services.seat_player(actor=dealer, table_id=table.pk, player_id=player.pk)
+    assert live.status != RoundStatus.SETTLED
     funded = PlayerFactory(funded=500)
     open_layout(table_id=table.pk, player_id=player.pk, holder=f"user:{player.user_id}")
     post_transfer(
@@ -338,5 +364,5 @@ def test_unseat_waits_for_chips_and_live_rounds(table: Table, dealer: User, play
     with pytest.raises(Conflict) as with_chips:
         services.unseat_player(actor=dealer, table_id=table.pk, player_id=player.pk)
 
-    assert in_round.value.code == with_chips.value.code == "chips_in_play"
-    assert Seat.objects.get(player=player).left_at is None
+    assert with_chips.value.code == "chips_in_play"
+    assert Seat.objects.get(player=player, left_at__isnull=True)

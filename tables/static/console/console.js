@@ -19,12 +19,13 @@
     var button = form.querySelector("[data-confirm]");
     var hint = form.querySelector("[data-hint]");
     var steps = form.querySelectorAll("[data-step]");
-    var custom = form.querySelector("input[name=custom_amount]");
-    var copper = form.querySelector("input[name=coppered]");
 
     function checked(name) { return form.querySelector("input[name=" + name + "]:checked"); }
 
     function update() {
+      // Looked up each time: the amounts fieldset is swapped in anew when the limits change.
+      var custom = form.querySelector("input[name=custom_amount]");
+      var copper = form.querySelector("input[name=coppered]");
       var player = checked("player");
       var target = checked("target");
       var ranks = Array.prototype.map.call(form.querySelectorAll("input[name=ranks]:checked"), function (i) { return i.value; });
@@ -83,15 +84,16 @@
       if (name === "target" && event.target.checked) {
         form.querySelectorAll("input[name=ranks]").forEach(function (i) { i.checked = false; });
       }
+      var custom = form.querySelector("input[name=custom_amount]");
       if (name === "amount" && custom) custom.value = "";
       update();
     });
-    if (custom) {
-      custom.addEventListener("input", function () {
-        if (custom.value.trim()) form.querySelectorAll("input[name=amount]").forEach(function (i) { i.checked = false; });
-        update();
-      });
-    }
+    form.addEventListener("input", function (event) {
+      if (event.target.name !== "custom_amount") return;
+      if (event.target.value.trim()) form.querySelectorAll("input[name=amount]").forEach(function (i) { i.checked = false; });
+      update();
+    });
+    form.addEventListener("htmx:afterSwap", update);
     form.addEventListener("reset", function () { setTimeout(update, 0); });
     update();
   }
@@ -261,12 +263,17 @@
   }
 
   /* The pit polls every 5 s, but never while someone is typing into one of its forms. */
-  window.pitIdle = function () {
-    var live = document.getElementById("pit-live");
-    if (!live) return false;
+  function pitIdle(live) {
     if (live.contains(document.activeElement) && document.activeElement.matches("input, select, textarea")) return false;
     return !live.querySelector("input[data-dirty]");
-  };
+  }
+
+  /* The check runs here, not in an hx-trigger filter ("every 5s [pitIdle()]"): htmx evaluates
+     filters as code, which the Content-Security-Policy forbids (no 'unsafe-eval'). */
+  document.addEventListener("htmx:confirm", function (event) {
+    var elt = event.detail.elt;
+    if (elt && elt.id === "pit-live" && event.detail.verb === "get" && !pitIdle(elt)) event.preventDefault();
+  });
 
   if (window.htmx) {
     window.htmx.onLoad(init);

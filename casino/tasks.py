@@ -1,0 +1,13 @@
+"""Celery entry points for people and tokens; each calls one service."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from casino.services import purge_expired_tokens
+
+
+@shared_task(acks_late=True)
+def purge_expired_tokens_task() -> int:
+    """Expired tokens can never sign in again; deleting them keeps the token table small."""
+    return purge_expired_tokens()

@@ -1,0 +1,158 @@
+"""Corrections on the floor's screens: the dealer asks, the pit sees what would be voided and decides.
+
+The services are ``tables.corrections``; these views only phrase things for people (card
+names, player names, dollars) and run each tap once (``run_once``) like every console form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.views.decorators.http import require_POST
+
+from casino.models import Player
+from tables import corrections as service
+from tables.console.access import NotAllowed, actor_of, signed_in
+from tables.console.cards import card_label
+from tables.console.money import format_dollars
+from tables.models import Correction, Round, RoundAction, RoundStatus
+
+FARO_TARGETS = {"even": "even", "odd": "odd", "high": "high card"}
+
+
+def _cards(cards: Iterable[Any]) -> str:
+    return " ".join(card_label(str(c)) for c in cards)
+
+
+def describe_action(payload: Mapping[str, Any], names: Mapping[int, str]) -> str:
+    """One action in words: 'Bet $20.00 by Wyatt Earp on K', 'Turn 9♠ K♥', 'Doc Holliday plays 7♥'."""
+    kind = str(payload.get("type", ""))
+    player = payload.get("player")
+    who = names.get(player, "") if isinstance(player, int) else ""
+    amount = payload.get("amount")
+    money = format_dollars(amount) if isinstance(amount, int) and not isinstance(amount, bool) else ""
+    if kind == "bet":
+        where = "–".join(payload.get("ranks") or []) or FARO_TARGETS.get(str(payload.get("target")), "")
+        copper = " (coppered)" if payload.get("coppered") else ""
+        return f"Bet {money} by {who} on {where}{copper}"
+    if kind in ("turn", "last_turn", "soda"):
+        cards = payload.get("cards") or ([payload["card"]] if payload.get("card") else [])
+        label = {"turn": "Turn", "last_turn": "Last turn", "soda": "Soda"}[kind]
+        return f"{label} {_cards(cards)}" if cards else f"{label} (electronic shoe)"
+    if kind == "remove_bet":
+        return f"Bet {payload.get('bet')} taken down"
+    if kind == "call_turn":
+        return f"{who} calls the turn {_cards(payload.get('order') or [])} for {money}"
+    if kind == "result":
+        if payload.get("winner") is not None:
+            return f"Result: {names.get(payload['winner'], 'a player')} wins"
+        if payload.get("loser") is not None:
+            return f"Result: {names.get(payload['loser'], 'a player')} loses"
+        return "Result: scores keyed"
+    verb = kind.replace("_", " ")
+    card = payload.get("card")
+    detail = f" {card_label(str(card))}" if isinstance(card, str) else ""
+    if who:
+        return f"{who}: {verb}{detail}"
+    return f"{verb.capitalize()}{detail}"
+
+
+def player_names(round_: Round) -> dict[int, str]:
+    ids = [int(p) for p in round_.context.get("seats", {}).values()]
+    return {p.pk: p.name for p in Player.objects.select_related("user").filter(pk__in=ids)}
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectionRow:
+    """A pending correction as the pit reads it before deciding."""
+
+    correction: Correction
+    table: str
+    deal: int
+    asked_by: str
+    voids: list[str]
+
+
+def pending_rows(*, table_ids: Iterable[int] | None = None) -> list[CorrectionRow]:
+    rows = []
+    for correction in service.pending_corrections(table_ids=table_ids):
+        round_ = correction.round
+        names = player_names(round_)
+        if correction.from_seq is None:
+            voids = ["The whole deal (misdeal): every ante, bet and pot payment goes back."]
+        else:
+            actions = RoundAction.objects.filter(round=round_, seq__gte=correction.from_seq).order_by("seq")
+            voids = [f"#{a.seq} {describe_action(a.payload, names)}" for a in actions]
+        requester = correction.requested_by
+        rows.append(
+            CorrectionRow(
+                correction=correction,
+                table=round_.table.name,
+                deal=round_.number,
+                asked_by=requester.name or requester.username,
+                voids=voids,
+            )
+        )
+    return rows
+
+
+def last_action_words(round_: Round | None) -> str:
+    """What "undo the last action" would undo, for the dealer's form (empty: nothing to undo)."""
+    if round_ is None or round_.status == RoundStatus.VOID:
+        return ""
+    last = RoundAction.objects.filter(round=round_).order_by("-seq").first()
+    return "" if last is None else describe_action(last.payload, player_names(round_))
+
+
+@require_POST
+@signed_in
+def ask(request: HttpRequest, table_id: int, round_id: int) -> HttpResponse:
+    """The dealer's "ask a correction": nothing moves until the pit approves."""
+    from tables.console.views import _done, _perform
+
+    if not Round.objects.filter(pk=round_id, table_id=table_id).exists():
+        raise NotAllowed("No such deal at this table.", status=404)
+
+    def work() -> dict[str, Any]:
+        scope = request.POST.get("void", "")
+        void = {"last": "last", "round": "round"}.get(scope, scope)
+        made = service.request_correction(
+            actor=actor_of(request), round_id=round_id, void=void, reason=request.POST.get("reason", "")
+        )
+        what = "the whole deal (misdeal)" if made.from_seq is None else "the last action"
+        return _done(
+            f"Correction asked: void {what}.",
+            "Play is paused for it: nothing moves until a pit boss approves it in the pit view.",
+        )
+
+    return _perform(request, table_id, form="correction", work=work)
+
+
+@require_POST
+@signed_in
+def decide(request: HttpRequest, correction_id: int, verdict: str) -> HttpResponse:
+    """The pit's approve or refuse: a second person, never the one who asked."""
+    from tables.console.pit import _perform
+
+    found = Correction.objects.select_related("round__table").filter(pk=correction_id).first()
+    if found is None:
+        raise NotAllowed("No such correction.", status=404)
+    table, deal = found.round.table.name, found.round.number
+
+    def work() -> dict[str, Any]:
+        if verdict == "approve":
+            round_ = service.approve_correction(actor=actor_of(request), correction_id=correction_id)
+            after = "voided" if round_.status == RoundStatus.VOID else "refolded; play goes on"
+            return {
+                "headline": f"Approved: the correction of {table} deal #{deal}.",
+                "lines": [f"The voided chips went back where they came from; the deal is {after}."],
+            }
+        service.refuse_correction(
+            actor=actor_of(request), correction_id=correction_id, note=request.POST.get("note", "")
+        )
+        return {"headline": f"Refused: the correction of {table} deal #{deal}.", "lines": ["Nothing moved."]}
+
+    return _perform(request, form=f"correction-{correction_id}", work=work)

@@ -1,0 +1,304 @@
+"""Corrections: void a round's last actions, or the whole round, with two people (MICS).
+
+Nothing is edited. The dealer asks (``request_correction``); a pit boss or admin who is not
+the requester approves (``approve_correction``): each voided action's transfer is reversed by a
+new transfer, the actions and their settlement rows are marked voided (never deleted), and the
+round is refolded from the actions that remain, so play goes on as if the voided ones had never
+been made. A refusal moves nothing.
+
+Lock order is the write path's: the table, then the round, then ledger accounts in pk order
+(all the accounts the reversals touch, before the first of them), then holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from casino.audit import record_audit
+from casino.errors import Conflict, Forbidden, NotFound, SeparationOfDuties, ValidationFailed
+from casino.models import Player, Role, User
+from casino.permissions import role_of
+from ledger.gaming_day import gaming_day_for
+from ledger.locks import lock_accounts
+from ledger.models import ClosedGamingDay, Entry, Hold, HoldStatus, Transfer
+from ledger.services import hold, reverse_transfer, void_hold
+from tables.games.registry import engine_for
+from tables.locks import lock_table, lock_table_of_round
+from tables.models import (
+    Correction,
+    CorrectionStatus,
+    Round,
+    RoundAction,
+    RoundPlayerStat,
+    RoundSettlement,
+    RoundStat,
+    RoundStatus,
+    Table,
+)
+from tables.rounds import context_of, finish_round, remember_state, replay_round, status_of
+
+APPROVERS = (Role.PIT_BOSS, Role.ADMIN)
+
+
+def _latest_round(table: Table, round_id: int) -> Round:
+    """The round, locked; only a table's newest round can be corrected (later rounds built on it)."""
+    round_ = Round.objects.select_for_update(of=("self",)).filter(pk=round_id).first()
+    if round_ is None:
+        raise NotFound("No such round.")
+    newest = Round.objects.filter(table=table).order_by("-number").values_list("pk", flat=True).first()
+    if newest != round_.pk:
+        raise Conflict(
+            f"Round {round_.number} is not the newest round at {table.name}; "
+            "only the newest can be corrected.",
+            code="not_latest_round",
+        )
+    if round_.status == RoundStatus.VOID:
+        raise Conflict(f"Round {round_.number} was already voided.", code="round_void")
+    return round_
+
+
+def _refuse_closed_day(round_: Round) -> None:
+    if ClosedGamingDay.objects.filter(day=gaming_day_for(round_.started_at)).exists():
+        raise Conflict(
+            f"The gaming day of round {round_.number} is closed; corrections of it are refused.",
+            code="day_closed",
+        )
+
+
+def _first_voided_seq(round_: Round, void: Any) -> int | None:
+    """The first seq a request voids (None: the whole round), checked against the round's actions."""
+    live = list(round_.actions.order_by("seq").values_list("seq", flat=True))
+    if void == "round":
+        return None
+    if void == "last":
+        if not live:
+            raise Conflict(
+                "The round has no action to void yet; void the whole round instead.", code="nothing_to_void"
+            )
+        return live[-1]
+    if isinstance(void, dict) and set(void) == {"from"}:
+        first = void["from"]
+        if isinstance(first, bool) or not isinstance(first, int) or first not in live:
+            raise ValidationFailed(
+                "void.from must be the number of one of the round's actions.", fields={"void": void}
+            )
+        return first
+    raise ValidationFailed(
+        'void must be "last", "round" or {"from": <action number>}.', fields={"void": void}
+    )
+
+
+@transaction.atomic
+def request_correction(*, actor: User, round_id: int, void: Any, reason: Any) -> Correction:
+    """The dealer asks; nothing moves until a second person approves."""
+    table = lock_table_of_round(round_id=round_id)
+    if table is None:
+        raise NotFound("No such round.")
+    if role_of(actor) != Role.DEALER or table.dealer_id != actor.pk:
+        raise Forbidden("Only the dealer assigned to this table may ask for a correction.")
+    if not isinstance(reason, str) or not reason.strip():
+        raise ValidationFailed("Say why the correction is needed.", fields={"reason": "required"})
+    if len(reason) > 300:
+        raise ValidationFailed("Keep the reason under 300 characters.", fields={"reason": "too long"})
+    round_ = _latest_round(table, round_id)
+    _refuse_closed_day(round_)
+    if Correction.objects.filter(round=round_, status=CorrectionStatus.PENDING).exists():
+        raise Conflict(
+            "A correction of this round is already waiting for approval.", code="correction_pending"
+        )
+    correction = Correction.objects.create(
+        round=round_,
+        void=void,
+        from_seq=_first_voided_seq(round_, void),
+        at_version=round_.version,
+        reason=reason.strip(),
+        requested_by=actor,
+    )
+    record_audit(
+        actor=actor,
+        action="correction.requested",
+        obj=correction,
+        data={"round": round_.pk, "void": void, "reason": correction.reason},
+    )
+    return correction
+
+
+def _lock_pending(correction_id: int) -> Correction:
+    correction = Correction.objects.select_related("round").filter(pk=correction_id).first()
+    if correction is None:
+        raise NotFound("No such correction.")
+    return correction
+
+
+def _check_decider(actor: User, correction: Correction) -> None:
+    if role_of(actor) not in APPROVERS:
+        raise Forbidden("Only a pit boss or an admin may decide a correction.")
+    if correction.requested_by_id == actor.pk:
+        raise SeparationOfDuties("The person who asked for a correction cannot decide it.")
+
+
+def _locked_for_decision(actor: User, correction_id: int) -> tuple[Table, Round, Correction]:
+    """Table, round, then the correction row: the write path's order."""
+    found = _lock_pending(correction_id)
+    table = lock_table(table_id=found.round.table_id)
+    round_ = Round.objects.select_for_update(of=("self",)).get(pk=found.round_id)
+    correction = Correction.objects.select_for_update(of=("self",)).get(pk=correction_id)
+    _check_decider(actor, correction)
+    if correction.status != CorrectionStatus.PENDING:
+        raise Conflict(f"This correction was already {correction.status}.", code="correction_decided")
+    return table, round_, correction
+
+
+def _lock_accounts_of(transfers: Iterable[Transfer]) -> None:
+    """Every account the reversals touch, in pk order, before any of them posts."""
+    ids = Entry.objects.filter(transfer__in=list(transfers)).values_list("account_id", flat=True)
+    lock_accounts(ids=ids)
+
+
+def _reverse(correction: Correction, transfers: list[Transfer]) -> list[int]:
+    reversed_ids = []
+    for transfer in sorted(transfers, key=lambda t: t.pk):
+        reversal = reverse_transfer(
+            transfer=transfer,
+            key=f"correction:{correction.pk}:reverses:{transfer.pk}",
+            memo=f"Correction {correction.pk}: {correction.reason}"[:300],
+        )
+        reversed_ids.append(reversal.pk)
+    return reversed_ids
+
+
+def _rehold_reserves(round_: Round, correction: Correction) -> None:
+    """Give each player's table-stakes reserve back what the voided actions had taken from it.
+
+    The old hold is released and a new one holds the reserve less what the remaining (not
+    voided) settlements paid from the wallet: exactly what the release and the reversals made
+    available again, so it always fits.
+    """
+    seated = [int(p) for p in round_.context.get("seats", {}).values()]
+    wallets = dict(Player.objects.filter(pk__in=seated).values_list("pk", "wallet__code"))
+    _void_pending_holds(round_)
+    holds: dict[str, int] = {}
+    reserve = engine_for(round_.game).reserve(context_of(round_))
+    for pid, amount in reserve.items():
+        code = wallets.get(pid)
+        paid = sum(
+            RoundSettlement.objects.filter(round=round_, from_account=code).values_list("amount", flat=True)
+        )
+        if code is not None and amount - paid > 0:
+            holds[str(pid)] = hold(
+                key=f"round:{round_.pk}:reserve:{pid}:correction:{correction.pk}",
+                account_code=code,
+                amount=amount - paid,
+                memo=f"Reserve for round {round_.number}, restored by correction {correction.pk}",
+                meta={"table": round_.table_id, "round": round_.pk, "player": pid},
+            ).pk
+    round_.holds = holds
+
+
+def _void_pending_holds(round_: Round) -> None:
+    pending = Hold.objects.filter(pk__in=list(round_.holds.values()), status=HoldStatus.PENDING)
+    for hold_id in pending.order_by("pk").values_list("pk", flat=True):
+        void_hold(hold_id=hold_id)
+
+
+@transaction.atomic
+def approve_correction(*, actor: User, correction_id: int) -> Round:
+    """Reverse, mark voided, refold: the round as if the voided actions had never been made."""
+    table, round_, correction = _locked_for_decision(actor, correction_id)
+    if round_.version != correction.at_version:
+        raise Conflict(
+            "The round moved on since the correction was asked for; refuse it and ask again.",
+            code="stale_correction",
+        )
+    newest = Round.objects.filter(table=table).order_by("-number").values_list("pk", flat=True).first()
+    if newest != round_.pk:
+        raise Conflict(
+            "A later round has started at this table; this one can no longer be corrected.",
+            code="not_latest_round",
+        )
+    _refuse_closed_day(round_)
+    whole = correction.from_seq is None
+    actions = round_.actions.all() if whole else round_.actions.filter(seq__gte=correction.from_seq)
+    voided_actions = list(actions.select_related("transfer"))
+    settlements = RoundSettlement.objects.filter(round=round_)
+    if not whole:
+        settlements = settlements.filter(action__in=voided_actions)
+    transfers = {row.transfer_id for row in settlements}
+    if whole:
+        transfers |= {a.transfer_id for a in voided_actions if a.transfer_id}
+    to_reverse = list(Transfer.objects.filter(pk__in=transfers).exclude(reversed_by__isnull=False))
+    _lock_accounts_of(to_reverse)
+    correction.reversals = _reverse(correction, to_reverse)
+    RoundAction.objects.filter(pk__in=[a.pk for a in voided_actions]).update(voided_by=correction)
+    settlements.update(voided_by=correction)
+    # Ratings are rewritten when it settles again (a voided round is never rated).
+    RoundPlayerStat.objects.filter(round=round_).delete()
+    RoundStat.objects.filter(round=round_).delete()
+
+    engine = engine_for(round_.game)
+    round_.version = correction.at_version + 1  # a version of its own, with no action
+    changed = ["version", "state", "status", "holds", "ended_at", "carry"]
+    if whole:
+        _void_pending_holds(round_)
+        round_.status = RoundStatus.VOID
+        round_.ended_at = timezone.now()
+        round_.carry = {}
+        state = replay_round(round_, actions=[]).state
+        round_.state = engine.public_state(state)
+    else:
+        _rehold_reserves(round_, correction)
+        state = replay_round(round_).state
+        round_.state = engine.public_state(state)
+        round_.status = status_of(engine, state, round_.state)
+        round_.ended_at = None
+        round_.carry = {}
+        if engine.is_over(state):
+            changed += finish_round(round_, engine, state)
+    round_.save(update_fields=sorted(set(changed)))
+    remember_state(round_, state)
+
+    correction.status = CorrectionStatus.APPROVED
+    correction.decided_by = actor
+    correction.decided_at = timezone.now()
+    correction.save(update_fields=["status", "decided_by", "decided_at", "reversals"])
+    record_audit(
+        actor=actor,
+        action="correction.approved",
+        obj=correction,
+        data={
+            "round": round_.pk,
+            "voided_actions": [a.seq for a in voided_actions],
+            "reversals": correction.reversals,
+            "status": round_.status,
+        },
+    )
+    return round_
+
+
+@transaction.atomic
+def refuse_correction(*, actor: User, correction_id: int, note: Any = "") -> Correction:
+    """Nothing moves; the refusal and its note are kept."""
+    if not isinstance(note, str):
+        raise ValidationFailed("note must be text.", fields={"note": note})
+    _table, _round, correction = _locked_for_decision(actor, correction_id)
+    correction.status = CorrectionStatus.REFUSED
+    correction.decided_by = actor
+    correction.decided_at = timezone.now()
+    correction.note = note.strip()[:300]
+    correction.save(update_fields=["status", "decided_by", "decided_at", "note"])
+    record_audit(actor=actor, action="correction.refused", obj=correction, data={"note": correction.note})
+    return correction
+
+
+def pending_corrections(*, table_ids: Iterable[int] | None = None) -> list[Correction]:
+    """What the pit has to decide, oldest first."""
+    query = Correction.objects.filter(status=CorrectionStatus.PENDING).select_related(
+        "round", "round__table", "requested_by"
+    )
+    if table_ids is not None:
+        query = query.filter(round__table_id__in=list(table_ids))
+    return list(query.order_by("requested_at"))
