@@ -33,7 +33,7 @@ deferred work (ratings, the audit) and checks the database:
 0. no fault (the baseline for the latencies);
 1. two gunicorn workers SIGKILLed under load, a few seconds apart (the master replaces them);
 2. PostgreSQL refusing connections (the proxy closed, its connections reset), then back;
-3. PostgreSQL silent (the proxy holds every byte, as in a partition), then back (not with --quick);
+3. PostgreSQL hung (the proxy accepts connections and holds every byte), then back (not with --quick);
 4. the private Redis stopped mid-deal, then started again;
 5. the Celery worker's pool processes SIGKILLed mid-audit (``POST /gaming-days/{yesterday}/close``);
 6. the whole Celery worker SIGKILLed mid-audit, and started again a second later, as systemd's
@@ -106,7 +106,9 @@ REQUEST_TIMEOUT = 40.0  # above gunicorn's 30 s timeout, so the server gives up 
 MAX_ATTEMPTS = 100  # a keyed POST is resent (0.25 s, doubling to 1 s) until answered, at most this often
 LOGIN_EVERY = 4.0  # seconds between sign-ins; the token throttle allows 20 a minute from one address
 RATED_WITHIN = 60.0  # seconds after the fault is lifted: the issue wants every round rated within a minute
-AUDIT_WITHIN = 60.0  # seconds after the kill for the audit to finish
+# Seconds after the kill for the audit to finish: a dead run is declared after AUDIT_STALE_SECONDS
+# (60) and restarted by the next audit sweep (every 30 s), then it runs again.
+AUDIT_WITHIN = 120.0
 START_TIMEOUT = 90.0
 PAUSE_TIMEOUT = REQUEST_TIMEOUT + 10
 RESTART_AFTER = 1.0  # seconds before a killed Celery worker is started again (systemd: 0.1 s)
@@ -142,7 +144,7 @@ class Profile:
     after: float  # load after each fault is lifted
     redis_down: float
     postgres_down: float
-    stall: bool  # run the "PostgreSQL silent" phase
+    stall: bool  # run the "PostgreSQL hung" phase
 
 
 FULL = Profile("full", baseline=10.0, before=4.0, after=12.0, redis_down=20.0, postgres_down=10.0, stall=True)
@@ -671,7 +673,7 @@ class FaultBench:
             phase.notes.append(self.sign_ins(phase, "during the outage"))
 
         down = self.profile.postgres_down
-        return self.run_phase(Phase(f"PostgreSQL silent (partition) for {down:.0f} s"), fault)
+        return self.run_phase(Phase(f"PostgreSQL hung for {down:.0f} s (connects, never answers)"), fault)
 
     def redis_stopped(self) -> Phase:
         def fault(phase: Phase) -> None:
@@ -744,13 +746,17 @@ class FaultBench:
                         os.kill(pid, signal.SIGKILL)
                 phase.notes.append(f"{len(pool)} pool processes killed at {at_kill}")
             phase.lifted_at = time.monotonic()
-            finished = self.poll(
-                lambda: self.sql(REPORT_SQL, [day])[:1] == ("done",),
-                phase.fault_at + AUDIT_WITHIN,
-                every=0.25,
-            )
-            phase.waits.append(Wait("the audit done", finished, AUDIT_WITHIN))
-            phase.notes.append(f"report {_report_text([self.sql(REPORT_SQL, [day])])}")
+
+            def finished() -> None:
+                done = self.poll(
+                    lambda: self.sql(REPORT_SQL, [day])[:1] == ("done",),
+                    phase.fault_at + AUDIT_WITHIN,
+                    every=0.25,
+                )
+                phase.waits.append(Wait("the audit done", done, AUDIT_WITHIN))
+                phase.notes.append(f"then {_report_text([self.sql(REPORT_SQL, [day])])}")
+
+            phase.after_pause.append(finished)
 
         what = (
             "Celery worker SIGKILLed mid-audit, restarted"
@@ -936,15 +942,14 @@ def goals(phases: list[Phase]) -> list[tuple[str, bool]]:
     total = sum(sum(violations(p).values()) for p in phases)
     html = sum(1 for p in phases for e in p.events if e.status >= 500 and not e.json)
     base = max((longest(p) for p in phases if not p.fault), default=0.0)
-    worst = max((p for p in phases if p.fault), key=longest, default=None)
-    worst_s = longest(worst) if worst else 0.0
+    slow = [f"{p.name}: {longest(p):.1f} s" for p in phases if p.fault and longest(p) > base + SLACK]
     return [
         (f"invariant violations: {total} (goal 0)", total == 0),
         (f"5xx answers that are not JSON: {html} (goal 0)", html == 0),
         (
-            f"longest request in a fault phase: {worst_s:.1f} s ({worst.name if worst else '–'}); "
-            f"baseline's longest {base:.1f} s (goal: at most {SLACK:.0f} s more)",
-            worst_s <= base + SLACK,
+            f"no request in a fault phase more than {SLACK:.0f} s longer than the baseline's longest "
+            f"({base:.1f} s): {'; '.join(slow) or 'none was'}",
+            not slow,
         ),
     ]
 
@@ -963,7 +968,7 @@ def _stop(signum: int, frame: Any) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = bench_parser(
         __doc__,
-        quick_help="shorter load windows and outages; no 'PostgreSQL silent' phase",
+        quick_help="shorter load windows and outages; no 'PostgreSQL hung' phase",
         duration_help="seconds Redis stays down (default 20, 10 with --quick)",
         database=DB_NAME,
         output=OUTPUT,

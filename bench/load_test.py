@@ -574,7 +574,7 @@ def take(shoe: list[str], n: int) -> list[str]:
 def fillable(template: dict[str, Any]) -> bool:
     needs = template.get("needs") or ()
     return all(
-        need in {"hands", "upcard", "amount"} or (need == "card" and template.get("type") == "draw")
+        need in {"hands", "upcard", "amount"} or (need == "card" and template.get("type") in {"draw", "hit"})
         for need in needs
     )
 
@@ -620,7 +620,7 @@ def choose_pot_action(
         if stock and rng.random() < 0.7:
             plays = stock
     action = fill(rng.choice(plays if plays and rng.random() < 0.92 else usable), shoe, rng)
-    if game == "farmer" and action["type"] == "hit":
+    if game == "farmer" and action["type"] == "hit" and "card" not in action:  # older engines: no needs
         action["card"] = take(shoe, 1)[0]
     return action
 

@@ -31,7 +31,9 @@ def _parse(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None
         return None
 
 
-def _is_trusted(address: ipaddress.IPv4Address | ipaddress.IPv6Address, networks: tuple[Network, ...]) -> bool:
+def _is_trusted(
+    address: ipaddress.IPv4Address | ipaddress.IPv6Address, networks: tuple[Network, ...]
+) -> bool:
     return any(address in network for network in networks)
 
 

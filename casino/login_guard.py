@@ -44,9 +44,10 @@ def _failure_counts(request: HttpRequest | Request, credentials: dict[str, Any] 
     live = AccessAttempt.objects.filter(
         Q(expiration__isnull=True) | Q(expiration__expires_at__gt=timezone.now())
     )
+    address = getattr(request, "axes_ip_address", None)  # set by axes before it asks
     counts = live.aggregate(
         by_username=Sum("failures_since_start", filter=Q(username=username)),
-        by_address=Sum("failures_since_start", filter=Q(ip_address=request.axes_ip_address)),  # type: ignore[attr-defined]
+        by_address=Sum("failures_since_start", filter=Q(ip_address=address)),
     )
     return counts["by_username"] or 0, counts["by_address"] or 0
 
@@ -97,5 +98,7 @@ def lockout_response(
     message = lockout_message(request)
     if request.path.startswith("/api/"):
         return JsonResponse(error_body(LoginLockedOut.code, message), status=LoginLockedOut.status)
-    template = "casino/admin_locked_out.html" if request.path.startswith("/admin/") else "console/locked_out.html"
+    template = (
+        "casino/admin_locked_out.html" if request.path.startswith("/admin/") else "console/locked_out.html"
+    )
     return render(request, template, {"message": message, "title": "Too many sign-in attempts"}, status=429)

@@ -100,6 +100,16 @@ FLOOR_POLICY: dict[str, Rule] = {
         frozenset({Role.PIT_BOSS, Role.CASHIER}),
         "Only a pit boss or a cashier may approve or refuse a fill or a credit.",
     ),
+    "round.deal": Rule(
+        frozenset({ASSIGNED_DEALER}), "Only the dealer assigned to this table may run its rounds."
+    ),
+    "correction.request": Rule(
+        frozenset({ASSIGNED_DEALER}), "Only the dealer assigned to this table may ask for a correction."
+    ),
+    # MICS: a correction is approved by a supervisor who did not ask for it (require_second_person).
+    "correction.decide": Rule(
+        frozenset({Role.PIT_BOSS, Role.ADMIN}), "Only a pit boss or an admin may decide a correction."
+    ),
 }
 
 

@@ -5,7 +5,12 @@ from typing import Any
 
 from prometheus_client import multiprocess
 
-bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+# Loopback by default: clients reach gunicorn only through the proxy in front (deploy/README.md);
+# compose binds 0.0.0.0 inside the web container, which publishes no port.
+bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
+# The proxies whose X-Forwarded-Proto gunicorn believes: the same list Django believes
+# X-Forwarded-For from (TRUSTED_PROXIES, casino/client_address.py); empty trusts nobody.
+forwarded_allow_ips = os.environ.get("TRUSTED_PROXIES", "")
 workers = int(os.environ.get("GUNICORN_WORKERS", "4"))
 threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))

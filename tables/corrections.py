@@ -19,9 +19,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.audit import record_audit
-from casino.errors import Conflict, Forbidden, NotFound, SeparationOfDuties, ValidationFailed
-from casino.models import Player, Role, User
-from casino.permissions import role_of
+from casino.errors import Conflict, NotFound, ValidationFailed
+from casino.models import Player, User
+from casino.permissions import require, require_second_person
 from ledger.gaming_day import gaming_day_for
 from ledger.locks import lock_accounts
 from ledger.models import ClosedGamingDay, Entry, Hold, HoldStatus, Transfer
@@ -40,8 +40,6 @@ from tables.models import (
     Table,
 )
 from tables.rounds import context_of, finish_round, remember_state, replay_round, status_of
-
-APPROVERS = (Role.PIT_BOSS, Role.ADMIN)
 
 
 def _latest_round(table: Table, round_id: int) -> Round:
@@ -98,8 +96,7 @@ def request_correction(*, actor: User, round_id: int, void: Any, reason: Any) ->
     table = lock_table_of_round(round_id=round_id)
     if table is None:
         raise NotFound("No such round.")
-    if role_of(actor) != Role.DEALER or table.dealer_id != actor.pk:
-        raise Forbidden("Only the dealer assigned to this table may ask for a correction.")
+    require(actor, "correction.request", table=table)
     if not isinstance(reason, str) or not reason.strip():
         raise ValidationFailed("Say why the correction is needed.", fields={"reason": "required"})
     if len(reason) > 300:
@@ -135,10 +132,8 @@ def _lock_pending(correction_id: int) -> Correction:
 
 
 def _check_decider(actor: User, correction: Correction) -> None:
-    if role_of(actor) not in APPROVERS:
-        raise Forbidden("Only a pit boss or an admin may decide a correction.")
-    if correction.requested_by_id == actor.pk:
-        raise SeparationOfDuties("The person who asked for a correction cannot decide it.")
+    require(actor, "correction.decide")
+    require_second_person(actor=actor, requested_by_id=correction.requested_by_id, thing="correction")
 
 
 def _locked_for_decision(actor: User, correction_id: int) -> tuple[Table, Round, Correction]:

@@ -241,7 +241,9 @@ class Round(models.Model):
         indexes = [
             models.Index(fields=["table", "-started_at"], name="tables_round_recent"),
             # The ratings sweep's walk over recently settled rounds (tables.ratings.services).
-            models.Index(fields=["ended_at"], condition=Q(status="settled"), name="tables_round_settled_ended"),
+            models.Index(
+                fields=["ended_at"], condition=Q(status="settled"), name="tables_round_settled_ended"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -280,10 +282,11 @@ class RoundAction(models.Model):
         db_index=False,
     )
 
-    objects = LiveRowManager()
     all_objects = models.Manager()
+    objects = LiveRowManager()
 
     class Meta:
+        default_manager_name = "objects"
         constraints = [models.UniqueConstraint(fields=["round", "seq"], name="tables_action_seq_per_round")]
 
     def __str__(self) -> str:
@@ -307,10 +310,11 @@ class RoundSettlement(models.Model):
         "tables.Correction", null=True, blank=True, on_delete=models.PROTECT, related_name="+", db_index=False
     )
 
-    objects = LiveRowManager()
     all_objects = models.Manager()
+    objects = LiveRowManager()
 
     class Meta:
+        default_manager_name = "objects"
         constraints = [
             models.CheckConstraint(condition=Q(amount__gt=0), name="tables_settlement_amount_positive")
         ]
@@ -428,7 +432,9 @@ class AuditReport(models.Model):
     )
     requested_at = models.DateTimeField()
     sent_at = models.DateTimeField(
-        null=True, blank=True, help_text="when the broker took this task_id's message; empty: the sweep sends it"
+        null=True,
+        blank=True,
+        help_text="when the broker took this task_id's message; empty: the sweep sends it",
     )
     started_at = models.DateTimeField(null=True, blank=True)
     heartbeat_at = models.DateTimeField(

@@ -19,10 +19,10 @@ from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from casino.audit import record_audit
-from casino.errors import Conflict, Forbidden, NotFound, ValidationFailed
-from casino.models import Player, Role, User
+from casino.errors import Conflict, NotFound, ValidationFailed
+from casino.models import Player, User
 from casino.observability.metrics import REFUSED_ACTIONS
-from casino.permissions import role_of
+from casino.permissions import require
 from casino.selectors import holder_of
 from casino.task_sending import send_task_after_commit
 from ledger.errors import UnknownAccount
@@ -240,11 +240,6 @@ def _lock_round(round_id: int) -> tuple[Round, tuple[int, list[dict[str, Any]]],
     return round_, (since, round_.newer_payloads), bool(round_.correction_pending)
 
 
-def _require_dealer(actor: User, table: Table) -> None:
-    if role_of(actor) != Role.DEALER or table.dealer_id != actor.pk:
-        raise Forbidden("Only the dealer assigned to this table may run its rounds.")
-
-
 class _Accounts:
     """Maps engine parties (``wallet:12``, ``bank`` …) to ledger codes and hold ids.
 
@@ -389,7 +384,7 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
     live seeds come from ``secrets`` and cannot be predicted.
     """
     table = lock_table(table_id=table_id)
-    _require_dealer(actor, table)
+    require(actor, "round.deal", table=table)
     if shoe not in ShoeKind.values:
         raise ValidationFailed("shoe must be 'electronic' or 'manual'.", fields={"shoe": shoe})
     if table.status != TableStatus.OPEN:
@@ -529,7 +524,7 @@ def apply_round_action(*, actor: User, round_id: int, action: Any, version: Any 
     if table is None:
         raise NotFound("No such round.")
     round_, newer, correction_pending = _lock_round(round_id)
-    _require_dealer(actor, table)
+    require(actor, "round.deal", table=table)
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
         raise ValidationFailed("version must be an integer.", fields={"version": version})
     if version is not None and version != round_.version:

@@ -255,6 +255,7 @@ SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"] = {
     "AuditCountStageEnum": "tables.audit.report.COUNT_STAGES",
     "AuditCashKindEnum": "tables.audit.report.CASH_KINDS",
     "AuditCashDirectionEnum": "tables.audit.report.CASH_DIRECTIONS",
+    "AuditCorrectionStatusEnum": "tables.audit.report.CORRECTION_STATUSES",
 }
 CELERY_BEAT_SCHEDULE["gaming-day-audit"] = {
     "task": "tables.audit.tasks.audit_previous_gaming_day_task",

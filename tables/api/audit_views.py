@@ -22,7 +22,14 @@ from casino.api.schema import errors
 from casino.errors import ValidationFailed
 from casino.models import Role, User
 from casino.permissions import require_role
-from tables.audit.report import CASH_DIRECTIONS, CASH_KINDS, COUNT_STAGES, SEVERITIES, in_schema_order
+from tables.audit.report import (
+    CASH_DIRECTIONS,
+    CASH_KINDS,
+    CORRECTION_STATUSES,
+    COUNT_STAGES,
+    SEVERITIES,
+    in_schema_order,
+)
 from tables.audit.selectors import get_liveness, get_report_for_day
 from tables.audit.services import get_report_file, request_audit
 from tables.models import AuditReport, AuditStatus
@@ -207,6 +214,30 @@ class CheckSerializer(serializers.Serializer):
     passed = serializers.BooleanField()
 
 
+class CorrectionRowSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.IntegerField()
+    table_name = serializers.CharField()
+    round = serializers.IntegerField(help_text="the round's id")
+    round_number = serializers.IntegerField(help_text="the table's round counter")
+    whole_round = serializers.BooleanField(help_text="a misdeal: the whole round voided")
+    actions = serializers.ListField(
+        child=serializers.IntegerField(), help_text="action numbers voided (pending: to be voided)"
+    )
+    voided = serializers.CharField(help_text='"whole round", "action 4", "actions 4, 5"')
+    reason = serializers.CharField()
+    status = serializers.ChoiceField(choices=CORRECTION_STATUSES)
+    requested_by = serializers.IntegerField()
+    requested_by_name = serializers.CharField()
+    requested_at = serializers.DateTimeField()
+    decided_by = serializers.IntegerField(allow_null=True)
+    decided_by_name = serializers.CharField(allow_null=True)
+    decided_at = serializers.DateTimeField(allow_null=True)
+    note = serializers.CharField(allow_blank=True)
+    reversals = serializers.ListField(child=serializers.IntegerField(), help_text="reversing transfer ids")
+    amount_reversed = serializers.IntegerField(help_text="cents moved back by the reversals")
+
+
 class SummarySerializer(serializers.Serializer):
     tables = serializers.IntegerField()
     open_tables = serializers.IntegerField()
@@ -231,6 +262,9 @@ class SummarySerializer(serializers.Serializer):
     variances_flagged = serializers.IntegerField()
     checks_passed = serializers.IntegerField()
     checks_failed = serializers.IntegerField()
+    rounds_voided = serializers.IntegerField(required=False, help_text="misdeals voided whole")
+    corrections = serializers.IntegerField(required=False)
+    corrections_pending = serializers.IntegerField(required=False)
 
 
 class ProgressSerializer(serializers.Serializer):
@@ -273,6 +307,11 @@ class ReportOutputSerializer(serializers.Serializer):
     cash_flow = CashFlowSerializer(many=True, required=False)
     trial_balance = TrialBalanceSerializer(required=False)
     checks = CheckSerializer(many=True, required=False)
+    corrections = CorrectionRowSerializer(
+        many=True,
+        required=False,
+        help_text="every correction of the day's rounds: who asked, who decided, why",
+    )
     notes = serializers.ListField(child=serializers.CharField(), required=False)
 
 
@@ -359,7 +398,7 @@ class GamingDayReportApi(APIView):
                     "json: the report; pdf: the printable report (summary, findings and variances first, "
                     "tables, charts); csv: a ZIP with one CSV file per section (summary.csv, findings.csv, "
                     "variances.csv, tables.csv, dealers.csv, players.csv, cash_flow.csv, mtl.csv, ctr.csv, "
-                    "checks.csv, trial_balance.csv), amounts in cents."
+                    "checks.csv, trial_balance.csv, corrections.csv), amounts in cents."
                 ),
             ),
         ],

@@ -12,6 +12,7 @@ cents, percentages as numbers, empty cell = no value):
     dealers.csv, players.csv, cash_flow.csv (per hour), mtl.csv, ctr.csv
     checks.csv        integrity checks: checked / failed / passed
     trial_balance.csv one row per account purpose, then a TOTAL row
+    corrections.csv   every correction: what it voided, reason, who asked, who decided, reversals
 """
 
 from __future__ import annotations
@@ -63,6 +64,13 @@ TABLE_COLUMNS = (
     "ledger_win",
     "variance", "recorded_variance", "variance_flagged", "rake", "house_win", "handle", "hold_pct", "theo",
     "theo_hold_pct", "theo_band_low_pct", "theo_band_high_pct", "rounds", "bets",
+)  # fmt: skip
+
+
+CORRECTION_COLUMNS = (
+    "id", "table", "table_name", "round", "round_number", "voided", "actions", "reason", "status",
+    "requested_by", "requested_by_name", "requested_at", "decided_by", "decided_by_name", "decided_at",
+    "note", "reversals", "amount_reversed",
 )  # fmt: skip
 
 
@@ -127,6 +135,7 @@ def sections(report: Mapping[str, Any]) -> dict[str, bytes]:
         "trial_balance.csv": _csv(
             ["purpose", "accounts", "debits", "credits", "balance"], [*trial["by_purpose"], total]
         ),
+        "corrections.csv": _csv(CORRECTION_COLUMNS, report.get("corrections", [])),
     }
 
 

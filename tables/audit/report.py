@@ -21,6 +21,7 @@ SEVERITIES = ("critical", "warning", "compliance", "info")
 COUNT_STAGES = ("opening", "closing")
 CASH_KINDS = ("buy_in", "cash_out")
 CASH_DIRECTIONS = ("cash_in", "cash_out")
+CORRECTION_STATUSES = ("pending", "approved", "refused")
 
 
 class FindingData(TypedDict):
@@ -163,6 +164,30 @@ class CheckData(TypedDict):
     passed: bool
 
 
+class CorrectionData(TypedDict):
+    """One correction (tables.corrections): what it voided, who asked, who decided, and why."""
+
+    id: int
+    table: int
+    table_name: str
+    round: int  # the round's id
+    round_number: int  # the table's round counter
+    whole_round: bool  # a misdeal: the whole round voided
+    actions: list[int]  # the action numbers voided (pending: the ones it would void)
+    voided: str  # "whole round", "action 4", "actions 4, 5"
+    reason: str
+    status: str  # pending | approved | refused
+    requested_by: int
+    requested_by_name: str
+    requested_at: str
+    decided_by: int | None
+    decided_by_name: str | None
+    decided_at: str | None
+    note: str  # the decider's note (a refusal's why)
+    reversals: list[int]  # the reversing transfers' ids
+    amount_reversed: int  # cents moved back by those transfers
+
+
 class SummaryData(TypedDict):
     tables: int
     open_tables: int
@@ -187,6 +212,9 @@ class SummaryData(TypedDict):
     variances_flagged: int
     checks_passed: int
     checks_failed: int
+    rounds_voided: int  # misdeals voided whole (not in ``rounds``)
+    corrections: int
+    corrections_pending: int
 
 
 class ReportData(TypedDict):
@@ -207,6 +235,7 @@ class ReportData(TypedDict):
     cash_flow: list[CashFlowHour]
     trial_balance: TrialBalanceData
     checks: list[CheckData]
+    corrections: NotRequired[list[CorrectionData]]  # absent from reports stored before it existed
     notes: NotRequired[list[str]]
 
 
@@ -266,6 +295,15 @@ def sort_findings(findings: list[FindingData]) -> list[FindingData]:
     )
 
 
+def voided_text(*, whole: bool, actions: list[int]) -> str:
+    """What a correction voids, in words: "whole round", "action 4", "actions 4, 5"."""
+    if whole:
+        return "whole round"
+    if len(actions) == 1:
+        return f"action {actions[0]}"
+    return "actions " + ", ".join(str(seq) for seq in actions) if actions else "no action"
+
+
 def dollars(cents: int | float | None) -> str:
     """$1,234.56 for templates and the PDF (dollars exist only in presentation)."""
     if cents is None:
@@ -295,6 +333,7 @@ _SECTIONS: dict[str, Any] = {
     "cash_flow": CashFlowHour,
     "trial_balance": TrialBalanceData,
     "checks": CheckData,
+    "corrections": CorrectionData,
 }
 
 

@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from casino.errors import NotFound
-from tables.models import AuditReport, AuditStatus
+from tables.models import AuditReport, AuditStatus, Table, TableStatus
 
 
 def get_report_for_day(*, day: dt.date) -> AuditReport:
@@ -19,6 +19,11 @@ def get_report_for_day(*, day: dt.date) -> AuditReport:
     if report is None:
         raise NotFound(f"No audit has run for gaming day {day} yet.", code="no_report")
     return report
+
+
+def list_open_tables() -> list[Table]:
+    """The tables open now, by name: an early close of the gaming day waits for every one."""
+    return list(Table.objects.filter(status=TableStatus.OPEN).select_related("dealer").order_by("name", "pk"))
 
 
 def list_recent_reports(*, limit: int = 30) -> QuerySet[AuditReport]:

@@ -41,11 +41,11 @@ from casino.models import Player, Role, User
 from casino.permissions import require_role
 from casino.task_sending import send_task
 from ledger.gaming_day import gaming_day_bounds, gaming_day_for
-from ledger.models import Transfer
+from ledger.models import ClosedGamingDay, Transfer
 from ledger.selectors import get_trial_balance
 from ledger.services import close_gaming_day
 from tables.audit import report as shape
-from tables.audit.selectors import get_liveness
+from tables.audit.selectors import get_liveness, list_open_tables
 from tables.games import faro_edge
 from tables.games.cards import RANKS, rank_of
 from tables.games.faro_edge import DECK_SIZE
@@ -55,9 +55,13 @@ from tables.models import (
     LIVE_ROUND_STATUSES,
     AuditReport,
     AuditStatus,
+    Correction,
+    CorrectionStatus,
     DealerShift,
     Round,
+    RoundAction,
     RoundSettlement,
+    RoundStatus,
     Seat,
     ShoeKind,
     Table,
@@ -78,7 +82,7 @@ LOCK_CLASS = 0x41554454  # "AUDT": advisory-lock namespace for one audit run per
 REQUEUE_QUEUED_AFTER = dt.timedelta(minutes=10)
 UNSENT_GRACE = dt.timedelta(seconds=5)  # the close's own send happens right after its commit
 MAX_FINDINGS_PER_KIND = 200
-SECTIONS = 10  # progress steps besides one per replayed round
+SECTIONS = 11  # progress steps besides one per replayed round
 
 
 # --------------------------------------------------------------------------- requesting
@@ -122,14 +126,42 @@ def _send_audit(report_id: int, task_id: str) -> bool:
     return True
 
 
+def refuse_early_close_with_open_tables(*, day: dt.date, lock: bool = False) -> None:
+    """409 ``tables_open`` while any table is open, for a close before the day's end.
+
+    Why: after an early close the ledger refuses every transfer dated into the day until
+    the rollover, so an open table (a deal live, players seated) would freeze with chips on
+    it and no next step for its dealer. A day already closed in the ledger (a rerun of its
+    audit) freezes nothing new and is let through. ``lock`` (the run's own close): every
+    table row is locked in pk order first (the write path locks a table before anything
+    else), so no table opens between this check and the close's commit.
+    """
+    if ClosedGamingDay.objects.filter(day=day).exists():
+        return
+    if lock:
+        list(Table.objects.order_by("pk").select_for_update().values_list("pk", flat=True))
+    tables = list_open_tables()
+    if tables:
+        names = ", ".join(t.name for t in tables)
+        raise Conflict(
+            f"Close {names} first: gaming day {day} cannot close early while "
+            f"{'a table is' if len(tables) == 1 else f'{len(tables)} tables are'} open, "
+            "or they would be frozen until the rollover.",
+            code="tables_open",
+            fields={"tables": [{"id": t.pk, "name": t.name} for t in tables]},
+        )
+
+
 @transaction.atomic
 def request_audit(*, day: dt.date, actor: User | None, force: bool = False) -> AuditReport:
     """Queue the close-and-audit of ``day``; the report row is created once and reused.
 
     A day whose end has not come yet is refused (409 ``gaming_day_open``) unless ``force``:
     an early end-of-night close, after which the ledger refuses every transfer dated into
-    the day, i.e. until the rollover. A request while a run is queued or running returns
-    that run instead of starting a second one.
+    the day, i.e. until the rollover; and even then only once every table is closed (409
+    ``tables_open``, listing them). The close at or after the rollover never waits for
+    tables. A request while a run is queued or running returns that run instead of
+    starting a second one.
     """
     if actor is not None:
         require_role(actor, Role.PIT_BOSS, Role.AUDITOR)
@@ -143,6 +175,8 @@ def request_audit(*, day: dt.date, actor: User | None, force: bool = False) -> A
             code="gaming_day_open",
             fields={"ends_at": end.isoformat()},
         )
+    if end > now:
+        refuse_early_close_with_open_tables(day=day)
     AuditReport.objects.get_or_create(gaming_day=day, defaults={"requested_at": now, "requested_by": actor})
     report = AuditReport.objects.select_for_update().get(gaming_day=day)
     if report.task_id and _in_flight(report, now):
@@ -383,6 +417,9 @@ def run_audit(
         with _Heartbeat(report_id):
             try:
                 with transaction.atomic():
+                    if report.forced and gaming_day_bounds(report.gaming_day)[1] > timezone.now():
+                        # A table opened since the request: the early close still must not freeze it.
+                        refuse_early_close_with_open_tables(day=report.gaming_day, lock=True)
                     closed = close_gaming_day(
                         day=report.gaming_day, closed_by=(actor.username if actor else "beat")
                     )
@@ -482,6 +519,7 @@ class _Audit:
     cash_flow: list[shape.CashFlowHour] = field(default_factory=list)
     trial_balance: shape.TrialBalanceData | None = None
     table_rows: list[shape.TableData] = field(default_factory=list)
+    corrections: list[shape.CorrectionData] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     # The replay's theo by player and dealer, kept apart from the SQL thread's dicts until both end.
     theo_players: dict[int, float] = field(default_factory=lambda: defaultdict(float))
@@ -544,6 +582,7 @@ def compute_audit(
         ("transfers", _section_zero_sum),
         ("accounts", _section_account_balances),
         ("settlements vs ledger", _section_settlements_vs_ledger),
+        ("corrections", _section_corrections),
     ]
     if connection.in_atomic_block:
         # Inside a caller's transaction another connection would not see its rows: one thread.
@@ -617,7 +656,8 @@ def _load_people(audit: _Audit) -> None:
 
 def _load_rounds(audit: _Audit) -> None:
     """Rounds started in the day, and rounds started the day before that moved chips in this one."""
-    straddling = RoundSettlement.objects.filter(round_id=OuterRef("pk"), transfer__gaming_day=audit.day)
+    # all_objects: a round whose only movements today were later voided still moved chips today.
+    straddling = RoundSettlement.all_objects.filter(round_id=OuterRef("pk"), transfer__gaming_day=audit.day)
     audit.rounds = list(
         Round.objects.filter(
             Q(started_at__gte=audit.start, started_at__lt=audit.end)
@@ -708,7 +748,8 @@ def _section_tables(audit: _Audit) -> None:
         else:
             acc.slip_credits += amount
     for round_ in audit.rounds:
-        audit.tables[round_.table_id].rounds += 1
+        if round_.status != RoundStatus.VOID:  # a misdeal voided whole was never played
+            audit.tables[round_.table_id].rounds += 1
 
 
 def _section_settlements(audit: _Audit) -> None:
@@ -716,6 +757,8 @@ def _section_settlements(audit: _Audit) -> None:
 
     Handle: chips moved from a wallet onto the table's layouts or into its pots. The dealer
     of a movement is whoever keyed the action (the round's starter for its opening antes).
+    Rows a correction voided are skipped: their transfers were reversed, so the ledger nets
+    them out of the wallets and the tray, and they are no handle either.
     """
     rows = _rows(
         """
@@ -731,7 +774,7 @@ def _section_settlements(audit: _Audit) -> None:
           JOIN tables_round r ON r.id = s.round_id
           JOIN ledger_transfer t ON t.id = s.transfer_id
           LEFT JOIN tables_roundaction act ON act.id = s.action_id
-         WHERE t.gaming_day = %s
+         WHERE t.gaming_day = %s AND s.voided_by_id IS NULL
          GROUP BY 1, 2, 3
         """,
         [audit.day],
@@ -764,7 +807,8 @@ def _section_settlements(audit: _Audit) -> None:
         if player_id is not None:
             audit.players[player_id].win += int(total)  # the player's side: positive = player won
     for round_ in audit.rounds:
-        audit.dealers[round_.started_by_id].rounds += 1
+        if round_.status != RoundStatus.VOID:
+            audit.dealers[round_.started_by_id].rounds += 1
 
 
 def _minutes(since: dt.datetime, until: dt.datetime | None, audit: _Audit) -> float:
@@ -1042,11 +1086,16 @@ def _section_settlements_vs_ledger(audit: _Audit) -> None:
 
     Compared per transfer as (count, sum of a hash of each (account, signed amount)), which
     needs no sort of the day's entries; only the transfers that differ are fetched leg by leg.
+    A settlement row a correction voided still describes its original transfer, so it takes
+    part like any other; the correction's reversal (kind ``reversal``, ``reverses`` a round
+    transfer) has no settlement rows and is checked by ``_check_reversals`` instead.
     """
     rows = _rows(
         """
         WITH round_transfers AS (
-            SELECT t.id FROM ledger_transfer t WHERE t.gaming_day = %s AND t.meta ? 'round'
+            SELECT t.id FROM ledger_transfer t
+             WHERE t.gaming_day = %s AND t.meta ? 'round'
+               AND NOT (t.kind = 'reversal' AND t.reverses_id IS NOT NULL)
         ), ledger_side AS (
             SELECT e.transfer_id, COUNT(*) AS n,
                    SUM(hashtextextended(e.account_id::text || ':' || e.amount::text, 0)::numeric) AS h
@@ -1073,8 +1122,14 @@ def _section_settlements_vs_ledger(audit: _Audit) -> None:
         """,
         [audit.day, audit.day, audit.day],
     )
+    reversals_checked, reversal_problems = _check_reversals(audit)
     bad = sorted(transfer_id for transfer_id, same in rows if not same)
-    audit.check("settlements_vs_ledger", "Round settlements equal their ledger legs", len(rows), len(bad))
+    audit.check(
+        "settlements_vs_ledger",
+        "Round settlements equal their ledger legs; corrections reverse exactly what they voided",
+        len(rows) + reversals_checked,
+        len(bad) + reversal_problems,
+    )
     if not bad:
         return
     details = _rows(
@@ -1125,6 +1180,199 @@ def _section_settlements_vs_ledger(audit: _Audit) -> None:
         )
 
 
+def _check_reversals(audit: _Audit) -> tuple[int, int]:
+    """The day's reversals of round transfers, and the day's voided settlement rows.
+
+    Each reversal must be the exact mirror of the transfer it reverses (same accounts, every
+    amount negated), and that transfer's settlement rows must all be voided: the money came
+    back, so the round must no longer count it. Conversely a voided settlement row whose
+    transfer no transfer reverses left the money where it was. Returns (checked, failed).
+    """
+    reversals = _rows(
+        """
+        WITH rev AS (
+            SELECT r.id, r.reverses_id, r.meta ->> 'table' AS table_ref, r.meta ->> 'round' AS round_ref
+              FROM ledger_transfer r JOIN ledger_transfer o ON o.id = r.reverses_id
+             WHERE r.gaming_day = %s AND r.kind = 'reversal' AND (o.meta ? 'round' OR r.meta ? 'round')
+        ), reversal_side AS (
+            SELECT rev.id, COUNT(*) AS n,
+                   SUM(hashtextextended(e.account_id::text || ':' || e.amount::text, 0)::numeric) AS h
+              FROM rev JOIN ledger_entry e ON e.transfer_id = rev.id
+             GROUP BY rev.id
+        ), original_side AS (
+            SELECT rev.id, COUNT(*) AS n,
+                   SUM(hashtextextended(e.account_id::text || ':' || (-e.amount)::text, 0)::numeric) AS h
+              FROM rev JOIN ledger_entry e ON e.transfer_id = rev.reverses_id
+             GROUP BY rev.id
+        ), rows_of AS (
+            SELECT rev.id, COUNT(s.id) AS n, COUNT(s.id) FILTER (WHERE s.voided_by_id IS NULL) AS live
+              FROM rev LEFT JOIN tables_roundsettlement s ON s.transfer_id = rev.reverses_id
+             GROUP BY rev.id
+        )
+        SELECT rev.id, rev.reverses_id, rev.table_ref, rev.round_ref,
+               rs.n IS NOT DISTINCT FROM os.n AND rs.h IS NOT DISTINCT FROM os.h, rows_of.n, rows_of.live
+          FROM rev
+          LEFT JOIN reversal_side rs ON rs.id = rev.id
+          LEFT JOIN original_side os ON os.id = rev.id
+          JOIN rows_of ON rows_of.id = rev.id
+         ORDER BY rev.id
+        """,
+        [audit.day],
+    )
+    unreversed = _rows(
+        """
+        SELECT s.transfer_id, MIN(s.round_id), MIN(s.voided_by_id), MIN(r.table_id)
+          FROM tables_roundsettlement s
+          JOIN ledger_transfer t ON t.id = s.transfer_id
+          JOIN tables_round r ON r.id = s.round_id
+         WHERE t.gaming_day = %s AND s.voided_by_id IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM ledger_transfer x WHERE x.reverses_id = s.transfer_id)
+         GROUP BY s.transfer_id
+         ORDER BY s.transfer_id
+        """,
+        [audit.day],
+    )
+    failed = 0
+    for transfer_id, original, table_ref, round_ref, mirror, rows, live in reversals:
+        problems = []
+        if not mirror:
+            problems.append(f"is not the exact mirror of transfer {original}")
+        if not rows:
+            problems.append(f"reverses transfer {original}, which has no round settlement rows")
+        elif live:
+            problems.append(
+                f"reverses transfer {original}, but {live} of its {rows} settlement rows are not voided"
+            )
+        if not problems:
+            continue
+        failed += 1
+        table_id = int(table_ref) if table_ref and table_ref.isdigit() else None
+        acc = audit.table_for(table_id) if table_id else None
+        audit.add(
+            shape.finding(
+                "reversal_mismatch",
+                "critical",
+                f"Reversal {transfer_id} " + "; ".join(problems) + ".",
+                table=table_id,
+                table_name=acc.table.name if acc else None,
+                round=int(round_ref) if round_ref and round_ref.isdigit() else None,
+                transfer=transfer_id,
+                evidence={"reverses": original, "mirror": bool(mirror), "rows": rows, "live_rows": live},
+            )
+        )
+    for transfer_id, round_id, correction_id, table_id in unreversed:
+        failed += 1
+        acc = audit.table_for(table_id)
+        audit.add(
+            shape.finding(
+                "reversal_mismatch",
+                "critical",
+                f"Transfer {transfer_id}'s settlement rows were voided by correction {correction_id}, "
+                "but no transfer reverses it: the chips never went back.",
+                table=table_id,
+                table_name=acc.table.name if acc else None,
+                round=round_id,
+                transfer=transfer_id,
+                evidence={"correction": correction_id},
+            )
+        )
+    return len(reversals) + len(unreversed), failed
+
+
+def _section_corrections(audit: _Audit) -> None:
+    """Every correction of the day's rounds (or asked during the day): who asked, who decided, why.
+
+    What it voided (the action numbers, or the whole round), the reversing transfers and the
+    chips they moved back. One still pending at the close is a warning: its round is paused
+    and the day closed on it.
+    """
+    round_ids = [r.pk for r in audit.rounds]
+    corrections = list(
+        Correction.objects.filter(
+            Q(round_id__in=round_ids) | Q(requested_at__gte=audit.start, requested_at__lt=audit.end)
+        )
+        .select_related("round", "round__table")
+        .order_by("requested_at", "pk")
+    )
+    if not corrections:
+        return
+    voided: dict[int, list[int]] = defaultdict(list)
+    for correction_id, seq in (
+        RoundAction.all_objects.filter(voided_by__in=corrections)
+        .order_by("seq")
+        .values_list("voided_by_id", "seq")
+    ):
+        voided[correction_id].append(seq)
+    pending = [c for c in corrections if c.status == CorrectionStatus.PENDING]
+    would_void: dict[int, list[int]] = defaultdict(list)  # round -> live seqs, for pending ones
+    for round_id, seq in (
+        RoundAction.objects.filter(round_id__in={c.round_id for c in pending})
+        .order_by("seq")
+        .values_list("round_id", "seq")
+    ):
+        would_void[round_id].append(seq)
+    reversal_ids = {int(t) for c in corrections for t in (c.reversals or []) if isinstance(t, int)}
+    moved = dict(
+        _rows(
+            "SELECT transfer_id, SUM(amount) FROM ledger_entry WHERE transfer_id = ANY(%s) AND amount > 0"
+            " GROUP BY transfer_id",
+            [sorted(reversal_ids)],
+        )
+    )
+    names = _names(
+        {c.requested_by_id for c in corrections} | {c.decided_by_id for c in corrections if c.decided_by_id}
+    )
+
+    def local(moment: dt.datetime | None) -> str | None:
+        return moment.astimezone(audit.zone).isoformat() if moment else None
+
+    for correction in corrections:
+        round_ = correction.round
+        whole = correction.from_seq is None
+        if correction.status == CorrectionStatus.PENDING:
+            live = would_void.get(round_.pk, [])
+            actions = live if whole else [seq for seq in live if seq >= (correction.from_seq or 0)]
+        else:
+            actions = voided.get(correction.pk, [])
+        reversals = [int(t) for t in (correction.reversals or []) if isinstance(t, int)]
+        row: shape.CorrectionData = {
+            "id": correction.pk,
+            "table": round_.table_id,
+            "table_name": round_.table.name,
+            "round": round_.pk,
+            "round_number": round_.number,
+            "whole_round": whole,
+            "actions": actions,
+            "voided": shape.voided_text(whole=whole, actions=actions),
+            "reason": correction.reason,
+            "status": correction.status,
+            "requested_by": correction.requested_by_id,
+            "requested_by_name": names.get(correction.requested_by_id, str(correction.requested_by_id)),
+            "requested_at": local(correction.requested_at) or "",
+            "decided_by": correction.decided_by_id,
+            "decided_by_name": names.get(correction.decided_by_id) if correction.decided_by_id else None,
+            "decided_at": local(correction.decided_at),
+            "note": correction.note,
+            "reversals": reversals,
+            "amount_reversed": sum(int(moved.get(t, 0)) for t in reversals),
+        }
+        audit.corrections.append(row)
+        if correction.status == CorrectionStatus.PENDING:
+            audit.add(
+                shape.finding(
+                    "correction_pending",
+                    "warning",
+                    f"Correction still pending at the close: correction {correction.pk} of round "
+                    f"{round_.number} at {round_.table.name} ({row['voided']}: {correction.reason}), "
+                    f"asked by {row['requested_by_name']}, was never approved or refused.",
+                    table=round_.table_id,
+                    table_name=round_.table.name,
+                    round=round_.pk,
+                    evidence={"correction": correction.pk, "requested_at": row["requested_at"]},
+                )
+            )
+
+
 # --- rounds: replay, commitments, theo -------------------------------------------------------
 
 
@@ -1171,9 +1419,11 @@ def _section_rounds(audit: _Audit) -> None:
     # Half of a night's actions are the same few texts (every electronic turn, common bets):
     # decode each text once. Engines are pure and never change an action they are given.
     decoded: dict[str, dict[str, Any]] = {}
+    # Actions a correction voided are not folded (the round is as if they had never been made),
+    # so a round's seqs may have gaps: settlements are compared by seq, never by position.
     for pk, round_id, seq, text, actor_id in _rows(
         "SELECT id, round_id, seq, payload::text, actor_id FROM tables_roundaction"
-        " WHERE round_id = ANY(%s) ORDER BY round_id, seq",
+        " WHERE round_id = ANY(%s) AND voided_by_id IS NULL ORDER BY round_id, seq",
         [round_ids],
     ):
         payload = decoded.get(text)
@@ -1184,10 +1434,11 @@ def _section_rounds(audit: _Audit) -> None:
     raw: dict[int, list[tuple[int | None, str, str, str, int]]] = defaultdict(list)
     for round_id, action_id, kind, payer, payee, amount in _rows(
         "SELECT round_id, action_id, kind, from_account, to_account, amount FROM tables_roundsettlement"
-        " WHERE round_id = ANY(%s)",
+        " WHERE round_id = ANY(%s) AND voided_by_id IS NULL",
         [round_ids],
     ):
         raw[round_id].append((action_id, kind, payer, payee, amount))
+    voided_rounds = _void_round_rows(audit)
     stored: dict[int, Counter[tuple[int, str, str, str, int]]] = defaultdict(Counter)
     mappers: dict[int, Callable[[str], str]] = {}
     failed_replay = failed_commitment = electronic = live = 0
@@ -1228,7 +1479,10 @@ def _section_rounds(audit: _Audit) -> None:
                         evidence={"commitment": round_.commitment},
                     )
                 )
-        problems = _replay_round(audit, round_, actions.get(round_.pk, []), counter)
+        if round_.status == RoundStatus.VOID:
+            problems = _check_void_round(round_, voided_rounds.get(round_.pk))
+        else:
+            problems = _replay_round(audit, round_, actions.get(round_.pk, []), counter)
         if problems:
             failed_replay += 1
             audit.add(
@@ -1279,9 +1533,13 @@ def _replay_round(
             (0, s.kind, s.payer, s.payee, s.amount) for s in opening
         )
         counts: tuple[dict[str, int], int] | None = None
-        for position, (_pk, seq, payload, actor_id) in enumerate(actions, start=1):
-            if seq != position:
-                problems.append(f"action #{position} is stored as seq {seq}")
+        last = 0
+        for _pk, seq, payload, actor_id in actions:
+            if not last < seq <= round_.version:
+                problems.append(
+                    f"action seq {seq} is out of order (after {last}, round version {round_.version})"
+                )
+            last = seq
             kind = payload.get("type")
             if faro and (kind == "bet" or kind == "call_turn"):
                 if counts is None:
@@ -1291,7 +1549,7 @@ def _replay_round(
             if faro and kind not in _NO_CARDS:
                 counts = None  # cards came out: the casekeeper moved on
             if moved:
-                expected.update((position, s.kind, s.payer, s.payee, s.amount) for s in moved)
+                expected.update((seq, s.kind, s.payer, s.payee, s.amount) for s in moved)
         if engine.public_state(state) != round_.state:
             problems.append("the stored state differs from the replayed state")
     except Exception as error:
@@ -1303,6 +1561,67 @@ def _replay_round(
         problems.append(
             f"settlements differ: expected but not stored {missing}, stored but not expected {extra}"
         )
+    return problems
+
+
+@dataclass
+class _VoidRound:
+    """What a round voided whole left behind: its rows, and whether each transfer went back."""
+
+    live_settlements: int = 0
+    live_actions: int = 0
+    transfers: set[int] = field(default_factory=set)
+    reversed: set[int] = field(default_factory=set)
+
+
+def _void_round_rows(audit: _Audit) -> dict[int, _VoidRound]:
+    """For the rounds voided whole (misdeals): settlement rows, actions and reversals."""
+    void_ids = [r.pk for r in audit.rounds if r.status == RoundStatus.VOID]
+    found: dict[int, _VoidRound] = {pk: _VoidRound() for pk in void_ids}
+    if not void_ids:
+        return found
+    for round_id, transfer_id, live, reversed_ in _rows(
+        """
+        SELECT x.round_id, x.transfer_id, x.live,
+               EXISTS (SELECT 1 FROM ledger_transfer r WHERE r.reverses_id = x.transfer_id)
+          FROM (SELECT round_id, transfer_id, voided_by_id IS NULL AS live
+                  FROM tables_roundsettlement WHERE round_id = ANY(%s)
+                UNION ALL
+                SELECT round_id, transfer_id, voided_by_id IS NULL
+                  FROM tables_roundaction WHERE round_id = ANY(%s)) x
+        """,
+        [void_ids, void_ids],
+    ):
+        rows = found[round_id]
+        if live:
+            if transfer_id is None:
+                rows.live_actions += 1  # an action that moved nothing
+            else:
+                rows.live_settlements += 1
+        if transfer_id is not None:
+            rows.transfers.add(transfer_id)
+            if reversed_:
+                rows.reversed.add(transfer_id)
+    return found
+
+
+def _check_void_round(round_: Round, rows: _VoidRound | None) -> list[str]:
+    """A misdeal (tables.replay._check_voided): every settlement voided, every transfer reversed,
+    and the round left as it stood before its first action."""
+    problems: list[str] = []
+    rows = rows or _VoidRound()
+    if rows.live_settlements or rows.live_actions:
+        problems.append("the round is void but some of its settlements or actions are not")
+    unreversed = sorted(rows.transfers - rows.reversed)
+    if unreversed:
+        problems.append(f"the round is void but transfers {unreversed[:5]} are not reversed")
+    try:
+        engine = engine_for(round_.game)
+        state, _opening = engine.start(context_of(round_))
+        if engine.public_state(state) != round_.state:
+            problems.append("the stored state is not the round's state before its first action")
+    except Exception as error:
+        problems.append(f"the round no longer starts ({type(error).__name__}: {error})")
     return problems
 
 
@@ -1590,7 +1909,7 @@ def _assemble(audit: _Audit, *, began: float, closed_at: dt.datetime | None) -> 
     summary: shape.SummaryData = {
         "tables": len(tables),
         "open_tables": sum(1 for t in tables if t["open"]),
-        "rounds": len(audit.rounds),
+        "rounds": sum(1 for r in audit.rounds if r.status != RoundStatus.VOID),
         "bets": sum(t["bets"] for t in tables),
         "handle": handle,
         "win": sum((t["win"] if t["win"] is not None else t["ledger_win"]) for t in tables),
@@ -1611,6 +1930,9 @@ def _assemble(audit: _Audit, *, began: float, closed_at: dt.datetime | None) -> 
         "variances_flagged": sum(1 for t in tables if t["variance_flagged"]),
         "checks_passed": sum(1 for c in audit.checks if c["passed"]),
         "checks_failed": sum(1 for c in audit.checks if not c["passed"]),
+        "rounds_voided": sum(1 for r in audit.rounds if r.status == RoundStatus.VOID),
+        "corrections": len(audit.corrections),
+        "corrections_pending": sum(1 for c in audit.corrections if c["status"] == CorrectionStatus.PENDING),
     }
     data: shape.ReportData = {
         "schema_version": shape.SCHEMA_VERSION,
@@ -1634,6 +1956,7 @@ def _assemble(audit: _Audit, *, began: float, closed_at: dt.datetime | None) -> 
         "cash_flow": audit.cash_flow,
         "trial_balance": trial,
         "checks": audit.checks,
+        "corrections": audit.corrections,
         "notes": audit.notes,
     }
     return dict(data)
@@ -1646,8 +1969,9 @@ FILE_CACHE_SECONDS = 7 * 24 * 3600
 
 def _file_key(report: AuditReport, fmt: str) -> str:
     stamp = report.finished_at.timestamp() if report.finished_at else 0
-    # v2: CSV cells are spreadsheet-safe; files cached by an older renderer are not served.
-    return f"audit-file:v2:{fmt}:{report.pk}:{report.runs}:{stamp:.6f}"
+    # v2: CSV cells are spreadsheet-safe; v3: the corrections section. Files cached by an older
+    # renderer are not served.
+    return f"audit-file:v3:{fmt}:{report.pk}:{report.runs}:{stamp:.6f}"
 
 
 def get_report_file(*, report: AuditReport, fmt: str) -> bytes:

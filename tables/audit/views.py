@@ -19,13 +19,14 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from casino.errors import DomainError
+from casino.errors import DomainError, ValidationFailed
 from casino.models import Role, User
 from casino.permissions import role_of
 from ledger.errors import LedgerError
 from ledger.gaming_day import gaming_day_bounds, gaming_day_for, is_supported_day
+from ledger.models import ClosedGamingDay
 from tables.audit.render_pdf import report_context
-from tables.audit.selectors import get_liveness, list_recent_reports
+from tables.audit.selectors import get_liveness, list_open_tables, list_recent_reports
 from tables.audit.services import request_audit
 from tables.models import AuditReport, AuditStatus
 
@@ -96,19 +97,40 @@ def report_page(request: HttpRequest, day: str) -> HttpResponse:
             request, "audit/forbidden.html", {"message": f"'{day}' is not a date (YYYY-MM-DD)."}, status=404
         )
     report = AuditReport.objects.filter(gaming_day=gaming_day).first()
-    _start, end = gaming_day_bounds(gaming_day)
-    context: dict[str, Any] = {
-        "day": gaming_day,
-        "row": report,
-        "ends_at": end,
-        "day_over": end <= dt.datetime.now(tz=dt.UTC),
-        "api_report": reverse("gaming-day-report", args=[gaming_day.isoformat()]),
-        "running": report is not None and report.status in (AuditStatus.QUEUED, AuditStatus.RUNNING),
-        "liveness": get_liveness(report) if report is not None else None,
-    }
+    context = _page_context(gaming_day, report)
+    context.update(
+        running=report is not None and report.status in (AuditStatus.QUEUED, AuditStatus.RUNNING),
+        liveness=get_liveness(report) if report is not None else None,
+    )
     if report is not None and report.status == AuditStatus.DONE:
         context.update(_charts(report))
     return render(request, "audit/report.html", context)
+
+
+def _page_context(gaming_day: dt.date, report: AuditReport | None) -> dict[str, Any]:
+    """What the close form needs: before the rollover, the open tables an early close waits for."""
+    _start, end = gaming_day_bounds(gaming_day)
+    day_over = end <= dt.datetime.now(tz=dt.UTC)
+    return {
+        "day": gaming_day,
+        "row": report,
+        "ends_at": end,
+        "day_over": day_over,
+        "open_tables": [] if day_over else list_open_tables(),
+        "day_closed": ClosedGamingDay.objects.filter(day=gaming_day).exists(),
+        "api_report": reverse("gaming-day-report", args=[gaming_day.isoformat()]),
+    }
+
+
+def _early_close_confirmed(request: HttpRequest, gaming_day: dt.date) -> bool | None:
+    """The day typed back: True if it matches, None if nothing was typed, False if it differs.
+
+    One checkbox is too easy to tick: an early close stops every transfer until the rollover.
+    """
+    typed = request.POST.get("confirm_day", "").strip()
+    if not typed:
+        return None
+    return typed == gaming_day.isoformat()
 
 
 @require_POST
@@ -119,23 +141,18 @@ def close_day(request: HttpRequest, day: str) -> HttpResponse:
         return render(
             request, "audit/forbidden.html", {"message": f"'{day}' is not a date (YYYY-MM-DD)."}, status=404
         )
+    confirmed = _early_close_confirmed(request, gaming_day)
     try:
+        if confirmed is False:
+            raise ValidationFailed(
+                f"To close early, type the gaming day exactly as {gaming_day.isoformat()}; "
+                "nothing was closed.",
+                fields={"confirm_day": gaming_day.isoformat()},
+            )
         actor = cast(User, request.user)  # auditors_only let only signed-in staff through
-        request_audit(day=gaming_day, actor=actor, force=request.POST.get("force") == "on")
+        request_audit(day=gaming_day, actor=actor, force=bool(confirmed))
     except (DomainError, LedgerError) as error:
-        report = AuditReport.objects.filter(gaming_day=gaming_day).first()
-        _start, end = gaming_day_bounds(gaming_day)
-        return render(
-            request,
-            "audit/report.html",
-            {
-                "day": gaming_day,
-                "row": report,
-                "ends_at": end,
-                "day_over": end <= dt.datetime.now(tz=dt.UTC),
-                "error": error.message,
-                "api_report": reverse("gaming-day-report", args=[gaming_day.isoformat()]),
-            },
-            status=409 if error.status == 409 else 400,
-        )
+        context = _page_context(gaming_day, AuditReport.objects.filter(gaming_day=gaming_day).first())
+        context["error"] = error.message
+        return render(request, "audit/report.html", context, status=409 if error.status == 409 else 400)
     return HttpResponseRedirect(reverse("audit:report", args=[gaming_day.isoformat()]))

@@ -1,7 +1,8 @@
 """Corrections on the floor's screens: the dealer asks, the pit sees what would be voided and decides.
 
-The services are ``tables.corrections``; these views only phrase things for people (card
-names, player names, dollars) and run each tap once (``run_once``) like every console form.
+The services are ``tables.corrections``; this module only phrases things for people (card
+names, player names, dollars). The dealer's form posts to ``views.ask_correction``, the pit's
+buttons to ``pit.decide_correction``.
 """
 
 from __future__ import annotations
@@ -10,12 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
-from django.views.decorators.http import require_POST
-
 from casino.models import Player
 from tables import corrections as service
-from tables.console.access import NotAllowed, actor_of, signed_in
 from tables.console.cards import card_label
 from tables.console.money import format_dollars
 from tables.models import Correction, Round, RoundAction, RoundStatus
@@ -105,54 +102,3 @@ def last_action_words(round_: Round | None) -> str:
         return ""
     last = RoundAction.objects.filter(round=round_).order_by("-seq").first()
     return "" if last is None else describe_action(last.payload, player_names(round_))
-
-
-@require_POST
-@signed_in
-def ask(request: HttpRequest, table_id: int, round_id: int) -> HttpResponse:
-    """The dealer's "ask a correction": nothing moves until the pit approves."""
-    from tables.console.views import _done, _perform
-
-    if not Round.objects.filter(pk=round_id, table_id=table_id).exists():
-        raise NotAllowed("No such deal at this table.", status=404)
-
-    def work() -> dict[str, Any]:
-        scope = request.POST.get("void", "")
-        void = {"last": "last", "round": "round"}.get(scope, scope)
-        made = service.request_correction(
-            actor=actor_of(request), round_id=round_id, void=void, reason=request.POST.get("reason", "")
-        )
-        what = "the whole deal (misdeal)" if made.from_seq is None else "the last action"
-        return _done(
-            f"Correction asked: void {what}.",
-            "Play is paused for it: nothing moves until a pit boss approves it in the pit view.",
-        )
-
-    return _perform(request, table_id, form="correction", work=work)
-
-
-@require_POST
-@signed_in
-def decide(request: HttpRequest, correction_id: int, verdict: str) -> HttpResponse:
-    """The pit's approve or refuse: a second person, never the one who asked."""
-    from tables.console.pit import _perform
-
-    found = Correction.objects.select_related("round__table").filter(pk=correction_id).first()
-    if found is None:
-        raise NotAllowed("No such correction.", status=404)
-    table, deal = found.round.table.name, found.round.number
-
-    def work() -> dict[str, Any]:
-        if verdict == "approve":
-            round_ = service.approve_correction(actor=actor_of(request), correction_id=correction_id)
-            after = "voided" if round_.status == RoundStatus.VOID else "refolded; play goes on"
-            return {
-                "headline": f"Approved: the correction of {table} deal #{deal}.",
-                "lines": [f"The voided chips went back where they came from; the deal is {after}."],
-            }
-        service.refuse_correction(
-            actor=actor_of(request), correction_id=correction_id, note=request.POST.get("note", "")
-        )
-        return {"headline": f"Refused: the correction of {table} deal #{deal}.", "lines": ["Nothing moved."]}
-
-    return _perform(request, form=f"correction-{correction_id}", work=work)

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import ValidationFailed
 from casino.models import Role
-from casino.permissions import role_of
+from casino.permissions import may, role_of
 from tables import services
 from tables.console.access import (
     APPROVER_ROLES,
@@ -37,10 +37,10 @@ from tables.console.idempotency import body_hash, run_once
 from tables.console.money import format_dollars, parse_dollars
 from tables.console.selectors import list_floor
 from tables.console.views import SERVICE_ERRORS, Flash, change_limits_work
-from tables.corrections import APPROVERS as CORRECTION_APPROVERS
+from tables.corrections import approve_correction, refuse_correction
 from tables.detection.selectors import count_open_alerts, list_open_alerts
 from tables.detection.services import resolve_alert as resolve_alert_service
-from tables.models import Alert, TrayRequest, TrayRequestKind
+from tables.models import Alert, Correction, RoundStatus, TrayRequest, TrayRequestKind
 from tables.selectors import list_pending_tray_requests
 
 ALERTS_SHOWN = 20
@@ -65,7 +65,7 @@ def pit_context(request: HttpRequest, flash: Flash | None = None) -> dict[str, A
         "figures": floor_figures([row.table for row in rows]),
         "pending": list(list_pending_tray_requests()),
         "corrections": pending_rows(),
-        "can_decide_corrections": role in CORRECTION_APPROVERS,
+        "can_decide_corrections": may(request.user, "correction.decide"),
         "titles": GAME_TITLES,
         "flash": flash,
         "can_approve": role in APPROVER_ROLES,
@@ -91,7 +91,7 @@ def pit_live(request: HttpRequest) -> HttpResponse:
     return render(request, "pit/_live.html", pit_context(request))
 
 
-def _perform(request: HttpRequest, *, form: str, work: Callable[[], dict[str, Any]]) -> HttpResponse:
+def perform_pit_tap(request: HttpRequest, *, form: str, work: Callable[[], dict[str, Any]]) -> HttpResponse:
     require_pit(request.user)
     digest = body_hash(request.path, dict(request.POST.lists()))
     status = 200
@@ -148,7 +148,7 @@ def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
             "lines": ["Nothing moved."],
         }
 
-    return _perform(request, form=f"request-{tray.pk}", work=work)
+    return perform_pit_tap(request, form=f"request-{tray.pk}", work=work)
 
 
 @require_POST
@@ -169,13 +169,13 @@ def tray_request(request: HttpRequest, table_id: int) -> HttpResponse:
             "lines": ["Nothing moves until another pit boss or a cashier approves it."],
         }
 
-    return _perform(request, form=f"tray-{table_id}", work=work)
+    return perform_pit_tap(request, form=f"tray-{table_id}", work=work)
 
 
 @require_POST
 @signed_in
 def limits(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _perform(request, form=f"limits-{table_id}", work=change_limits_work(request, table_id))
+    return perform_pit_tap(request, form=f"limits-{table_id}", work=change_limits_work(request, table_id))
 
 
 @require_POST
@@ -193,4 +193,29 @@ def resolve_alert(request: HttpRequest, alert_id: int) -> HttpResponse:
             "lines": [f"Note: {request.POST.get('note', '').strip()}"],
         }
 
-    return _perform(request, form=f"alert-{alert.pk}", work=work)
+    return perform_pit_tap(request, form=f"alert-{alert.pk}", work=work)
+
+
+@require_POST
+@signed_in
+def decide_correction(request: HttpRequest, correction_id: int, verdict: str) -> HttpResponse:
+    """The pit's approve or refuse: a second person, never the one who asked."""
+    found = Correction.objects.select_related("round__table").filter(pk=correction_id).first()
+    if found is None:
+        raise NotAllowed("No such correction.", status=404)
+    table, deal = found.round.table.name, found.round.number
+
+    def work() -> dict[str, Any]:
+        if verdict == "approve":
+            round_ = approve_correction(actor=actor_of(request), correction_id=correction_id)
+            after = "voided" if round_.status == RoundStatus.VOID else "refolded; play goes on"
+            return {
+                "headline": f"Approved: the correction of {table} deal #{deal}.",
+                "lines": [f"The voided chips went back where they came from; the deal is {after}."],
+            }
+        refuse_correction(
+            actor=actor_of(request), correction_id=correction_id, note=request.POST.get("note", "")
+        )
+        return {"headline": f"Refused: the correction of {table} deal #{deal}.", "lines": ["Nothing moved."]}
+
+    return perform_pit_tap(request, form=f"correction-{correction_id}", work=work)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tables.console import corrections, pit
+from tables.console import pit
 
 app_name = "pit"
 
@@ -15,13 +15,13 @@ urlpatterns = [
     path("tables/<id:table_id>/tray/", pit.tray_request, name="tray"),
     path(
         "corrections/<id:correction_id>/approve/",
-        corrections.decide,
+        pit.decide_correction,
         {"verdict": "approve"},
         name="approve_correction",
     ),
     path(
         "corrections/<id:correction_id>/refuse/",
-        corrections.decide,
+        pit.decide_correction,
         {"verdict": "refuse"},
         name="refuse_correction",
     ),

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tables.console import corrections, me, views
+from tables.console import me, views
 
 app_name = "console"
 
@@ -25,7 +25,5 @@ urlpatterns = [
     path("tables/<id:table_id>/deal/", views.start_deal, name="start"),
     path("tables/<id:table_id>/rounds/<id:round_id>/faro/<str:kind>/", views.faro_action, name="faro"),
     path("tables/<id:table_id>/rounds/<id:round_id>/act/", views.game_action, name="act"),
-    path(
-        "tables/<id:table_id>/rounds/<id:round_id>/correction/", corrections.ask, name="correction"
-    ),
+    path("tables/<id:table_id>/rounds/<id:round_id>/correction/", views.ask_correction, name="correction"),
 ]

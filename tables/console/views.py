@@ -41,6 +41,7 @@ from tables.console.idempotency import body_hash, run_once
 from tables.console.keying import input_name, keying_screen
 from tables.console.money import format_dollars, parse_dollars
 from tables.console.moves import describe_settlements
+from tables.corrections import request_correction
 from tables.games.cards import RANKS
 from tables.games.errors import IllegalAction
 from tables.models import Correction, Round, RoundSettlement, Seat, ShoeKind, Table, TableSession, TrayRequest
@@ -256,7 +257,7 @@ def bet_amounts(request: HttpRequest, table_id: int) -> HttpResponse:
 # --------------------------------------------------------------------------- one path for every write
 
 
-def _perform(
+def perform_tap(
     request: HttpRequest,
     table_id: int,
     *,
@@ -299,7 +300,7 @@ def _perform(
     return render_table(request, table_id, flash=flash)
 
 
-def _done(headline: str, *lines: str, **extra: Any) -> dict[str, Any]:
+def receipt(headline: str, *lines: str, **extra: Any) -> dict[str, Any]:
     return {"headline": headline, "lines": list(lines), **extra}
 
 
@@ -317,9 +318,9 @@ def open_table(request: HttpRequest, table_id: int) -> HttpResponse:
             lines.append(
                 f"Variance against the ledger: {format_dollars(session.opening_variance)} (recorded)."
             )
-        return _done(f"{session.table.name} is open with {format_dollars(count)} in the tray.", *lines)
+        return receipt(f"{session.table.name} is open with {format_dollars(count)} in the tray.", *lines)
 
-    return _perform(request, table_id, form="open", work=work)
+    return perform_tap(request, table_id, form="open", work=work)
 
 
 @require_POST
@@ -328,14 +329,14 @@ def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
     def work() -> dict[str, Any]:
         count = parse_dollars(request.POST.get("closing_inventory"), field="closing count", allow_zero=True)
         session = services.close_table(actor=actor_of(request), table_id=table_id, closing_inventory=count)
-        return _done(f"{session.table.name} is closed.", session=session.pk)
+        return receipt(f"{session.table.name} is closed.", session=session.pk)
 
     def summary(result: dict[str, Any], replayed: bool) -> HttpResponse:
         session = TableSession.objects.select_related("table").get(pk=result["session"])
         template = "console/_summary.html" if request.htmx else "console/summary.html"  # type: ignore[attr-defined]
         return render(request, template, {"session": session, "table": session.table, "replayed": replayed})
 
-    return _perform(request, table_id, form="close", work=work, on_done=summary)
+    return perform_tap(request, table_id, form="close", work=work, on_done=summary)
 
 
 @require_GET
@@ -388,12 +389,12 @@ def seat_player(request: HttpRequest, table_id: int) -> HttpResponse:
             actor=actor_of(request), table_id=table_id, player_id=player_id, seat=seat
         )
         balance = get_player_balance(player=seating.player)
-        return _done(
+        return receipt(
             f"Seated {seating.player.name} in seat {seating.number}.",
             f"Available to play: {format_dollars(balance.available)}.",
         )
 
-    return _perform(request, table_id, form="seats", work=work)
+    return perform_tap(request, table_id, form="seats", work=work)
 
 
 @require_POST
@@ -402,9 +403,9 @@ def unseat_player(request: HttpRequest, table_id: int) -> HttpResponse:
     def work() -> dict[str, Any]:
         player_id = _int_field(request.POST, "player", "a player")
         seating = services.unseat_player(actor=actor_of(request), table_id=table_id, player_id=player_id)
-        return _done(f"{seating.player.name} left seat {seating.number}.")
+        return receipt(f"{seating.player.name} left seat {seating.number}.")
 
-    return _perform(request, table_id, form="seats", work=work)
+    return perform_tap(request, table_id, form="seats", work=work)
 
 
 # --------------------------------------------------------------------------- tray and limits
@@ -419,12 +420,12 @@ def tray_request(request: HttpRequest, table_id: int, kind: str) -> HttpResponse
             actor=actor_of(request), table_id=table_id, kind=kind, amount=amount
         )
         where = "cage → tray" if kind == "fill" else "tray → cage"
-        return _done(
+        return receipt(
             f"{kind.title()} of {format_dollars(made.amount)} requested ({where}).",
             "Nothing moves until a pit boss or cashier approves it in the pit view.",
         )
 
-    return _perform(request, table_id, form="tray", work=work)
+    return perform_tap(request, table_id, form="tray", work=work)
 
 
 def change_limits_work(request: HttpRequest, table_id: int) -> Callable[[], dict[str, Any]]:
@@ -437,7 +438,7 @@ def change_limits_work(request: HttpRequest, table_id: int) -> Callable[[], dict
             actor=actor_of(request), table_id=table_id, min_bet=min_bet, max_bet=max_bet
         )
         limits = f"{format_dollars(table.min_bet)} \u2013 {format_dollars(table.max_bet)}"
-        return _done(
+        return receipt(
             f"Limits at {table.name} are now {limits}.",
             "Bets already on the layout keep their size.",
         )
@@ -448,7 +449,7 @@ def change_limits_work(request: HttpRequest, table_id: int) -> Callable[[], dict
 @require_POST
 @signed_in
 def change_limits(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _perform(request, table_id, form="limits", work=change_limits_work(request, table_id))
+    return perform_tap(request, table_id, form="limits", work=change_limits_work(request, table_id))
 
 
 # --------------------------------------------------------------------------- rounds
@@ -487,9 +488,9 @@ def start_deal(request: HttpRequest, table_id: int) -> HttpResponse:
             lines.insert(0, f"Shoe commitment {round_.commitment[:16]}… published before the first card.")
         lines += [entry["message"] for entry in round_.context.get("sat_out", [])]
         title = GAME_TITLES.get(round_.game, round_.game)
-        return _done(f"{title} deal #{round_.number} started ({round_.shoe} shoe).", *lines)
+        return receipt(f"{title} deal #{round_.number} started ({round_.shoe} shoe).", *lines)
 
-    return _perform(request, table_id, form="start", work=work)
+    return perform_tap(request, table_id, form="start", work=work)
 
 
 def _version(data: QueryDict) -> int | None:
@@ -617,7 +618,7 @@ def _round_perform(
         lines = [] if payload.get("type") in ("bet", "call_turn") else _moved(updated, updated.version)
         if updated.status == "settled":
             lines.append("The round is settled.")
-        return _done(headline(payload, updated), *lines)
+        return receipt(headline(payload, updated), *lines)
 
     def refused(error: IllegalAction) -> None:
         if "payload" in attempt:
@@ -625,7 +626,7 @@ def _round_perform(
                 actor=actor_of(request), round_id=round_id, action=attempt["payload"], code=error.code
             )
 
-    return _perform(request, table_id, form=form, work=work, sticky=sticky, on_refused=refused)
+    return perform_tap(request, table_id, form=form, work=work, sticky=sticky, on_refused=refused)
 
 
 @require_POST
@@ -676,3 +677,26 @@ def game_action(request: HttpRequest, table_id: int, round_id: int) -> HttpRespo
     return _round_perform(
         request, table_id, round_id, form=form, build=build, headline=headline, sticky=sticky
     )
+
+
+@require_POST
+@signed_in
+def ask_correction(request: HttpRequest, table_id: int, round_id: int) -> HttpResponse:
+    """The dealer's "ask a correction": nothing moves until the pit approves."""
+    if not Round.objects.filter(pk=round_id, table_id=table_id).exists():
+        raise NotAllowed("No such deal at this table.", status=404)
+
+    def work() -> dict[str, Any]:
+        made = request_correction(
+            actor=actor_of(request),
+            round_id=round_id,
+            void=request.POST.get("void", ""),
+            reason=request.POST.get("reason", ""),
+        )
+        what = "the whole deal (misdeal)" if made.from_seq is None else "the last action"
+        return receipt(
+            f"Correction asked: void {what}.",
+            "Play is paused for it: nothing moves until a pit boss approves it in the pit view.",
+        )
+
+    return perform_tap(request, table_id, form="correction", work=work)

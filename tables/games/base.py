@@ -108,8 +108,12 @@ def replaced_at[T](values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]
     return (*values[:index], value, *values[index + 1 :])
 
 
-class Engine(Protocol):
-    """A game's rules. ``apply`` raises ``IllegalAction`` and changes nothing when refused."""
+class Engine[S](Protocol):
+    """A game's rules over its own frozen state type ``S``.
+
+    ``apply`` raises ``IllegalAction`` and changes nothing when refused. Callers outside
+    ``tables/games`` treat ``S`` as opaque: they read it only through these methods.
+    """
 
     game: str
 
@@ -125,19 +129,25 @@ class Engine(Protocol):
         """
         ...
 
-    def start(self, ctx: TableContext) -> tuple[Any, tuple[Settlement, ...]]: ...
+    def start(self, ctx: TableContext) -> tuple[S, tuple[Settlement, ...]]:
+        """The round's first state and its opening settlements (antes).
 
-    def apply(self, state: Any, action: Mapping[str, Any]) -> tuple[Any, tuple[Settlement, ...]]: ...
+        ``reserve`` and ``start`` both check the context first with
+        ``input_checks.check_context``, so a malformed one is an ``IllegalAction`` in every game.
+        """
+        ...
 
-    def public_state(self, state: Any) -> dict[str, Any]: ...
+    def apply(self, state: S, action: Mapping[str, Any]) -> tuple[S, tuple[Settlement, ...]]: ...
 
-    def is_over(self, state: Any) -> bool: ...
+    def public_state(self, state: S) -> dict[str, Any]: ...
 
-    def carry_out(self, state: Any) -> dict[str, Any]:
+    def is_over(self, state: S) -> bool: ...
+
+    def carry_out(self, state: S) -> dict[str, Any]:
         """What the next round of this table inherits (pots, dealer position)."""
         ...
 
-    def legal_actions(self, state: Any) -> list[dict[str, Any]]:
+    def legal_actions(self, state: S) -> list[dict[str, Any]]:
         """Every action ``apply`` would accept now, for consoles ("legal actions only") and bots.
 
         Each entry is a plain JSON-able dict with a ``type``. An entry without ``needs`` is
@@ -175,5 +185,14 @@ class Engine(Protocol):
         ``choices``, ``count``, ``bounds``, ``min_amount``, ``max_amount``, ``chip``,
         ``max_player_action`` and any engine hint): engines ignore keys they do not read, but
         callers should not rely on it.
+        """
+        ...
+
+    def known_hands(self, state: S) -> dict[int, list[str]]:
+        """Player id → the cards the engine knows they hold now, for the dealer's eyes only.
+
+        The public state hides hands until the showdown; a dealer keying plays needs them. Only
+        what the engine knows: an electronic shoe's or a keyed deal's hands; empty with
+        count-only tracking and in games without hands (Faro, the card-room games).
         """
         ...

@@ -202,23 +202,39 @@ class FanTanEngine:
     def legal_actions(self, state: FanTanState) -> list[dict[str, Any]]:
         """Plays the layout takes (from the player's hand when known), the pass, and penalties.
 
-        A pass is always accepted (an illegal one is charged), so it is always listed. With
-        count-only tracking any card the layout takes may be keyed, and ``penalty {player}``
-        is listed for each player whose last pass is unpenalised, with a template
-        (``needs: ["pass"]``) for their earlier unpenalised passes; the seven and its holders
-        are left open (with a seven, the holders the engine cannot know are required).
+        * Deal: ``{"type": "deal"}``; a manual shoe also offers the keyed deal first
+          (``needs: ["hands"]``, ``count`` per player id from the dealer's left: full tracking),
+          the plain deal being count-only tracking.
+        * A pass is always accepted (an illegal one is charged), so it is always listed. With
+          known hands a pass by a player holding a playable card carries Fan Tan's own hint
+          ``illegal: true``: it is accepted and charged at once as an illegal pass.
+        * With count-only tracking any card the layout takes may be keyed, and
+          ``penalty {player}`` is listed for each player whose last pass is unpenalised, with a
+          template (``needs: ["pass"]``) for their earlier unpenalised passes. Each penalty has
+          ``optional: ["seven", "six_holder", "eight_holder"]``: ``choices`` are the sevens not
+          on the layout then and the players. These are the dealer's word, judged at the pass
+          (module notes): with a seven, the holders the engine cannot know are required.
         """
         if state.phase == "deal":
-            return [{"type": "deal"}]
+            if state.deck is not None:
+                return [{"type": "deal"}]
+            count = {str(p.player): p.dealt for p in state.players}
+            keyed = {"type": "deal", "needs": ["hands"], "choices": {"hands": list(FULL_DECK)}}
+            return [keyed | {"count": {"hands": count}}, {"type": "deal"}]
         if state.phase != "play":
             return []
         turn = state.players[state.turn]
         cards = turn.hand if turn.hand is not None else _open_cards(state.layout)
         actions = [play_action(turn.player, c) for c in cards if _playable(state.layout, c)]
-        actions.append({"type": "pass", "player": turn.player})
+        passing: dict[str, Any] = {"type": "pass", "player": turn.player}
+        actions.append(passing | {"illegal": True} if turn.hand is not None and actions else passing)
         if state.tracking == "count":
-            actions += [penalty for p in state.players for penalty in _penalty_actions(p)]
+            actions += [penalty for p in state.players for penalty in _penalty_actions(state, p)]
         return actions
+
+    def known_hands(self, state: FanTanState) -> dict[int, list[str]]:
+        """The hands left with full tracking (electronic or keyed deal); none when count-only."""
+        return {p.player: list(p.hand) for p in state.players if p.hand is not None}
 
     def carry_out(self, state: FanTanState) -> dict[str, Any]:
         """The dealer seat (the next round deals from its left) and any pot left unwon."""
@@ -491,18 +507,36 @@ def _holder(action: Mapping[str, Any], at_pass: _AtPass, rank: str, seven: str) 
     return named
 
 
-def _penalty_actions(p: Player) -> list[dict[str, Any]]:
+def _penalty_actions(state: FanTanState, p: Player) -> list[dict[str, Any]]:
     """Count-only: the penalty of a player's last pass, and a template for their earlier ones."""
     last = p.passes - 1
     actions: list[dict[str, Any]] = []
     if last >= 0 and last not in p.penalised:
-        actions.append({"type": "penalty", "player": p.player})
+        actions.append({"type": "penalty", "player": p.player} | _seven_hints(state, p, [last]))
     earlier = [i for i in range(last) if i not in p.penalised]
     if earlier:
-        actions.append(
-            {"type": "penalty", "player": p.player, "needs": ["pass"], "choices": {"pass": earlier}}
-        )
+        template = {"type": "penalty", "player": p.player, "needs": ["pass"], "choices": {"pass": earlier}}
+        hints = _seven_hints(state, p, earlier)
+        choices = template["choices"] | hints.get("choices", {})
+        actions.append(template | hints | {"choices": choices})
     return actions
+
+
+def _seven_hints(state: FanTanState, p: Player, passes: list[int]) -> dict[str, Any]:
+    """The optional seven of a penalty: sevens not on the layout at one of ``passes``."""
+    sevens = {
+        "7" + suit
+        for index in passes
+        for suit in SUITS
+        if "7" + suit not in state.played[: p.passes_at[index]]
+    }
+    if not sevens:
+        return {}
+    ids = list(state.ids)
+    return {
+        "optional": ["seven", "six_holder", "eight_holder"],
+        "choices": {"seven": sorted(sevens, key=SUITS.index), "six_holder": ids, "eight_holder": ids},
+    }
 
 
 def play_action(player: int, card: str) -> dict[str, Any]:

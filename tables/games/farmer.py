@@ -226,6 +226,10 @@ class FarmerEngine:
             actions.append({"type": "stay", "player": hand.player})
         return actions
 
+    def known_hands(self, state: FarmerState) -> dict[int, list[str]]:
+        """Every hand dealt so far: the engine is told each card (shoe or keyed), face-down ones too."""
+        return {hand.player: list(hand.cards) for hand in state.hands if hand.cards}
+
     def carry_out(self, state: FarmerState) -> dict[str, Any]:
         """The farm's balance, who farms next and where they sit, and who anted (farmer's left first)."""
         farmer = state.result.next_farmer if state.result else state.farmer

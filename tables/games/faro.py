@@ -197,6 +197,16 @@ def _left_by_rank(state: FaroState) -> dict[str, int]:
     return {rank: CARDS_PER_RANK - gone[rank] for rank in RANKS}
 
 
+def casekeeper_counts(state: FaroState) -> tuple[dict[str, int], int]:
+    """Per rank the cards left in the shoe, and all cards left: the casekeeper's counts now.
+
+    The public view's ``casekeeper`` holds the same counts with every card named; this is the
+    cheap read for a fold that needs them before every bet (the audit's theoretical win).
+    """
+    left = _left_by_rank(state)
+    return left, sum(left.values())
+
+
 def _remaining_cards(state: FaroState) -> tuple[str, ...]:
     """The undealt cards (in shoe order when electronic). Never shown to the public."""
     dealt = _dealt(state)
@@ -710,6 +720,10 @@ class FaroEngine:
                 )
         actions += [{"type": "remove_bet", "bet": bet.id} for bet in state.bets]
         return actions
+
+    def known_hands(self, state: FaroState) -> dict[int, list[str]]:
+        """None: Faro's players hold no cards."""
+        return {}
 
     def is_over(self, state: FaroState) -> bool:
         return state.over

@@ -894,6 +894,11 @@ class NewmarketEngine:
             return _full_play_actions(state)
         return _count_only_play_actions(state)
 
+    def known_hands(self, state: NewmarketState) -> dict[int, list[str]]:
+        """Each player's live hand with full tracking (see ``hand_of``); none when count-only."""
+        hands = {player: hand_of(state, player) for player in state.order}
+        return {player: hand for player, hand in hands.items() if hand is not None}
+
     def is_over(self, state: NewmarketState) -> bool:
         return state.phase == OVER
 

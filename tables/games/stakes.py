@@ -299,6 +299,10 @@ class StakesEngine:
             action["choices"]["stop"] = list(players)
         return [action]
 
+    def known_hands(self, state: StakesState) -> dict[int, list[str]]:
+        """None: the card-room games key only their result."""
+        return {}
+
     def is_over(self, state: StakesState) -> bool:
         return state.result is not None
 

@@ -973,6 +973,15 @@ class TonkEngine:
             return _draw_actions(state) + _slap_actions(state)
         return _play_actions(state)
 
+    def known_hands(self, state: TonkState) -> dict[int, list[str]]:
+        """Every hand once the engine knows them all (electronic shoe or keyed deal); else none.
+
+        Count-only tracking knows some cards of a hand (taken from the pile) but not the hand.
+        """
+        if not _knows_hands(state):
+            return {}
+        return {player: list(hand) for player, hand in zip(state.players, state.hands, strict=True)}
+
     def is_over(self, state: TonkState) -> bool:
         return state.phase == OVER
 

@@ -51,4 +51,7 @@ class Migration(migrations.Migration):
             model_name='correction',
             constraint=models.CheckConstraint(condition=models.Q(('decided_by__isnull', True), models.Q(('decided_by', models.F('requested_by')), _negated=True), _connector='OR'), name='tables_correction_two_people'),
         ),
+        # The default manager hides voided rows; its name is said so field order cannot change it.
+        migrations.AlterModelOptions(name="roundaction", options={"default_manager_name": "objects"}),
+        migrations.AlterModelOptions(name="roundsettlement", options={"default_manager_name": "objects"}),
     ]

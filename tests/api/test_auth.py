@@ -1,21 +1,20 @@
-"""Tokens: issued for a username and password, expiring, revocable, and rate limited."""
+"""Tokens: issued for a username and password, expiring and revocable.
+
+Brute-force protection (lockouts, not a rate limit) is tests/casino/test_login_guard.py's.
+"""
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
 from django.conf import settings as django_settings
-from django.core.cache import cache
 from django.utils import timezone
 from rest_framework.test import APIClient
-from rest_framework.throttling import ScopedRateThrottle
 
 from casino.api.authentication import token_digest
 from casino.models import ApiToken, Role, User
-from tests.factories import PASSWORD, UserFactory, staff
+from tests.factories import PASSWORD, staff
 
 TOKEN_URL = "/api/v1/auth/token"
 
@@ -175,53 +174,3 @@ def test_revoking_a_token_signs_out_that_token_only(api: APIClient, cashier: Use
 @pytest.mark.django_db
 def test_revoking_without_a_token_is_401(api: APIClient) -> None:
     _assert_error(api.delete(TOKEN_URL), 401, "not_authenticated")
-
-
-def _unique_address() -> str:
-    """An address from the documentation range 2001:db8::/32 that no other test run uses."""
-    return f"2001:db8::{secrets.token_hex(2)}:{secrets.token_hex(2)}:{secrets.token_hex(2)}"
-
-
-@pytest.fixture
-def token_rate_3_per_minute(settings: object, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """The token scope at 3/min, with a clean throttle history for the address the test uses.
-
-    DRF binds ``SimpleRateThrottle.THROTTLE_RATES`` when it is imported, so overriding the
-    setting alone does not reach the throttle: patch the class attribute to the same rates.
-    Only this address's history is deleted, not the whole (shared) Redis database.
-    """
-    rates = {"token": "3/min"}
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}  # type: ignore[attr-defined]
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", rates)
-    address = _unique_address()  # another test run sharing this Redis must not share its allowance
-    key = ScopedRateThrottle.cache_format % {"scope": "token", "ident": address}
-    cache.delete(key)
-    yield address
-    cache.delete(key)
-
-
-@pytest.mark.django_db
-def test_token_endpoint_is_rate_limited(api: APIClient, token_rate_3_per_minute: str) -> None:
-    user = UserFactory(role=Role.DEALER)
-    address = token_rate_3_per_minute
-    good = {"username": user.username, "password": PASSWORD}
-    bad = {"username": user.username, "password": "guess"}
-
-    statuses = [
-        api.post(TOKEN_URL, body, format="json", REMOTE_ADDR=address).status_code for body in (bad, bad, good)
-    ]
-    fourth = api.post(TOKEN_URL, good, format="json", REMOTE_ADDR=address)
-    # A made-up X-Forwarded-For does not buy a fresh allowance (NUM_PROXIES).
-    spoofed = api.post(
-        TOKEN_URL, good, format="json", REMOTE_ADDR=address, HTTP_X_FORWARDED_FOR="198.51.100.9"
-    )
-
-    assert statuses == [400, 400, 200]
-    _assert_error(fourth, 429, "throttled")
-    assert int(fourth["Retry-After"]) > 0
-    _assert_error(spoofed, 429, "throttled")
-    assert ApiToken.objects.filter(user=user).count() == 1
-    elsewhere = _unique_address()
-    other = api.post(TOKEN_URL, good, format="json", REMOTE_ADDR=elsewhere)
-    assert other.status_code == 200
-    cache.delete(ScopedRateThrottle.cache_format % {"scope": "token", "ident": elsewhere})

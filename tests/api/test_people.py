@@ -196,7 +196,8 @@ def test_transactions_are_cursor_paginated(login: Login, player: Player, cashier
     assert [r["amount"] for r in page["results"]] == [3_000, 2_000]
     assert [r["amount"] for r in rest["results"]] == [1_000]
     assert rest["next"] is None
-    assert client.get(f"/api/v1/players/{player.pk}/transactions?cursor=garbage").status_code == 404
+    garbage = client.get(f"/api/v1/players/{player.pk}/transactions?cursor=garbage")
+    assert (garbage.status_code, garbage.json()["error"]["code"]) == (400, "invalid_cursor")  # issue 18
 
 
 @pytest.mark.django_db

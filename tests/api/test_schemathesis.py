@@ -121,7 +121,7 @@ def test_every_operation_but_the_schema_is_fuzzed() -> None:
 
 
 @schema.parametrize()
-@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 def test_the_api_keeps_to_its_schema_for_every_role(
     case: schemathesis.Case, role_headers: dict[str, dict[str, str]]
 ) -> None:

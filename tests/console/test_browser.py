@@ -368,3 +368,30 @@ def test_a_correction_the_dealer_asks_the_pit_approves_and_the_table_plays_on(
     _confirmed(page, "Kate Elder bet $10.00 on 5")
     assert page.get_by_test_id("bet-row").count() == 1
     _shot(page, "09-after-correction")
+
+
+def test_a_limit_change_in_the_pit_reaches_the_dealers_open_bet_form(
+    browser: Any, live_server: Any, world: Floor
+) -> None:
+    """Issue 20 item 11: the chips offered follow the pit's change without a reload."""
+    from tables.services import change_limits, open_table, seat_player
+
+    open_table(actor=world.dealer, table_id=world.faro.pk, opening_inventory=1_000_000)
+    seat_player(actor=world.dealer, table_id=world.faro.pk, player_id=world.kate.pk)
+    from tables.rounds import start_round
+
+    start_round(actor=world.dealer, table_id=world.faro.pk, shoe="electronic")
+    page = _page(browser, live_server)
+    _sign_in(page, world.dealer.username)
+    page.goto(f"/console/tables/{world.faro.pk}/")
+    amounts = page.get_by_test_id("bet-amounts")
+    assert "(limits $5.00 – $500.00)" in amounts.inner_text()
+    assert amounts.locator('input[value="500"]').count() == 1
+
+    change_limits(actor=world.pit_boss, table_id=world.faro.pk, min_bet=2_500, max_bet=100_000)
+    # The form polls every 5 s: the new chips and the header arrive without a reload.
+    page.get_by_test_id("bet-amounts").filter(has_text="(limits $25.00 – $1,000.00)").wait_for()
+    assert page.get_by_test_id("limits").inner_text() == "Limits $25.00 – $1,000.00"
+    assert page.get_by_test_id("bet-amounts").locator('input[value="500"]').count() == 0
+    _bet(page, "Kate Elder", ["Q"], "$25")
+    _confirmed(page, "Kate Elder bet $25.00 on Q")

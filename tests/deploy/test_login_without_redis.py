@@ -92,4 +92,3 @@ def test_every_sign_in_path_works_while_redis_is_down(
     signed_out = APIClient()
     signed_out.credentials(HTTP_AUTHORIZATION=f"Token {token.json()['token']}")
     assert signed_out.delete(TOKEN_URL).status_code == 204
-

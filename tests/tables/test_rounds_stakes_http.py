@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from casino.models import Player
 from ledger.selectors import get_trial_balance
+from tables.games.stakes import ENGINE, required_reserve
 from tables.models import Round
 from tables.replay import check_round
 from tables.services import seat_player
@@ -111,7 +112,7 @@ def test_first_out_every_other_player_pays_the_winner_one_stake(floor: ApiFloor)
     t.assert_sound(start)
 
 
-def test_loser_pays_each_other_player_from_the_dealers_left_in_part_when_the_reserve_runs_dry(
+def test_loser_pays_each_other_player_from_the_dealers_left_in_full_whatever_reserve_chips_say(
     floor: ApiFloor,
 ) -> None:
     t = StakesTable(floor, {"variant": "old_maid", "reserve_chips": 3}, ante=200)
@@ -119,18 +120,22 @@ def test_loser_pays_each_other_player_from_the_dealers_left_in_part_when_the_res
     start = table_money(t.id, t.players)
     round_ = t.start()
     assert round_["state"]["settle"] == "loser_pays"
-    assert t.balances() == dict.fromkeys(t.players, (4_700, 300))
-    # p2 holds the Old Maid and owes 200 to p3, p4 and p1 in turn, but holds only 300:
-    # p3 gets 200, p4 the 100 left, p1 nothing.
+    # The loser owes three stakes (600), more than the 3 chips (300): the reserve is 600.
+    assert t.balances() == dict.fromkeys(t.players, (4_400, 600))
+    # p2 holds the Old Maid and pays 200 to p3, p4 and p1 in turn.
     round_ = t.result(round_["id"], {"loser": p2})
-    assert moved(round_) == [("win", t.w[p2], t.w[p3], 200), ("win", t.w[p2], t.w[p4], 100)]
-    assert t.balances() == {p1: (5_000, 0), p2: (4_700, 0), p3: (5_200, 0), p4: (5_100, 0)}
-    # Round 2 (p2 deals; order p3, p4, p1, p2): p1 loses; p3 gets 200, p4 100, p2 nothing.
+    assert moved(round_) == [
+        ("win", t.w[p2], t.w[p3], 200),
+        ("win", t.w[p2], t.w[p4], 200),
+        ("win", t.w[p2], t.w[p1], 200),
+    ]
+    assert t.balances() == {p1: (5_200, 0), p2: (4_400, 0), p3: (5_200, 0), p4: (5_200, 0)}
+    # Round 2 (p2 deals; order p3, p4, p1, p2): p1 loses and pays p3, p4 and p2.
     round_ = t.start()
     assert round_["players"] == [p3, p4, p1, p2]
     round_ = t.result(round_["id"], {"loser": p1})
-    assert moved(round_) == [("win", t.w[p1], t.w[p3], 200), ("win", t.w[p1], t.w[p4], 100)]
-    assert t.wallets() == [4_700, 4_700, 5_400, 5_200]
+    assert [m[2] for m in moved(round_)] == [t.w[p3], t.w[p4], t.w[p2]]
+    assert t.wallets() == [4_600, 4_600, 5_400, 5_400]
     t.assert_sound(start)
 
 
@@ -324,7 +329,8 @@ def mode_tables(floor: ApiFloor) -> dict[str, tuple[int, list[int], int]]:
         ]
         for player in players:
             seat_player(actor=floor.dealer, table_id=table.pk, player_id=player)
-        tables[mode] = (table.pk, players, rules["reserve_chips"] * chip)
+        reserve = required_reserve(ENGINE.validate_rules(rules), stake=ante, players=len(players))
+        tables[mode] = (table.pk, players, reserve)
     return tables
 
 
