@@ -335,6 +335,28 @@ def drive_logins(base: str, username: str, client_class: type[FaultClient], tall
 # --------------------------------------------------------------------------- phases
 
 
+class Watch(threading.Thread):
+    """``ready()`` polled in the background from now until ``deadline``, while the load goes on.
+
+    ``result()`` (after the load paused) is the first moment it held, or None: so a recovery
+    is timed when it happened, not when the bench got round to looking.
+    """
+
+    def __init__(self, ready: Callable[[], bool], deadline: float) -> None:
+        super().__init__(daemon=True)
+        self.ready = ready
+        self.deadline = deadline
+        self.done_at: float | None = None
+        self.start()
+
+    def run(self) -> None:
+        self.done_at = FaultBench.poll(self.ready, self.deadline, every=0.25)
+
+    def result(self) -> float | None:
+        self.join(timeout=max(0.0, self.deadline - time.monotonic()) + 15)
+        return self.done_at
+
+
 @dataclass
 class Wait:
     """Deferred work a phase waited for: what, when it was done (None: not within ``bound``).
@@ -592,7 +614,10 @@ class FaultBench:
         phase.unrated = self.unrated(since)
         phase.waits.append(
             Wait(
-                "every round settled in the phase rated", done_at, deadline - phase.lifted_at, recovery=False
+                "every round settled in the phase rated (polled once the load paused)",
+                done_at,
+                deadline - phase.lifted_at,
+                recovery=False,
             )
         )
         log("checking the database (child process)")
@@ -685,11 +710,13 @@ class FaultBench:
             down_until = self.sql("SELECT now()")[0]
             phase.notes.append(self.sign_ins(phase, "during the outage"))
 
+            window = [self.floor["rounds_after"], down_from, down_until]
+            watch = Watch(
+                lambda: self.sql(OUTAGE_UNRATED_SQL, window)[0] == 0, phase.lifted_at + RATED_WITHIN
+            )
+
             def rated() -> None:
-                window = [self.floor["rounds_after"], down_from, down_until]
-                done = self.poll(
-                    lambda: self.sql(OUTAGE_UNRATED_SQL, window)[0] == 0, phase.lifted_at + RATED_WITHIN
-                )
+                done = watch.result()
                 missing, settled = self.sql(OUTAGE_UNRATED_SQL, window)
                 phase.waits.append(Wait("the rounds settled during the outage rated", done, RATED_WITHIN))
                 phase.notes.append(f"{settled} rounds settled during the outage, {missing} not rated")
@@ -747,12 +774,10 @@ class FaultBench:
                 phase.notes.append(f"{len(pool)} pool processes killed at {at_kill}")
             phase.lifted_at = time.monotonic()
 
+            watch = Watch(lambda: self.sql(REPORT_SQL, [day])[:1] == ("done",), phase.fault_at + AUDIT_WITHIN)
+
             def finished() -> None:
-                done = self.poll(
-                    lambda: self.sql(REPORT_SQL, [day])[:1] == ("done",),
-                    phase.fault_at + AUDIT_WITHIN,
-                    every=0.25,
-                )
+                done = watch.result()
                 phase.waits.append(Wait("the audit done", done, AUDIT_WITHIN))
                 phase.notes.append(f"then {_report_text([self.sql(REPORT_SQL, [day])])}")
 

@@ -7,5 +7,5 @@ class CasinoConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from casino import converters  # noqa: F401 - registers the <id:> and <player:> path converters
+        from casino import converters  # noqa: F401 - registers the <id:>, <player:> and <day:> path converters
         from casino.api import openapi  # noqa: F401 - registers the OpenAPI auth extension

@@ -1,4 +1,4 @@
-"""Path converters for ids: canonical ASCII decimal only, so one row has one URL.
+"""Path converters for ids and days: one spelling only, so one row (or day) has one URL.
 
 Python's ``int()`` reads ``+1``, `` 1``, ``1_0`` and Arabic-Indic ``١`` as numbers, so a view
 that parsed a ``str`` segment itself answered for player 1 or 10 under several spellings.
@@ -8,7 +8,12 @@ segment they refuse matches no route, which is a 404 (in the error shape on ``/a
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.urls import register_converter
+
+from casino.days import DAY_PATTERN, parse_day
+from casino.errors import ValidationFailed
 
 BIGINT_MAX = 2**63 - 1
 
@@ -40,5 +45,21 @@ class PlayerRefConverter(IdConverter):
         return str(value)
 
 
+class DayConverter:
+    """``<day:name>``: a gaming day as ``casino.days.parse_day`` reads it; any other segment is a 404."""
+
+    regex = DAY_PATTERN
+
+    def to_python(self, value: str) -> dt.date:
+        try:
+            return parse_day(value, field="day")
+        except ValidationFailed as error:
+            raise ValueError(error.message) from error  # Django reads this as "no match": a 404
+
+    def to_url(self, value: dt.date | str) -> str:
+        return value.isoformat() if isinstance(value, dt.date) else value
+
+
 register_converter(IdConverter, "id")
 register_converter(PlayerRefConverter, "player")
+register_converter(DayConverter, "day")

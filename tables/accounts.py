@@ -1,23 +1,146 @@
-"""Ledger account codes for the floor, in one place so every service names them alike."""
+"""Ledger account codes for the floor, and the map between them and engine parties.
+
+Every code a table's chips move through is spelled here, once: the tray, a player's layout, a
+pot, the rake, the cage. Engines name parties (``wallet:12``, ``bank``, ``layout:12``,
+``pot:main``, ``rake``; tables.games.base); ``PartyMap`` turns those into ledger codes for one
+table and back, so posting a round and checking or reading one name accounts alike.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import NamedTuple
+
+from django.db.models import QuerySet
+
+from casino.models import Player
 from ledger.models import Account, AccountKind, AccountPurpose
 from ledger.services import open_account
+from tables.games import base
 
 OVER_SHORT = "over_short"
+CAGE = "cage"  # opened with the house's accounts (ledger.services.ensure_system_accounts)
+RAKE = "rake"  # the house's rake revenue (ditto)
+WALLET_PREFIX = "wallet:"  # player wallets (casino.services.create_player names them)
+
+# Party kinds: an engine party is ``kind`` or ``kind:ref`` (tables.games.base).
+WALLET, LAYOUT, POT, BANK = "wallet", "layout", "pot", base.BANK
+_TRAY, _LAYOUT, _POT = "tray", "layout", "pot"  # the matching code prefixes
 
 
 def tray_code(table_id: int) -> str:
-    return f"tray:{table_id}"
+    return f"{_TRAY}:{table_id}"
 
 
 def layout_code(table_id: int, player_id: int) -> str:
-    return f"layout:{table_id}:{player_id}"
+    return f"{_LAYOUT}:{table_id}:{player_id}"
 
 
 def pot_code(table_id: int, name: str) -> str:
-    return f"pot:{table_id}:{name}"
+    return f"{_POT}:{table_id}:{name}"
+
+
+class CodeParts(NamedTuple):
+    """A ledger code read without knowing its table: the party kind it holds, its table and ref."""
+
+    kind: str  # bank, layout, pot, rake, wallet, or the code itself for the house's other accounts
+    table: int | None
+    ref: str  # layout: the player id; pot: its name; wallet: what follows ``wallet:``
+
+
+def read_code(code: str) -> CodeParts:
+    """``tray:5`` → (bank, 5, ""); ``layout:5:12`` → (layout, 5, "12"); ``pot:5:main`` → (pot, 5, "main")."""
+    if code == RAKE:
+        return CodeParts(base.RAKE, None, "")
+    if code.startswith(WALLET_PREFIX):
+        return CodeParts(WALLET, None, code[len(WALLET_PREFIX) :])
+    prefix, _, rest = code.partition(":")
+    table, _, ref = rest.partition(":")
+    if table.isdigit():
+        if prefix == _TRAY and not ref:
+            return CodeParts(BANK, int(table), "")
+        if prefix == _LAYOUT and ref:
+            return CodeParts(LAYOUT, int(table), ref)
+        if prefix == _POT and ref:
+            return CodeParts(POT, int(table), ref)
+    return CodeParts(code, None, "")
+
+
+def split_party(party: str) -> tuple[str, str]:
+    """``wallet:12`` → ("wallet", "12"); ``bank`` → ("bank", "")."""
+    kind, _, ref = party.partition(":")
+    return kind, ref
+
+
+class PartyMap:
+    """Engine party ↔ ledger code at one table, both ways.
+
+    ``wallets`` (player id → wallet code) must cover the wallets asked about; layouts and pots
+    are named from ids alone. ``party`` returns a code it cannot place (another table's, or a
+    wallet it was not given) unchanged, so a comparison shows it instead of hiding it.
+    """
+
+    def __init__(self, table_id: int, wallets: Mapping[int, str]) -> None:
+        self.table_id = table_id
+        self.wallets = dict(wallets)
+        self.players = {code: player for player, code in self.wallets.items()}
+
+    @classmethod
+    def of_players(cls, table_id: int, players: Iterable[int]) -> PartyMap:
+        """The map for these players' wallets (one query)."""
+        wallets = Player.objects.filter(pk__in=list(players)).values_list("pk", "wallet__code")
+        return cls(table_id, dict(wallets))
+
+    @classmethod
+    def of_codes(cls, table_id: int, codes: Iterable[str]) -> PartyMap:
+        """The map for every wallet among ``codes`` (one query if there is one): whoever a
+        round's settlements touched, a punter who sat down mid-deal too."""
+        wallets = {code for code in codes if code.startswith(WALLET_PREFIX)}
+        found = Player.objects.filter(wallet__code__in=wallets).values_list("pk", "wallet__code")
+        return cls(table_id, dict(found) if wallets else {})
+
+    def code(self, party: str) -> str:
+        kind, ref = split_party(party)
+        if party == base.BANK:
+            return tray_code(self.table_id)
+        if party == base.RAKE:
+            return RAKE
+        if kind == WALLET:
+            return self.wallets[int(ref)]
+        if kind == LAYOUT:
+            return layout_code(self.table_id, int(ref))
+        if kind == POT:
+            return pot_code(self.table_id, ref)
+        raise ValueError(f"unknown party {party!r}")
+
+    def party(self, code: str) -> str:
+        player = self.players.get(code)
+        if player is not None:
+            return base.wallet(player)
+        kind, table, ref = read_code(code)
+        if kind == base.RAKE:
+            return base.RAKE
+        if table != self.table_id:
+            return code
+        if kind == BANK:
+            return base.BANK
+        if kind == LAYOUT:
+            return base.layout(int(ref))
+        return base.pot(ref)  # the only other kind read_code gives a table
+
+    def player_of(self, code: str) -> int | None:
+        """The player whose wallet this code is (None: not a wallet on this map)."""
+        return self.players.get(code)
+
+
+def table_pots(table_id: int) -> QuerySet[Account]:
+    """The table's pot accounts (every pot it has had)."""
+    return Account.objects.filter(code__startswith=pot_code(table_id, ""), purpose=AccountPurpose.POT)
+
+
+def pot_name(code: str) -> str:
+    """``pot:5:main`` → ``main``."""
+    return read_code(code).ref
 
 
 def open_layout(*, table_id: int, player_id: int, holder: str) -> Account:

@@ -39,7 +39,9 @@ from tables.models import (
     RoundStatus,
     Table,
 )
-from tables.rounds import context_of, finish_round, remember_state, replay_round, status_of
+from tables.round_state import context_of, fold
+from tables.rounds import finish_round, status_of
+from tables.state_cache import STATE_CACHE
 
 
 def _latest_round(table: Table, round_id: int) -> Round:
@@ -242,11 +244,11 @@ def approve_correction(*, actor: User, correction_id: int) -> Round:
         round_.status = RoundStatus.VOID
         round_.ended_at = timezone.now()
         round_.carry = {}
-        state = replay_round(round_, actions=[]).state
+        state = fold(round_, ())
         round_.state = engine.public_state(state)
     else:
         _rehold_reserves(round_, correction)
-        state = replay_round(round_).state
+        state = fold(round_)
         round_.state = engine.public_state(state)
         round_.status = status_of(engine, state, round_.state)
         round_.ended_at = None
@@ -254,7 +256,7 @@ def approve_correction(*, actor: User, correction_id: int) -> Round:
         if engine.is_over(state):
             changed += finish_round(round_, engine, state)
     round_.save(update_fields=sorted(set(changed)))
-    remember_state(round_, state)
+    STATE_CACHE.put(round_, state)
 
     correction.status = CorrectionStatus.APPROVED
     correction.decided_by = actor

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from casino.audit import record_audit
-from ledger.models import Account, AccountPurpose
 from ledger.services import Leg, post_transfer
+from tables.accounts import pot_name, table_pots
 from tables.games.base import split_evenly
 from tables.models import Round, RoundStatus, Table, TableSession
 
@@ -17,9 +17,7 @@ def split_unwon_pots(*, table: Table, actor: Any, session: TableSession) -> list
 
     Returns what was split, for the close summary: ``{pot, amount, transfer_id, shares}``.
     """
-    pots = list(
-        Account.objects.filter(code__startswith=f"pot:{table.pk}:", purpose=AccountPurpose.POT, balance__gt=0)
-    )
+    pots = list(table_pots(table.pk).filter(balance__gt=0))
     if not pots:
         return []
     last = Round.objects.filter(table=table, status=RoundStatus.SETTLED).order_by("-number").first()
@@ -45,7 +43,7 @@ def split_unwon_pots(*, table: Table, actor: Any, session: TableSession) -> list
         )
         transfers.append(
             {
-                "pot": account.code.split(":", 2)[2],
+                "pot": pot_name(account.code),
                 "amount": account.balance,
                 "transfer_id": transfer.pk,
                 "shares": {str(player): cents for player, cents in shares.items()},

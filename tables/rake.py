@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ledger.services import Leg, post_transfer
+from tables.accounts import RAKE
 from tables.models import Seat, TableStatus
 
 
@@ -51,7 +52,7 @@ def _charge_seat(*, seat_id: int, now: dt.datetime) -> int:
             post_transfer(
                 key=f"time_rake:{seat.pk}:{period}",
                 kind="rake",
-                legs=[Leg(debit=seat.player.wallet.code, credit="rake", amount=amount)],
+                legs=[Leg(debit=seat.player.wallet.code, credit=RAKE, amount=amount)],
                 memo=f"Time rake, period {period}, at {seat.table.name}",
                 meta={"table": seat.table_id, "player": seat.player_id, "seat": seat.pk, "period": period},
                 at=now,

@@ -1,15 +1,20 @@
-"""Check a stored round against a fresh replay of its actions (state and settlements)."""
+"""Check a stored round against a fresh fold of its actions (state and settlements)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from ledger.models import Transfer
+from tables.accounts import PartyMap
+from tables.games.base import Settlement
 from tables.games.registry import engine_for
 from tables.models import Round, RoundSettlement, RoundStatus, ShoeKind
-from tables.rounds import replay_round
+from tables.round_state import fold
+
+Move = tuple[int, str, str, str, int]  # seq, kind, payer, payee, amount (engine parties)
 
 
 @dataclass
@@ -33,22 +38,34 @@ def check_round(round_: Round) -> ReplayCheck:
     if round_.status == RoundStatus.VOID:
         _check_voided(round_, result)
         return result
+    expected: Counter[Move] = Counter()
+
+    def count(
+        seq: int, _payload: Mapping[str, Any] | None, _before: Any, _after: Any, moved: tuple[Settlement, ...]
+    ) -> None:
+        expected.update((seq, s.kind, s.payer, s.payee, s.amount) for s in moved)
+
     try:
-        replay = replay_round(round_)
+        state = fold(round_, observer=count)
     except Exception as error:
         result.fail(f"the actions no longer replay: {error}")
         return result
-    engine = engine_for(round_.game)
-    if engine.public_state(replay.state) != round_.state:
+    if engine_for(round_.game).public_state(state) != round_.state:
         result.fail("the stored state differs from the replayed state")
-    expected = Counter(
-        (seq, s.kind, s.payer, s.payee, s.amount) for seq, moved in replay.settlements for s in moved
+    rows = list(round_.settlements.select_related("action"))
+    parties = PartyMap.of_codes(
+        round_.table_id, [code for r in rows for code in (r.from_account, r.to_account)]
     )
-    stored: Counter[tuple[int, str, str, str, int]] = Counter()
-    party = _party_of(round_)
-    for row in round_.settlements.select_related("action"):
-        seq = row.action.seq if row.action else 0
-        stored[(seq, row.kind, party(row.from_account), party(row.to_account), row.amount)] += 1
+    stored: Counter[Move] = Counter(
+        (
+            row.action.seq if row.action else 0,
+            row.kind,
+            parties.party(row.from_account),
+            parties.party(row.to_account),
+            row.amount,
+        )
+        for row in rows
+    )
     if expected != stored:
         missing = expected - stored
         extra = stored - expected
@@ -65,30 +82,3 @@ def _check_voided(round_: Round, result: ReplayCheck) -> None:
     reversed_ = set(Transfer.objects.filter(reverses__in=transfers).values_list("reverses_id", flat=True))
     if transfers - reversed_:
         result.fail(f"the round is void but transfers {sorted(transfers - reversed_)[:5]} are not reversed")
-
-
-def _party_of(round_: Round) -> Callable[[str], str]:
-    """Ledger code → engine party, the inverse of tables.rounds._Accounts.code."""
-    from casino.models import Player
-
-    seated = [int(p) for p in round_.context.get("seats", {}).values()]
-    wallets = {
-        code: f"wallet:{pk}"
-        for pk, code in Player.objects.filter(pk__in=seated).values_list("pk", "wallet__code")
-    }
-    table_id = round_.table_id
-
-    def party(code: str) -> str:
-        if code in wallets:
-            return wallets[code]
-        if code == f"tray:{table_id}":
-            return "bank"
-        if code == "rake":
-            return "rake"
-        if code.startswith(f"layout:{table_id}:"):
-            return f"layout:{code.rsplit(':', 1)[1]}"
-        if code.startswith(f"pot:{table_id}:"):
-            return f"pot:{code.split(':', 2)[2]}"
-        return code
-
-    return party

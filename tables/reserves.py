@@ -14,7 +14,7 @@ from typing import Any
 
 from casino.errors import Conflict
 from casino.models import Player
-from tables.console.money import format_dollars
+from casino.money import format_dollars
 from tables.games.base import Engine, TableContext
 from tables.games.errors import IllegalAction
 
@@ -46,7 +46,7 @@ class SatOut:
 
 
 def dealt_in(
-    engine: Engine, seated: Mapping[int, Player], base_ctx: Mapping[str, Any]
+    engine: Engine[Any], seated: Mapping[int, Player], base_ctx: Mapping[str, Any]
 ) -> tuple[dict[int, int], list[SatOut]]:
     """The seats dealt in, and who sat out and why.
 

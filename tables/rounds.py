@@ -1,17 +1,13 @@
 """Rounds: run an engine and post what it settles through the ledger, atomically.
 
-A round's state is never trusted from storage: it is the fold of the engine over the
-round's context, deck and accepted actions. The folded state of the latest version is
-cached in-process (states are immutable), so an action costs one engine step.
+A round's state is the fold of its actions (tables.round_state); the folded state of the
+latest version is kept in-process (tables.state_cache), so an action costs one engine step.
 """
 
 from __future__ import annotations
 
-import hashlib
 import secrets
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import models, transaction
@@ -28,10 +24,18 @@ from casino.task_sending import send_task_after_commit
 from ledger.errors import UnknownAccount
 from ledger.models import Transfer
 from ledger.services import Leg, hold, post_transfer, void_hold
-from tables.accounts import layout_code, open_layout, open_pot, pot_code
-from tables.games import base
-from tables.games.base import Settlement, TableContext, seats_from_left_of
-from tables.games.cards import FARMER_DECK, FULL_DECK
+from tables.accounts import (
+    LAYOUT,
+    POT,
+    WALLET,
+    PartyMap,
+    open_layout,
+    open_pot,
+    pot_name,
+    split_party,
+    table_pots,
+)
+from tables.games.base import Settlement, seats_from_left_of
 from tables.games.errors import IllegalAction
 from tables.games.registry import engine_for
 from tables.games.shoe import commitment_for, shuffle
@@ -51,158 +55,14 @@ from tables.models import (
     TableStatus,
 )
 from tables.reserves import dealt_in
+from tables.round_state import context_of, deck_for, derive_seed, engine_state
+from tables.state_cache import STATE_CACHE
 
 RESERVED_ACTION_KEYS = ("limits", "version")
 
 
-def derive_seed(seed: str, purpose: str) -> str:
-    """A second committed deck from the same secret seed (Farmer's 6♥ draw)."""
-    return hashlib.sha256(bytes.fromhex(seed) + purpose.encode()).hexdigest()
-
-
-def deck_for(game: str) -> tuple[str, ...]:
-    return FARMER_DECK if game == "farmer" else FULL_DECK
-
-
 class StaleRound(Conflict):
     code = "stale_round"
-
-
-@dataclass(frozen=True, slots=True)
-class Replay:
-    state: Any
-    settlements: list[tuple[int, tuple[Settlement, ...]]]  # (seq, settlements); seq 0 is the start
-
-
-def context_of(round_: Round) -> TableContext:
-    """The engine context a round started with; decks come back from the (secret) seeds."""
-    data = round_.context
-    deck = shuffle(deck_for(round_.game), round_.seed) if round_.shoe == ShoeKind.ELECTRONIC else None
-    extra = tuple(shuffle(deck_for(round_.game), seed) for seed in round_.extra_seeds)
-    return TableContext(
-        rules=round_.rules,
-        seats={int(seat): int(player) for seat, player in data["seats"].items()},
-        min_bet=data["min_bet"],
-        max_bet=data["max_bet"],
-        ante=data["ante"],
-        deck=deck,
-        extra_decks=extra,
-        carry=data.get("carry", {}),
-    )
-
-
-def replay_round(round_: Round, *, actions: Sequence[Mapping[str, Any]] | None = None) -> Replay:
-    """Fold the engine over the round's actions: the only source of a round's state."""
-    engine = engine_for(round_.game)
-    state, opening = engine.start(context_of(round_))
-    settled: list[tuple[int, tuple[Settlement, ...]]] = [(0, opening)]
-    # Actions a correction voided are not in ``round_.actions``, so seqs may have gaps.
-    numbered = (
-        enumerate(actions, start=1)
-        if actions is not None
-        else round_.actions.order_by("seq").values_list("seq", "payload")
-    )
-    for seq, payload in numbered:
-        state, moved = engine.apply(state, payload)
-        settled.append((seq, moved))
-    return Replay(state=state, settlements=settled)
-
-
-RoundIdentity = tuple[str, str]
-
-
-@dataclass(frozen=True, slots=True)
-class _Cached:
-    identity: RoundIdentity
-    version: int
-    state: Any
-
-
-# Per round id, the newest committed state this process has seen; least recently used first.
-_STATE_CACHE: OrderedDict[int, _Cached] = OrderedDict()
-_CACHE_SIZE = 512
-
-
-def _identity(round_: Round) -> RoundIdentity:
-    """The start time and commitment beside the id: a restored or reset database can hand an old
-    id to a new round, and a stale state must never be served for it."""
-    return (round_.started_at.isoformat(), round_.commitment)
-
-
-def _cached_version(round_id: int) -> int:
-    """The version of the round this process holds a state of (0: none)."""
-    cached = _STATE_CACHE.get(round_id)
-    return cached.version if cached is not None else 0
-
-
-def _cached_state(round_: Round, *, newer: tuple[int, Sequence[Mapping[str, Any]]] | None = None) -> Any:
-    """The engine state at ``round_.version``.
-
-    Another worker usually took the round's last few actions, so a state cached here at an
-    earlier version is caught up with only the actions since; a round never seen here is
-    folded from its start. ``newer`` is ``(since, payloads)`` when the caller already fetched
-    the actions after version ``since``. Every path is the same fold of the same actions.
-
-    An approved correction voids actions and takes a version of its own with no action, so a
-    state cached across it always finds fewer actions than versions and is folded anew.
-    """
-    cached = _STATE_CACHE.get(round_.pk)
-    if cached is not None and (cached.identity != _identity(round_) or cached.version > round_.version):
-        cached = None
-    if cached is not None and cached.version == round_.version:
-        _STATE_CACHE.move_to_end(round_.pk)
-        return cached.state
-    since = cached.version if cached is not None else 0
-    missing = round_.version - since
-    payloads = list(newer[1]) if newer is not None and newer[0] == since else None
-    if payloads is None or len(payloads) != missing:
-        payloads = list(
-            round_.actions.filter(seq__gt=since, seq__lte=round_.version)
-            .order_by("seq")
-            .values_list("payload", flat=True)
-        )
-    if len(payloads) == missing:
-        state = _fold(round_, cached.state if cached is not None else None, payloads)
-    else:  # the action log does not match the version: the plain replay decides, as it always did
-        state = replay_round(round_).state
-    remember_state(round_, state)
-    return state
-
-
-def engine_state(round_: Round) -> Any:
-    """The engine state at ``round_.version`` (hidden cards included), from this process's
-    cache when it has it: a screen drawing a round need not replay it on every render."""
-    return _cached_state(round_)
-
-
-def _fold(round_: Round, state: Any, payloads: Sequence[Mapping[str, Any]]) -> Any:
-    """Apply ``payloads`` to ``state`` (None: the round's opening state)."""
-    engine = engine_for(round_.game)
-    if state is None:
-        state, _ = engine.start(context_of(round_))
-    for payload in payloads:
-        state, _ = engine.apply(state, payload)
-    return state
-
-
-def remember_state(round_: Round, state: Any) -> None:
-    """Cache a state once its transaction commits (at once outside one).
-
-    A state cached by an action that then rolled back would be served later for the same
-    (round, version) after another worker committed a different action at that version.
-    """
-    round_id, entry = round_.pk, _Cached(_identity(round_), round_.version, state)
-
-    def store() -> None:
-        known = _STATE_CACHE.get(round_id)
-        if known is not None and known.identity == entry.identity and known.version > entry.version:
-            return  # a newer state is already here
-        _STATE_CACHE[round_id] = entry
-        _STATE_CACHE.move_to_end(round_id)
-        while len(_STATE_CACHE) > _CACHE_SIZE:
-            _STATE_CACHE.popitem(last=False)
-
-    transaction.on_commit(store)
 
 
 # Plain SQL: the ORM spelling (a JSONBAgg subquery) costs more to compile than the query to run.
@@ -224,10 +84,10 @@ def _lock_round(round_id: int) -> tuple[Round, tuple[int, list[dict[str, Any]]],
     """Lock the round (its table is locked first) and fetch, in the same statement, the actions
     after the version this process has cached of it: all of them for a round not seen here.
 
-    Returns the round, ``(since, payloads)`` for ``_cached_state``, and whether a correction
+    Returns the round, ``(since, payloads)`` for ``engine_state``, and whether a correction
     of it waits for approval. Its stored public state is not fetched: the action recomputes it.
     """
-    since = _cached_version(round_id)
+    since = STATE_CACHE.version_of(round_id)
     round_ = (
         Round.objects.select_for_update(of=("self",))
         .defer("state")
@@ -241,7 +101,7 @@ def _lock_round(round_id: int) -> tuple[Round, tuple[int, list[dict[str, Any]]],
 
 
 class _Accounts:
-    """Maps engine parties (``wallet:12``, ``bank`` …) to ledger codes and hold ids.
+    """The ledger side of a round's settlements: codes (tables.accounts.PartyMap) and hold ids.
 
     ``wallets`` (player id → wallet code) must cover every wallet a settlement touches; layouts
     and pots are named from ids alone and opened only when the ledger reports one missing.
@@ -250,43 +110,29 @@ class _Accounts:
     def __init__(self, *, table: Table, round_: Round, wallets: Mapping[int, str]) -> None:
         self.table = table
         self.round = round_
-        self.wallets = wallets
-
-    def code(self, party: str) -> str:
-        if party == base.BANK:
-            return self.table.tray.code
-        if party == base.RAKE:
-            return "rake"
-        kind, _, ref = party.partition(":")
-        if kind == "wallet":
-            return self.wallets[int(ref)]
-        if kind == "layout":
-            return layout_code(self.table.pk, int(ref))
-        if kind == "pot":
-            return pot_code(self.table.pk, ref)
-        raise ValueError(f"unknown party {party!r}")
+        self.parties = PartyMap(table.pk, wallets)
 
     def leg(self, settlement: Settlement) -> Leg:
         hold_id = None
-        kind, _, ref = settlement.payer.partition(":")
-        if kind == "wallet":
+        kind, ref = split_party(settlement.payer)
+        if kind == WALLET:
             hold_id = self.round.holds.get(ref)
         return Leg(
-            debit=self.code(settlement.payer),
-            credit=self.code(settlement.payee),
+            debit=self.parties.code(settlement.payer),
+            credit=self.parties.code(settlement.payee),
             amount=settlement.amount,
             hold_id=hold_id,
         )
 
     def open_layouts_and_pots(self, settlements: Sequence[Settlement]) -> None:
         """Open the layouts and pots these settlements touch (each exists after its first use)."""
-        parties = dict.fromkeys(party.partition(":") for s in settlements for party in (s.payer, s.payee))
-        owners = Player.objects.in_bulk([int(ref) for kind, _, ref in parties if kind == "layout"])
-        for kind, _, ref in parties:
-            if kind == "layout":
+        parties = dict.fromkeys(split_party(party) for s in settlements for party in (s.payer, s.payee))
+        owners = Player.objects.in_bulk([int(ref) for kind, ref in parties if kind == LAYOUT])
+        for kind, ref in parties:
+            if kind == LAYOUT:
                 player = owners[int(ref)]
                 open_layout(table_id=self.table.pk, player_id=player.pk, holder=holder_of(player))
-            elif kind == "pot":
+            elif kind == POT:
                 open_pot(table_id=self.table.pk, name=ref)
 
 
@@ -355,15 +201,7 @@ def _record_settlements(
 
 
 def _pot_balances(table: Table) -> dict[str, int]:
-    from ledger.models import Account, AccountPurpose
-
-    prefix = f"pot:{table.pk}:"
-    return {
-        code[len(prefix) :]: balance
-        for code, balance in Account.objects.filter(
-            code__startswith=prefix, purpose=AccountPurpose.POT
-        ).values_list("code", "balance")
-    }
+    return {pot_name(code): balance for code, balance in table_pots(table.pk).values_list("code", "balance")}
 
 
 def _deal_order(public: Mapping[str, Any], seats: Mapping[int, int]) -> list[int]:
@@ -471,7 +309,7 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
     _record_settlements(round_=round_, action=None, transfer=transfer, settlements=opening, legs=legs)
     if engine.is_over(state):
         round_.save(update_fields=finish_round(round_, engine, state))
-    remember_state(round_, state)
+    STATE_CACHE.put(round_, state)
     record_audit(
         actor=actor, action="round.started", obj=round_, data={"shoe": shoe, "players": round_.players}
     )
@@ -543,7 +381,7 @@ def apply_round_action(*, actor: User, round_id: int, action: Any, version: Any 
     wallet = _seated_wallet(table, payload)
     payload["limits"] = {"min_bet": table.min_bet, "max_bet": table.max_bet}
     engine = engine_for(round_.game)
-    state = _cached_state(round_, newer=newer)
+    state = engine_state(round_, newer=newer)
     new_state, moved = engine.apply(state, payload)
     seq = round_.version + 1
     accounts = _Accounts(table=table, round_=round_, wallets=_wallets_of(moved, known=wallet))
@@ -562,7 +400,7 @@ def apply_round_action(*, actor: User, round_id: int, action: Any, version: Any 
     if engine.is_over(new_state):
         changed += finish_round(round_, engine, new_state)
     round_.save(update_fields=changed)
-    remember_state(round_, new_state)
+    STATE_CACHE.put(round_, new_state)
     return round_
 
 
@@ -591,8 +429,8 @@ def _wallets_of(moved: Sequence[Settlement], *, known: tuple[int, str] | None) -
     ids = set()
     for s in moved:
         for party in (s.payer, s.payee):
-            kind, _, ref = party.partition(":")
-            if kind == "wallet":
+            kind, ref = split_party(party)
+            if kind == WALLET:
                 ids.add(int(ref))
     wallets = dict([known]) if known is not None and known[0] in ids else {}
     if ids - wallets.keys():

@@ -19,7 +19,7 @@ from casino.models import Player, Role, User
 from casino.permissions import require, require_second_person
 from ledger.models import Account, AccountKind, AccountPurpose, Entry
 from ledger.services import Leg, open_account, post_transfer
-from tables.accounts import OVER_SHORT, layout_code, open_over_short, tray_code
+from tables.accounts import CAGE, OVER_SHORT, RAKE, layout_code, open_over_short, tray_code
 from tables.games.errors import IllegalAction
 from tables.games.registry import is_house_banked, validate_rules
 from tables.locks import lock_table, lock_tray_request
@@ -208,7 +208,7 @@ def open_table(*, actor: User, table_id: int, opening_inventory: Any) -> TableSe
         post_transfer(
             key=f"table_issue:{session.pk}",
             kind="table_issue",
-            legs=[Leg(debit="cage", credit=table.tray.code, amount=count - ledger_balance)],
+            legs=[Leg(debit=CAGE, credit=table.tray.code, amount=count - ledger_balance)],
             memo=f"Opening bankroll for {table.name}",
             meta={"table": table.pk, "session": session.pk},
         )
@@ -244,7 +244,7 @@ def session_drop(*, table: Table, since: Any) -> int:
 def session_rake(*, table: Table, since: Any) -> int:
     """Rake the house took at the table (percent of pots won, time charges)."""
     total = Entry.objects.filter(
-        account__code="rake", amount__gt=0, transfer__meta__table=table.pk, created_at__gte=since
+        account__code=RAKE, amount__gt=0, transfer__meta__table=table.pk, created_at__gte=since
     ).aggregate(total=Sum("amount"))["total"]
     return total or 0
 
@@ -334,9 +334,9 @@ def approve_tray_request(*, actor: User, table_id: int, request_id: int, kind: s
     request = _decidable_request(actor=actor, table_id=table_id, request_id=request_id, kind=kind)
     tray = request.table.tray.code
     leg = (
-        Leg(debit="cage", credit=tray, amount=request.amount)
+        Leg(debit=CAGE, credit=tray, amount=request.amount)
         if kind == TrayRequestKind.FILL
-        else Leg(debit=tray, credit="cage", amount=request.amount)
+        else Leg(debit=tray, credit=CAGE, amount=request.amount)
     )
     request.transfer = post_transfer(
         key=f"{kind}:{request.pk}",

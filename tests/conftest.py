@@ -15,14 +15,14 @@ from tests import factories
 
 @pytest.fixture(autouse=True)
 def _a_new_database_starts_with_no_cached_rounds() -> None:
-    """``tables.rounds`` caches engine states per round id in the process. Every test starts on
+    """``tables.state_cache`` keeps engine states per round id in the process. Every test starts on
     an emptied database that hands out the same ids again, which a live database never does;
     so every test starts with the cache empty, as a process on a new database would. (The
     cache notices a reused id anyway, at the cost of one more query, which query-count tests
     would count.)"""
-    from tables.rounds import _STATE_CACHE
+    from tables.state_cache import STATE_CACHE
 
-    _STATE_CACHE.clear()
+    STATE_CACHE.clear()
 
 
 @pytest.fixture

@@ -266,11 +266,11 @@ def play_out(floor: ApiFloor, round_id: int, prefer: Any, *, limit: int = 600) -
     """
     from tables.games.registry import engine_for
     from tables.models import Round
-    from tables.rounds import replay_round
+    from tables.round_state import fold
 
     stored = Round.objects.get(pk=round_id)
     engine = engine_for(stored.game)
-    state = replay_round(stored).state
+    state = fold(stored)
     current = floor.round(round_id)
     for _ in range(limit):
         if current["status"] not in ("betting", "in_play"):

@@ -2,39 +2,29 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api.params import parse_day_or_moment
+from casino.api.fields import MomentField
 from casino.api.schema import errors
 from casino.models import Role
 from casino.permissions import require_role
-from ledger.gaming_day import gaming_day_bounds
 from ledger.selectors import get_trial_balance
 
-AS_OF_PARAMETER = OpenApiParameter(
-    "as_of",
-    str,
-    description=(
-        "A datetime (without a zone: casino time) or a gaming day such as 2026-11-22, which means "
-        "the end of that gaming day. Entries up to and including that moment count. "
-        "Absent: now, from the stored balances."
-    ),
-)
 
-
-def _as_of(value: str | None) -> dt.datetime | None:
-    parsed = parse_day_or_moment(value, field="as_of")
-    if parsed is None or isinstance(parsed, dt.datetime):
-        return parsed
-    # The gaming day's last microsecond: timestamps are stored to the microsecond, so this
-    # takes every entry of that day and none of the next.
-    return gaming_day_bounds(parsed)[1] - dt.timedelta(microseconds=1)
+class AsOfQuery(serializers.Serializer):
+    as_of = MomentField(
+        day_means="end",
+        required=False,
+        help_text=(
+            "A datetime (without a zone: casino time) or a gaming day such as 2026-11-22, which means "
+            "the end of that gaming day. Entries up to and including that moment count. "
+            "Absent: now, from the stored balances."
+        ),
+    )
 
 
 class TrialBalanceAccountSerializer(serializers.Serializer):
@@ -55,14 +45,16 @@ class TrialBalanceApi(APIView):
 
     @extend_schema(
         operation_id="ledger_trial_balance",
-        parameters=[AS_OF_PARAMETER],
+        parameters=[AsOfQuery],
         responses={200: OutputSerializer, **errors(400, 401, 403)},
         description="Debits and credits per account, by account code; in a sound ledger the totals "
         "are equal and the balances sum to zero. Auditors only.",
     )
     def get(self, request: Request) -> Response:
         require_role(request.user, Role.AUDITOR)
-        as_of = _as_of(request.query_params.get("as_of"))
+        query = AsOfQuery(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        as_of = query.validated_data.get("as_of")
         trial = get_trial_balance(as_of=as_of)
         return Response(
             self.OutputSerializer(

@@ -21,6 +21,9 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[:
 DATABASES = {"default": env.db("DATABASE_URL", default="postgres://root@127.0.0.1:5432/casekeeper")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+# A database host that drops packets must not hold a request for the OS's connect timeout:
+# after this many seconds the request answers 503 unavailable (casino.error_pages).
+DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env.int("DB_CONNECT_TIMEOUT", default=3)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 INSTALLED_APPS = [
@@ -91,6 +94,8 @@ USE_TZ = True
 CASINO_TIME_ZONE = env("CASINO_TIME_ZONE", default="America/Los_Angeles")
 TIME_ZONE = env("TIME_ZONE", default=CASINO_TIME_ZONE)
 GAMING_DAY_ROLLOVER_HOUR = env.int("GAMING_DAY_ROLLOVER_HOUR", default=6)
+# Rounds whose latest engine state each process keeps (tables.state_cache); 0 refolds every read.
+ROUND_STATE_CACHE_SIZE = env.int("ROUND_STATE_CACHE_SIZE", default=512)
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api.filters import FilteredListApi
 from casino.api.pagination import NewestFirstCursorPagination
-from casino.api.params import require_supported_day
 from casino.api.schema import errors
-from casino.errors import ValidationFailed
 from casino.models import Role
 from casino.permissions import require_role, signed_in
+from tables.api.filters import AlertFilter
 from tables.detection.detectors import DETECTOR_OF_KIND
 from tables.detection.selectors import list_alerts
 from tables.detection.services import NOTE_MAX, resolve_alert
@@ -56,47 +53,15 @@ class AlertOutputSerializer(serializers.ModelSerializer[Alert]):
         ]
 
 
-def _day(value: str | None) -> dt.date | None:
-    if not value:
-        return None
-    try:
-        day = dt.date.fromisoformat(value)
-    except ValueError as error:
-        raise ValidationFailed(
-            f"'{value}' is not a gaming day; write it as YYYY-MM-DD.", fields={"day": value}, code="bad_date"
-        ) from error
-    return require_supported_day(day, field="day", code="bad_date")
-
-
-class AlertListApi(APIView):
+class AlertListApi(FilteredListApi, APIView):
     pagination_class = NewestFirstCursorPagination
+    filterset_class = AlertFilter
 
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("status", str, enum=AlertStatus.values, description="open or resolved"),
-            OpenApiParameter("kind", str, enum=sorted(DETECTOR_OF_KIND), description="one alert kind"),
-            OpenApiParameter("day", OpenApiTypes.DATE, description="the gaming day the alert is about"),
-            OpenApiParameter("table", int, description="alerts about one table"),
-        ],
-        responses={200: AlertOutputSerializer(many=True), **errors(400, 401, 403)},
-    )
+    @extend_schema(responses={200: AlertOutputSerializer(many=True), **errors(400, 401, 403)})
     def get(self, request: Request) -> Response:
         """Newest first, cursor-paginated: ``{"results": [...], "next": url | null}``."""
         require_role(request.user, Role.PIT_BOSS, Role.AUDITOR)
-        kind = request.query_params.get("kind") or None
-        if kind is not None and kind not in DETECTOR_OF_KIND:
-            raise ValidationFailed(
-                f"kind must be one of {', '.join(sorted(DETECTOR_OF_KIND))}.", fields={"kind": kind}
-            )
-        alerts = list_alerts(status=request.query_params.get("status") or None, kind=kind)
-        day = _day(request.query_params.get("day"))
-        if day is not None:
-            alerts = alerts.filter(gaming_day=day)
-        table = request.query_params.get("table")
-        if table:
-            if not table.isdigit():
-                raise ValidationFailed("table must be a table id.", fields={"table": table})
-            alerts = alerts.filter(table_id=int(table))
+        alerts = self.filter_list(request, list_alerts())
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(alerts, request, view=self)
         return paginator.get_paginated_response(AlertOutputSerializer(page, many=True).data)

@@ -358,7 +358,9 @@ class GamingDayCloseApi(APIView):
             "Close the gaming day (no transfer may be dated into it afterwards) and run the end-of-night "
             "audit in a worker. Pit bosses and auditors. A day whose end is still to come → 409 "
             '`gaming_day_open` unless the body is `{"force": true}`: an early close, after which the '
-            "ledger refuses every transfer until the rollover. A day not yet begun → 409 "
+            "ledger refuses every transfer until the rollover; it is refused with 409 `tables_open` while "
+            "any table is open (`fields.tables`: `[{id, name}]`, the message names them). The close at or "
+            "after the rollover never waits for tables. A day not yet begun → 409 "
             "`gaming_day_not_started`. Closing again reruns the audit and replaces the report; while a "
             "run is queued or running the same `task_id` comes back and nothing new is queued. The task is "
             "sent after the commit; with the broker unavailable the close still answers 202 (the report is "

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from casino.models import Player
+from casino.money import format_dollars
 from tables import corrections as service
 from tables.console.cards import card_label
-from tables.console.money import format_dollars
 from tables.models import Correction, Round, RoundAction, RoundStatus
 
 FARO_TARGETS = {"even": "even", "odd": "odd", "high": "high card"}

@@ -12,7 +12,7 @@ from typing import Any
 
 from tables.console.cards import deck_by_suit
 from tables.games.cards import FULL_DECK, RANKS
-from tables.games.faro_layout import BOTTOM_ROW, PLACEMENTS, SEVEN, TOP_ROW
+from tables.games.faro_layout import BOTTOM_ROW, SEVEN, TOP_ROW
 
 COLUMNS = len(TOP_ROW) + 1  # six cards and the 7 at the end
 CHIP_VALUES = (100, 500, 2500, 10000, 50000, 100000, 500000)
@@ -181,21 +181,31 @@ def casekeeper_rows(public: Mapping[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def cards_out(public: Mapping[str, Any]) -> set[str]:
-    out: set[str] = set()
-    for entry in public.get("casekeeper", {}).values():
-        for column in ("soda", "losers", "winners", "hock"):
-            out.update(entry.get(column, []))
-    return out
+DEALING = ("soda", "turn", "last_turn")
 
 
-def card_picker(public: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """52 cards by suit; the ones already out of the shoe are greyed and cannot be picked."""
-    out = cards_out(public)
+def entry_of(legal: Sequence[Mapping[str, Any]], *types: str) -> Mapping[str, Any] | None:
+    """The first entry of ``legal_actions`` of one of ``types`` (the dealing step due, a bet …)."""
+    return next((entry for entry in legal if entry.get("type") in types), None)
+
+
+def card_picker(legal: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """52 cards by suit; only the cards the engine lets the manual shoe's next step key are live."""
+    dealing = entry_of(legal, *DEALING) or {}
+    choices = dealing.get("choices", {})
+    live = set(choices.get("card", [])) | set(choices.get("cards", []))
     return [
-        {"suit": suit, "cards": [{"code": code, "out": code in out} for code in row]}
+        {"suit": suit, "cards": [{"code": code, "out": code not in live} for code in row]}
         for suit, row in deck_by_suit(FULL_DECK)
     ]
+
+
+def cards_to_key(legal: Sequence[Mapping[str, Any]], kind: str) -> int | None:
+    """How many cards the manual shoe's ``kind`` step keys (the engine's ``count``), None if not due."""
+    dealing = entry_of(legal, kind)
+    if dealing is None or not dealing.get("needs"):
+        return None
+    return int(dealing.get("count", {}).get("cards", 1))
 
 
 def chip_amounts(min_bet: int, max_bet: int, chip: int) -> list[int]:
@@ -208,16 +218,15 @@ def chip_amounts(min_bet: int, max_bet: int, chip: int) -> list[int]:
     return ordered
 
 
-def live_ranks(public: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Ranks with cards still in the shoe, for calling the turn."""
+def live_ranks(public: Mapping[str, Any], legal: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Ranks a call of the turn may name (the engine's possible orders), with the cards left."""
+    call = entry_of(legal, "call_turn") or {}
+    named = {rank for order in call.get("choices", {}).get("order", []) for rank in order}
     keeper = public.get("casekeeper", {})
-    return [
-        {"rank": rank, "left": keeper[rank]["left"]}
-        for rank in RANKS
-        if keeper.get(rank, {}).get("left", 0) > 0
-    ]
+    return [{"rank": rank, "left": keeper.get(rank, {}).get("left", 0)} for rank in RANKS if rank in named]
 
 
-def placements() -> list[list[str]]:
-    """Every multi-rank stack the layout allows, for the tap-to-bet hint (the engine decides)."""
-    return sorted(sorted(p, key=RANKS.index) for p in PLACEMENTS)
+def placements(legal: Sequence[Mapping[str, Any]]) -> list[list[str]]:
+    """Every card or stack of cards the engine takes a bet on now, for the tap-to-bet hint."""
+    bet = entry_of(legal, "bet") or {}
+    return sorted(sorted(ranks, key=RANKS.index) for ranks in bet.get("choices", {}).get("ranks", []))

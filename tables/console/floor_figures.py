@@ -17,8 +17,8 @@ from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from casino.money import format_dollars
 from ledger.gaming_day import gaming_day_for
-from tables.console.money import format_dollars
 from tables.models import Table
 from tables.ratings.selectors import Hour, dealers_performance, tables_hours
 

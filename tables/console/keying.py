@@ -2,9 +2,9 @@
 
 GAMES.md lets a manual deal of Fan Tan, Newmarket or Tonk key every player's hand; the engine
 then applies the rules that need known hands (Fan Tan's illegal pass at once, Newmarket's
-run holders, Tonk's stock draws checked). This module says which piles a deal has and how
-many cards each takes, turns the posted form into the engine's ``deal`` payload, and lays
-out the keying screen. The engine still checks every card; this only helps the dealer.
+run holders, Tonk's stock draws checked). The engine's ``legal_actions`` says which piles a
+deal has and how many cards each takes (``count``); this module lays them out as the keying
+screen and turns the posted form back into the ``deal`` fields. The engine checks every card.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from casino.errors import ValidationFailed
 from tables.console.cards import card_label, card_name, deck_by_suit
 from tables.games.cards import FULL_DECK
 
-TONK_HAND = 5  # GAMES.md "Tonk": five cards each, then one upcard
 WIDOW = "widow"
 UPCARD = "upcard"
 
@@ -53,36 +52,30 @@ def input_name(field: str, key: str) -> str:
     return f"{field}_{key}"
 
 
-def even_deal(cards: int, hands: int) -> list[int]:
-    """Sizes when ``cards`` are dealt one at a time round ``hands`` piles: the first get one more."""
-    share, extra = divmod(cards, hands)
-    return [share + (1 if index < extra else 0) for index in range(hands)]
+SLOT_WORDS = {WIDOW: ("The widow", "W"), UPCARD: ("The upcard", "Up")}
 
 
-def _player_order(public: Mapping[str, Any]) -> list[int]:
-    """The players from the dealer's left, as every pot game's public state lists them."""
-    return [int(p["player"]) if isinstance(p, Mapping) else int(p) for p in public.get("players", [])]
+def hand_slots(
+    entry: Mapping[str, Any], field: str, names: Mapping[int, str], *, alone: Sequence[str] = ()
+) -> tuple[HandSlot, ...]:
+    """The piles of ``entry``'s ``field`` as the engine counts them (``count``), in its order.
 
-
-def deal_slots(game: str, public: Mapping[str, Any], names: Mapping[int, str]) -> tuple[HandSlot, ...]:
-    """The piles of a full manual deal, in the order they are dealt (GAMES.md per game)."""
-    order = _player_order(public)
-
-    def hand(player: int, size: int) -> HandSlot:
-        name = names.get(player, f"Player {player}")
-        return HandSlot(str(player), name, size, short=initials(name))
-
-    if game == "fan_tan":
-        sizes = even_deal(len(FULL_DECK), len(order))
-        return tuple(hand(p, n) for p, n in zip(order, sizes, strict=True))
-    if game == "newmarket":
-        *sizes, widow = even_deal(len(FULL_DECK), len(order) + 1)
-        hands = tuple(hand(p, n) for p, n in zip(order, sizes, strict=True))
-        return (*hands, HandSlot(WIDOW, "The widow", widow, short="W"))
-    if game == "tonk":
-        hands = tuple(hand(p, TONK_HAND) for p in order)
-        return (*hands, HandSlot(UPCARD, "The upcard", 1, alone=True, short="Up"))
-    return ()
+    The engine lists the piles in the order they are dealt (from the dealer's left, then the
+    widow). ``alone`` are single-card needs of the same entry (Tonk's upcard) keyed on the same
+    screen, so a card is never given to two piles.
+    """
+    slots = []
+    for key, size in entry["count"][field].items():
+        if key.isdigit():
+            name = names.get(int(key), f"Player {key}")
+            slots.append(HandSlot(key, name, int(size), short=initials(name)))
+        else:
+            label, short = SLOT_WORDS.get(key, (key.capitalize(), key[:2].capitalize()))
+            slots.append(HandSlot(key, label, int(size), short=short))
+    for key in alone:
+        label, short = SLOT_WORDS.get(key, (key.capitalize(), key[:2].capitalize()))
+        slots.append(HandSlot(key, label, 1, alone=True, short=short))
+    return tuple(slots)
 
 
 def initials(name: str) -> str:
@@ -90,17 +83,22 @@ def initials(name: str) -> str:
     return "".join(word[:1].upper() for word in name.split()[:3]) or "?"
 
 
-def hands_payload(field: str, slots: Sequence[HandSlot], data: QueryDict) -> dict[str, Any]:
-    """The ``deal`` fields the form keys: ``hands`` per player (and widow), the upcard alone.
+def hands_payload(
+    field: str, slots: Sequence[HandSlot], data: QueryDict, *, required: bool = True
+) -> dict[str, Any]:
+    """The fields the form keys: ``field`` per pile (player or widow), single cards alone.
 
     Every pile must be complete before anything is sent; a card keyed twice is left for the
-    engine to refuse, so the dealer sees the engine's own reason.
+    engine to refuse, so the dealer sees the engine's own reason. An optional field (Tonk's
+    count-only ``tonks``) takes only the piles keyed, each complete, and is left out if none is.
     """
     payload: dict[str, Any] = {}
     hands: dict[str, list[str]] = {}
     short = []
     for slot in slots:
         cards = [card for card in data.getlist(input_name(field, slot.key)) if card]
+        if not required and not cards:
+            continue
         if len(cards) != slot.size:
             short.append(f"{slot.label} {len(cards)} of {slot.size}")
             continue
@@ -110,13 +108,9 @@ def hands_payload(field: str, slots: Sequence[HandSlot], data: QueryDict) -> dic
             hands[slot.key] = cards
     if short:
         raise ValidationFailed(f"Key every card before dealing: {'; '.join(short)}.", code="deal_incomplete")
-    payload[field] = hands
+    if hands or required:
+        payload[field] = hands
     return payload
-
-
-def keyed_so_far(field: str, slots: Sequence[HandSlot], data: QueryDict) -> dict[str, list[str]]:
-    """What a refused keying form held, so the dealer fixes one card instead of keying 52 again."""
-    return {slot.key: data.getlist(input_name(field, slot.key)) for slot in slots}
 
 
 def keying_screen(

@@ -29,7 +29,7 @@ def my_page(request: HttpRequest) -> HttpResponse:
     player = Player.objects.select_related("user", "wallet").filter(user=actor_of(request)).first()
     if player is None:
         raise NotAllowed("This account has no player record.", status=404)
-    sittings = list(list_sittings(player_id=player.pk, start=None, end=None)[:SITTINGS_SHOWN])
+    sittings = list(list_sittings(player_id=player.pk)[:SITTINGS_SHOWN])
     rows = [{"table_name": seat.table.name, **sitting_row(seat)} for seat in sittings]
     totals = {
         key: sum(row[key] for row in rows)

@@ -6,8 +6,9 @@ from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from casino.money import format_dollars
+from tables.accounts import BANK, LAYOUT, OVER_SHORT, POT, RAKE, read_code
 from tables.console.cards import card_label
-from tables.console.money import format_dollars
 
 POT_NAMES = {"farm": "the farm", "main": "the pot", "side": "the side pot"}
 
@@ -16,19 +17,18 @@ def party_name(code: str, names: Mapping[str, str]) -> str:
     """A ledger account code as the dealer would say it."""
     if code in names:
         return names[code]
-    kind, _, rest = code.partition(":")
-    if kind == "tray":
+    kind, _, name = read_code(code)
+    if kind == BANK:
         return "the bank"
-    if kind == "layout":
+    if kind == LAYOUT:
         return "the layout"
-    if kind == "pot":
-        name = rest.split(":", 1)[-1]
+    if kind == POT:
         if name in POT_NAMES:
             return POT_NAMES[name]
         return f"the {card_label(name)} pot" if len(name) in (2, 3) else f"the {name} pot"
-    if kind == "rake":
+    if kind == RAKE:
         return "the rake"
-    if kind == "over_short":
+    if code == OVER_SHORT:
         return "over/short"
     return code
 
@@ -46,7 +46,7 @@ def _faro_sentence(kind: str, payer: str, payee: str, amount: str) -> str | None
 
 
 def _owner(code: str, names: Mapping[str, str], player_name: str | None) -> str:
-    if code.startswith("layout:") and player_name:
+    if player_name and read_code(code).kind == LAYOUT:
         return player_name
     return party_name(code, names)
 
@@ -65,7 +65,7 @@ def describe_settlements(
         payer = _owner(source, names, player_name)
         payee = _owner(target, names, player_name)
         amount = format_dollars(cents)
-        house_banked = source.startswith(("tray:", "layout:")) or target.startswith(("tray:", "layout:"))
+        house_banked = bool({read_code(source).kind, read_code(target).kind} & {BANK, LAYOUT})
         sentence = _faro_sentence(kind, payer, payee, amount) if house_banked else None
         if sentence is None:
             label = kind.replace("_", " ")

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import ValidationFailed
 from casino.models import Role
+from casino.money import format_dollars, parse_dollars
 from casino.permissions import may, role_of
 from tables import services
 from tables.console.access import (
@@ -33,8 +34,7 @@ from tables.console.access import (
 from tables.console.corrections import pending_rows
 from tables.console.floor_figures import floor_figures
 from tables.console.games import GAME_TITLES
-from tables.console.idempotency import body_hash, run_once
-from tables.console.money import format_dollars, parse_dollars
+from tables.console.idempotency import run_tap
 from tables.console.selectors import list_floor
 from tables.console.views import SERVICE_ERRORS, Flash, change_limits_work
 from tables.corrections import approve_correction, refuse_correction
@@ -93,16 +93,9 @@ def pit_live(request: HttpRequest) -> HttpResponse:
 
 def perform_pit_tap(request: HttpRequest, *, form: str, work: Callable[[], dict[str, Any]]) -> HttpResponse:
     require_pit(request.user)
-    digest = body_hash(request.path, dict(request.POST.lists()))
     status = 200
     try:
-        outcome = run_once(
-            user=request.user,
-            token=request.POST.get("token", ""),
-            path=request.path,
-            digest=digest,
-            action=work,
-        )
+        outcome = run_tap(request, work)
         flash = Flash(
             ok=True,
             headline=outcome.result["headline"],

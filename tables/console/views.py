@@ -1,7 +1,7 @@
 """The dealer console: sign in, open and close tables, seat players, run rounds of every game.
 
 Every write goes through the same services as the API (``tables.services``,
-``tables.rounds``), inside ``run_once`` so a double tap replays the first outcome. Errors
+``tables.rounds``), inside ``run_tap`` so a double tap replays the first outcome. Errors
 from the services are shown in place, with their message; refused round actions are
 logged with ``log_refused_action`` as the API does.
 """
@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import DomainError, ValidationFailed
 from casino.models import Player, Role
+from casino.money import format_dollars, parse_dollars
 from casino.permissions import may, role_of
 from casino.selectors import get_player_balance, search_players
 from ledger.errors import LedgerError
@@ -30,16 +31,17 @@ from tables.console.corrections import last_action_words
 from tables.console.games import (
     GAME_TITLES,
     KEYED_DEAL,
-    Board,
-    find_action,
-    keyed_deal,
-    known_hands,
-    legal_actions,
+    Offer,
+    find_offer,
+    keying_offer,
+    known_hands_of,
+    legal_actions_of,
+    offers,
     payload_from,
+    round_offers,
 )
-from tables.console.idempotency import body_hash, run_once
+from tables.console.idempotency import run_tap
 from tables.console.keying import input_name, keying_screen
-from tables.console.money import format_dollars, parse_dollars
 from tables.console.moves import describe_settlements
 from tables.corrections import request_correction
 from tables.games.cards import RANKS
@@ -136,6 +138,7 @@ def _faro_context(
     round_: Round, names: dict[int, str], seats: dict[int, int], sticky: Sticky, table: Table
 ) -> dict[str, Any]:
     public = round_.state
+    legal = legal_actions_of(round_) if round_.status in ("betting", "in_play") else []
     # The table's limits as they are now, not as the last action saw them: a pit boss's change
     # applies to the next bet, so the chips offered must follow it at once.
     limits = {"min_bet": table.min_bet, "max_bet": table.max_bet}
@@ -147,15 +150,12 @@ def _faro_context(
         "targets": faro_screen.target_boxes(public, seats, names, chosen.get("target")),
         "bets": faro_screen.bet_rows(public, seats, names),
         "casekeeper": faro_screen.casekeeper_rows(public),
-        "picker": faro_screen.card_picker(public),
+        "picker": faro_screen.card_picker(legal),
         "amounts": faro_screen.chip_amounts(
             limits.get("min_bet", 100), limits.get("max_bet", 100), public.get("chip", 100)
         ),
-        "live_ranks": faro_screen.live_ranks(public),
-        "placements": faro_screen.placements(),
-        "cards_needed": 3
-        if public.get("next_action") == "last_turn"
-        else (1 if public.get("next_action") == "soda" else 2),
+        "live_ranks": faro_screen.live_ranks(public, legal),
+        "placements": faro_screen.placements(legal),
         "recent_turns": list(reversed(public.get("turns", [])))[:5],
         "limits": limits,
     }
@@ -192,23 +192,22 @@ def table_context(
     if shown is not None and shown.game == "faro":
         context["faro"] = _faro_context(shown, names, seats, sticky, table)
     elif shown is not None:
-        hands = known_hands(shown) if round_ is not None else {}
-        board = Board(names=names, shoe=shown.shoe, hands=hands)
-        context["board"] = board
-        context["actions"] = legal_actions(shown.game, shown.state, board) if round_ is not None else []
+        hands = known_hands_of(shown) if round_ is not None else {}
+        legal = legal_actions_of(shown) if round_ is not None else []
+        context["actions"] = offers(shown.game, legal, names, shown.state)
         context["public"] = shown.state
         context["hands"] = [(names.get(pid, f"Player {pid}"), cards) for pid, cards in hands.items()]
         context["keying"] = _keying_context(context["actions"], sticky)
     return context
 
 
-def _keying_context(actions: list[Any], sticky: Sticky) -> dict[str, Any] | None:
+def _keying_context(actions: list[Offer], sticky: Sticky) -> dict[str, Any] | None:
     """A manual deal's two choices: the keying screen (with what a refused post held) and the rest."""
-    keyed = keyed_deal(actions)
+    keyed = keying_offer(actions)
     if keyed is None:
         return None
     field = keyed.fields[0]
-    refused_here = sticky.values.get("action") == KEYED_DEAL
+    refused_here = sticky.values.get("action") == keyed.key
     posted = sticky.values.get("posted", {}) if refused_here else {}
     keyed_cards = {slot.key: posted.get(input_name(field.name, slot.key), []) for slot in field.slots}
     return {
@@ -269,15 +268,8 @@ def perform_tap(
 ) -> HttpResponse:
     """Run one service call once per form token and show its outcome (or its error) in place."""
     dealer_table(request.user, table_id)
-    digest = body_hash(request.path, dict(request.POST.lists()))
     try:
-        outcome = run_once(
-            user=request.user,
-            token=request.POST.get("token", ""),
-            path=request.path,
-            digest=digest,
-            action=work,
-        )
+        outcome = run_tap(request, work)
     except SERVICE_ERRORS as error:
         if isinstance(error, IllegalAction) and on_refused is not None:
             on_refused(error)
@@ -541,8 +533,8 @@ def faro_payload(kind: str, data: QueryDict, round_: Round) -> dict[str, Any]:
         player = _int_field(data, "player", "who calls the turn")
         return {"type": "call_turn", "player": player, "order": order, "amount": _amount(data)}
     payload = {"type": kind}
-    if manual:
-        needed = {"soda": 1, "turn": 2, "last_turn": 3}[kind]
+    needed = faro_screen.cards_to_key(legal_actions_of(round_), kind) if manual else None
+    if needed is not None:  # not due now: the engine refuses the bare step with its reason
         cards = [data.get(f"card_{i}", "") for i in range(needed)]
         if not all(cards):
             raise ValidationFailed(
@@ -662,18 +654,18 @@ def game_action(request: HttpRequest, table_id: int, round_id: int) -> HttpRespo
     chosen: dict[str, Any] = {}
 
     def build(round_: Round) -> dict[str, Any]:
+        # The entry is found again among what the engine accepts now, then filled from the form.
         names.update(_names(table, round_)[0])
-        board = Board(names=names, shoe=round_.shoe, hands=known_hands(round_))
-        action = find_action(legal_actions(round_.game, round_.state, board), key)
-        chosen["done"] = action.done or f"{action.label}: done."
-        return payload_from(action, request.POST)
+        offer = find_offer(round_offers(round_, names), key)
+        chosen["done"] = offer.done
+        return payload_from(offer, request.POST)
 
     def headline(payload: dict[str, Any], updated: Round) -> str:
         return str(chosen.get("done", f"{payload['type']}: done."))
 
     # A refused keyed deal comes back with every card still keyed, its reason beside it.
     sticky = Sticky(values={"action": key, "posted": dict(request.POST.lists())})
-    form = "keying" if key == KEYED_DEAL else "game"
+    form = "keying" if key.startswith(f"{KEYED_DEAL}-") else "game"
     return _round_perform(
         request, table_id, round_id, form=form, build=build, headline=headline, sticky=sticky
     )

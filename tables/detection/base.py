@@ -60,8 +60,3 @@ class Finding:
 def threshold(name: str) -> Any:
     """``DETECT_<name>`` from the settings: thresholds are tuned there, never in the detectors."""
     return getattr(settings, f"DETECT_{name}")
-
-
-def dollars(cents: int) -> str:
-    sign = "-" if cents < 0 else ""
-    return f"{sign}${abs(cents) / 100:,.2f}"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.db.models import Case, IntegerField, QuerySet, Value, When
 
-from casino.errors import ValidationFailed
 from tables.models import Alert, AlertSeverity, AlertStatus
 
 SEVERITY_ORDER = Case(
@@ -15,18 +14,9 @@ SEVERITY_ORDER = Case(
 )
 
 
-def list_alerts(*, status: str | None = None, kind: str | None = None) -> QuerySet[Alert]:
-    """Alerts newest first, optionally one status or kind (the API paginates with a cursor)."""
-    alerts = Alert.objects.all()
-    if status:
-        if status not in AlertStatus.values:
-            raise ValidationFailed(
-                f"status must be one of {', '.join(AlertStatus.values)}.", fields={"status": status}
-            )
-        alerts = alerts.filter(status=status)
-    if kind:
-        alerts = alerts.filter(kind=kind)
-    return alerts.order_by("-id")
+def list_alerts() -> QuerySet[Alert]:
+    """Alerts newest first (the API filters them with ``AlertFilter`` and pages with a cursor)."""
+    return Alert.objects.order_by("-id")
 
 
 def list_open_alerts(*, limit: int = 25) -> list[Alert]:

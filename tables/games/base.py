@@ -108,6 +108,22 @@ def replaced_at[T](values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]
     return (*values[:index], value, *values[index + 1 :])
 
 
+# The keys of a ``legal_actions`` entry that are hints, not action fields (see
+# ``Engine.legal_actions``): the shared ones, then those engines document of their own.
+HINT_KEYS = frozenset(
+    {"needs", "optional", "choices", "count", "bounds", "min_amount", "max_amount", "chip"}
+    | {"max_player_action"}  # Faro
+    | {"one_card_each"}  # Farmer
+    | {"illegal"}  # Fan Tan
+    | {"held", "unseen", "with"}  # Tonk
+)
+
+
+def without_hints(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A ``legal_actions`` entry's action fields: what to fill and pass to ``apply``."""
+    return {key: value for key, value in entry.items() if key not in HINT_KEYS}
+
+
 class Engine[S](Protocol):
     """A game's rules over its own frozen state type ``S``.
 
@@ -181,9 +197,8 @@ class Engine[S](Protocol):
         A template is listed only when some filling of it is legal now. A filling that keeps
         to the hints and names no card twice is accepted, save for the rules of play an engine
         documents on its ``legal_actions`` (a count-only Tonk spread must still be a spread).
-        Before applying a filled template drop the hint keys (``needs``, ``optional``,
-        ``choices``, ``count``, ``bounds``, ``min_amount``, ``max_amount``, ``chip``,
-        ``max_player_action`` and any engine hint): engines ignore keys they do not read, but
+        Before applying a filled template drop the hint keys (``HINT_KEYS``, with every
+        engine's own; ``without_hints`` does it): engines ignore keys they do not read, but
         callers should not rely on it.
         """
         ...

@@ -535,7 +535,11 @@ def _seven_hints(state: FanTanState, p: Player, passes: list[int]) -> dict[str, 
     ids = list(state.ids)
     return {
         "optional": ["seven", "six_holder", "eight_holder"],
-        "choices": {"seven": sorted(sevens, key=SUITS.index), "six_holder": ids, "eight_holder": ids},
+        "choices": {
+            "seven": sorted(sevens, key=lambda c: SUITS.index(suit_of(c))),
+            "six_holder": ids,
+            "eight_holder": ids,
+        },
     }
 
 
@@ -645,4 +649,4 @@ def _public_player(p: Player, shown: bool) -> dict[str, Any]:
     }
 
 
-ENGINE: Engine = FanTanEngine()
+ENGINE: Engine[FanTanState] = FanTanEngine()

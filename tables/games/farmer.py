@@ -468,4 +468,4 @@ def _public_result(result: Result | None) -> dict[str, Any] | None:
     }
 
 
-ENGINE: Engine = FarmerEngine()
+ENGINE: Engine[FarmerState] = FarmerEngine()

@@ -44,7 +44,7 @@ from dataclasses import dataclass, replace
 from itertools import permutations
 from typing import Any
 
-from tables.games.base import BANK, Settlement, TableContext, layout, wallet
+from tables.games.base import BANK, Engine, Settlement, TableContext, layout, wallet
 from tables.games.cards import FULL_DECK, RANKS, parse_card, parse_rank, rank_index, rank_of
 from tables.games.errors import IllegalAction
 from tables.games.faro_layout import PLACEMENTS, is_placement
@@ -732,4 +732,4 @@ class FaroEngine:
         return {}
 
 
-ENGINE = FaroEngine()
+ENGINE: Engine[FaroState] = FaroEngine()

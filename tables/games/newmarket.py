@@ -60,6 +60,7 @@ from typing import Any
 from tables.games import input_checks as checks
 from tables.games.base import (
     RAKE,
+    Engine,
     Settlement,
     TableContext,
     pot,
@@ -950,4 +951,4 @@ def closing_split(carry: Mapping[str, Any]) -> tuple[Settlement, ...]:
     return tuple(moves)
 
 
-ENGINE = NewmarketEngine()
+ENGINE: Engine[NewmarketState] = NewmarketEngine()

@@ -26,11 +26,11 @@ def is_house_banked(game: str) -> bool:
     return game in HOUSE_BANKED_GAMES
 
 
-def engine_for(game: str) -> Engine:
+def engine_for(game: str) -> Engine[Any]:
     module_path = ENGINE_MODULES.get(game)
     if module_path is None:
         raise IllegalAction("unknown_game", f"'{game}' is not a game (one of {', '.join(ENGINE_MODULES)}).")
-    engine: Engine = importlib.import_module(module_path).ENGINE
+    engine: Engine[Any] = importlib.import_module(module_path).ENGINE
     return engine
 
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tables.games import input_checks as checks
-from tables.games.base import Settlement, TableContext, seats_from_left_of, wallet
+from tables.games.base import Engine, Settlement, TableContext, seats_from_left_of, wallet
 from tables.games.errors import IllegalAction
 from tables.games.payments import Reserves, share_among
 
@@ -319,4 +319,4 @@ def _result_json(result: tuple[tuple[str, Any], ...] | None) -> dict[str, Any] |
     return out
 
 
-ENGINE = StakesEngine()
+ENGINE: Engine[StakesState] = StakesEngine()

@@ -55,7 +55,7 @@ from itertools import combinations
 from typing import Any
 
 from tables.games import input_checks as checks
-from tables.games.base import Settlement, TableContext, replaced_at, seats_from_left_of, wallet
+from tables.games.base import Engine, Settlement, TableContext, replaced_at, seats_from_left_of, wallet
 from tables.games.cards import (
     FULL_DECK,
     RANKS,
@@ -992,4 +992,4 @@ class TonkEngine:
         return carry
 
 
-ENGINE = TonkEngine()
+ENGINE: Engine[TonkState] = TonkEngine()

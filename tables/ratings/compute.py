@@ -22,16 +22,19 @@ from the round plus the rake it raised.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
 
-from casino.models import Player
+from tables.accounts import LAYOUT, POT, PartyMap, split_party
+from tables.games.base import BANK, RAKE
 from tables.games.faro_edge import action_edge
 from tables.games.registry import engine_for
 from tables.models import Round, RoundSettlement
-from tables.rounds import context_of
+from tables.round_state import fold
 
 MILLI = 1000
 
@@ -60,22 +63,14 @@ def hour_of(moment: dt.datetime) -> dt.datetime:
     return local.replace(minute=0, second=0, microsecond=0)
 
 
-def _wallet_owners(settlements: list[RoundSettlement]) -> dict[str, int]:
-    """Wallet code → player for every wallet the round's settlements touched.
-
-    Not just the seats at the start: a Faro punter may sit down during the deal and bet.
-    """
-    codes = {row.from_account for row in settlements} | {row.to_account for row in settlements}
-    wallets = [code for code in codes if code.startswith("wallet:")]
-    if not wallets:
-        return {}
-    return dict(Player.objects.filter(wallet__code__in=wallets).values_list("wallet__code", "pk"))
-
-
 def figures_for(round_: Round, settlements: list[RoundSettlement]) -> RoundFigures:
     figures = RoundFigures()
-    owners = _wallet_owners(settlements)
-    tray, players = f"tray:{round_.table_id}", figures.players
+    # Every wallet the settlements touched, not just the seats at the start: a Faro punter may
+    # sit down during the deal and bet.
+    parties = PartyMap.of_codes(
+        round_.table_id, [c for r in settlements for c in (r.from_account, r.to_account)]
+    )
+    players = figures.players
 
     def of(player: int) -> PlayerFigures:
         return players.setdefault(player, PlayerFigures())
@@ -85,25 +80,24 @@ def figures_for(round_: Round, settlements: list[RoundSettlement]) -> RoundFigur
             of(player).decisions = 1
             of(player).bets = 1
     pot_winner: dict[tuple[int, str], int] = {}
-    for row in settlements:
-        payer, payee = owners.get(row.from_account), owners.get(row.to_account)
+    moves = [(row, parties.party(row.from_account), parties.party(row.to_account)) for row in settlements]
+    for row, source, target in moves:
+        payer, payee = parties.player_of(row.from_account), parties.player_of(row.to_account)
         if payer is not None:
             of(payer).result -= row.amount
-            if round_.game != "faro" or row.to_account.startswith("layout:"):
+            if round_.game != "faro" or split_party(target)[0] == LAYOUT:
                 of(payer).handle += row.amount
         if payee is not None:
             of(payee).result += row.amount
-            if row.from_account.startswith("pot:"):
-                pot_winner[(row.action.seq if row.action else 0, row.from_account)] = payee
-        if row.to_account == tray:
+            if split_party(source)[0] == POT:
+                pot_winner[(row.action.seq if row.action else 0, source)] = payee
+        if target in (BANK, RAKE):
             figures.win += row.amount
-        if row.from_account == tray:
+        if source == BANK:
             figures.win -= row.amount
-        if row.to_account == "rake":
-            figures.win += row.amount
-    for row in settlements:
-        if row.to_account == "rake" and row.from_account.startswith("pot:"):
-            winner = row.player_id or pot_winner.get((row.action.seq if row.action else 0, row.from_account))
+    for row, source, target in moves:
+        if target == RAKE and split_party(source)[0] == POT:
+            winner = row.player_id or pot_winner.get((row.action.seq if row.action else 0, source))
             if winner is not None:
                 of(winner).theo_milli += row.amount * MILLI
     if round_.game == "faro":
@@ -122,35 +116,37 @@ def _faro_bets(round_: Round, figures: RoundFigures) -> None:
     and counts in neither handle nor bets (otherwise place-and-withdraw would farm comps).
     """
     engine = engine_for("faro")
-    state, _ = engine.start(context_of(round_))
     placed: dict[str, tuple[int, int, int]] = {}  # bet id -> (player, amount, theo_milli)
     faced: set[str] = set()
-    for action in round_.actions.order_by("seq"):
-        payload = action.payload
-        public = engine.public_state(state)
-        kind = payload.get("type")
-        if kind in {"bet", "call_turn"}:
-            pid, amount = int(payload["player"]), int(payload["amount"])
-            player = figures.players.setdefault(pid, PlayerFigures())
-            edge = action_edge(payload, public, round_.rules)
-            theo = round(amount * edge.edge * MILLI) if edge is not None else 0
-            player.theo_milli += theo
-            player.bets += 1
-            before = {bet["id"] for bet in public.get("bets", [])}
-            state, _ = engine.apply(state, payload)
-            for bet in engine.public_state(state).get("bets", []):
-                if bet["id"] not in before:
-                    placed[bet["id"]] = (pid, amount, theo)
-            continue
+
+    def step(_seq: int, payload: Mapping[str, Any] | None, before: Any, after: Any, _moved: Any) -> None:
+        kind = payload.get("type") if payload is not None else None
+        if payload is None or kind not in {"bet", "call_turn", "turn", "last_turn", "remove_bet"}:
+            return
+        if kind == "remove_bet":
+            if payload.get("bet") in placed and payload.get("bet") not in faced:
+                pid, amount, theo = placed[payload["bet"]]
+                player = figures.players.setdefault(pid, PlayerFigures())
+                player.theo_milli -= theo
+                player.handle -= amount
+                player.bets -= 1
+            return
+        public = engine.public_state(before)
         if kind in {"turn", "last_turn"}:
             figures.decisions += 1
             faced.update(bet["id"] for bet in public.get("bets", []))
             for pid in {int(bet["player"]) for bet in public.get("bets", [])}:
                 figures.players.setdefault(pid, PlayerFigures()).decisions += 1
-        elif kind == "remove_bet" and payload.get("bet") in placed and payload.get("bet") not in faced:
-            pid, amount, theo = placed[payload["bet"]]
-            player = figures.players.setdefault(pid, PlayerFigures())
-            player.theo_milli -= theo
-            player.handle -= amount
-            player.bets -= 1
-        state, _ = engine.apply(state, payload)
+            return
+        pid, amount = int(payload["player"]), int(payload["amount"])
+        player = figures.players.setdefault(pid, PlayerFigures())
+        edge = action_edge(payload, public, round_.rules)
+        theo = round(amount * edge.edge * MILLI) if edge is not None else 0
+        player.theo_milli += theo
+        player.bets += 1
+        existing = {bet["id"] for bet in public.get("bets", [])}
+        for bet in engine.public_state(after).get("bets", []):
+            if bet["id"] not in existing:
+                placed[bet["id"]] = (pid, amount, theo)
+
+    fold(round_, observer=step)

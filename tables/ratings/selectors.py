@@ -18,9 +18,9 @@ from tables.models import DealerShift, RefusedAction, RoundStat, Seat, TrayReque
 MILLI = 1000
 
 
-def list_sittings(*, player_id: int, start: dt.datetime | None, end: dt.datetime | None) -> QuerySet[Seat]:
+def list_sittings(*, player_id: int) -> QuerySet[Seat]:
     """A player's sittings, newest first, each annotated with its rating sums (one query)."""
-    sittings = (
+    return (
         Seat.objects.filter(player_id=player_id)
         .select_related("table")
         .annotate(
@@ -32,11 +32,6 @@ def list_sittings(*, player_id: int, start: dt.datetime | None, end: dt.datetime
         )
         .order_by("-seated_at", "-pk")
     )
-    if start is not None:
-        sittings = sittings.filter(Q(left_at__isnull=True) | Q(left_at__gte=start))
-    if end is not None:
-        sittings = sittings.filter(seated_at__lt=end)
-    return sittings
 
 
 def sitting_row(seat: Any) -> dict[str, Any]:

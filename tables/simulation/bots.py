@@ -10,6 +10,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from tables.games.base import without_hints
 from tables.games.faro_layout import PLACEMENTS
 
 FARO_TARGETS = ("even", "odd", "high")
@@ -69,21 +70,6 @@ def faro_bets(
     return bets
 
 
-HINT_KEYS = frozenset(
-    {
-        "needs",
-        "optional",
-        "choices",
-        "count",
-        "bounds",
-        "min_amount",
-        "max_amount",
-        "chip",
-        "max_player_action",
-    }
-)
-
-
 def pick_action(
     rng: random.Random, legal: list[dict[str, Any]], *, budgets: Mapping[int, int], chip: int
 ) -> dict[str, Any] | None:
@@ -107,7 +93,7 @@ def _fillable(action: Mapping[str, Any]) -> bool:
 
 
 def _fill(rng: random.Random, template: Mapping[str, Any]) -> dict[str, Any]:
-    action = {k: v for k, v in template.items() if k not in HINT_KEYS}
+    action = without_hints(template)
     choices = template.get("choices") or {}
     for need in template.get("needs") or ():
         if need == "amount":

@@ -27,7 +27,8 @@ from tables import services
 from tables.games.errors import IllegalAction
 from tables.games.registry import ENGINE_MODULES, engine_for
 from tables.models import Seat, Table, TableStatus
-from tables.rounds import _cached_state, apply_round_action, log_refused_action, start_round
+from tables.round_state import engine_state
+from tables.rounds import apply_round_action, log_refused_action, start_round
 from tables.simulation.bots import chip_amount, faro_bets, pick_action
 from tables.simulation.inject import Injector
 
@@ -263,7 +264,7 @@ class Night:
             round_.refresh_from_db()
             if round_.status not in ("betting", "in_play"):
                 return
-            state = _cached_state(round_)
+            state = engine_state(round_)
             if table.game == "faro":
                 self._faro_step(table, round_.pk, round_.state, chip)
                 continue

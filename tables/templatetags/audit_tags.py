@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from tables.audit.report import dollars
+from casino.money import format_dollars
 
 register = template.Library()
 
@@ -14,9 +14,7 @@ register = template.Library()
 @register.filter
 def cents(value: Any) -> str:
     """Integer cents as dollars: 123450 → $1,234.50; None → an em dash."""
-    if value is None or value == "":
-        return "—"
-    return dollars(int(value))
+    return format_dollars(value)
 
 
 @register.filter
@@ -45,7 +43,5 @@ def joined(values: Any) -> str:
 
 @register.filter
 def negative(value: Any) -> bool:
-    try:
-        return value is not None and float(value) < 0
-    except (TypeError, ValueError):
-        return False
+    """An amount below zero (shown in the loss colour); no amount is not negative."""
+    return isinstance(value, int | float) and value < 0

@@ -8,9 +8,9 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from casino.money import format_dollars, format_dollars_input
 from tables.console.cards import card_label, card_name, suit_class
 from tables.console.idempotency import new_token
-from tables.console.money import format_dollars
 
 register = template.Library()
 
@@ -30,10 +30,7 @@ def chip_dollars(cents: Any) -> str:
 @register.filter
 def dollars_input(cents: Any) -> str:
     """Cents as a value for a dollars input field: 123450 → 1234.50."""
-    if cents is None:
-        return ""
-    dollars_, rest = divmod(int(cents), 100)
-    return f"{dollars_}.{rest:02d}" if rest else str(dollars_)
+    return format_dollars_input(cents)
 
 
 @register.filter

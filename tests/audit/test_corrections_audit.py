@@ -57,11 +57,11 @@ def _correct(floor: ApiFloor, round_id: int, void: Any, reason: str, *, approve:
 
 def _fan_tan_plays(floor: ApiFloor, round_id: int, count: int) -> None:
     from tables.games.registry import engine_for
-    from tables.rounds import replay_round
+    from tables.round_state import fold
 
     stored = Round.objects.get(pk=round_id)
     engine = engine_for(stored.game)
-    state = replay_round(stored).state
+    state = fold(stored)
     for _ in range(count):
         legal = [a for a in engine.legal_actions(state) if "needs" not in a]
         action = next(a for kind in ("deal", "play", "pass") for a in legal if a["type"] == kind)
@@ -97,15 +97,17 @@ def corrected_day(floor: ApiFloor) -> dict[str, Any]:
     bet_void = _correct(floor, faro_round, "last", "bet keyed for the wrong player")
     floor.act(faro_round, {"type": "bet", "player": punter, "ranks": ["9"], "amount": 1_000})
     floor.act(faro_round, {"type": "turn", "cards": ["9S", "KH"]})  # the 9 loses: 1,000 to the tray
-    seqs = list(RoundAction.all_objects.filter(round_id=faro_round).order_by("seq").values_list("seq", flat=True))
+    seqs = list(
+        RoundAction.all_objects.filter(round_id=faro_round).order_by("seq").values_list("seq", flat=True)
+    )
     assert seqs == [1, 2, 4, 5]  # the correction took version 3: the seqs that stand have gaps
 
     fan_tan, _players = _table(floor, "fan_tan", 3, ante=100)
     misdeal = floor.start_round(fan_tan, "electronic")["id"]
     _fan_tan_plays(floor, misdeal, 4)
-    misdeal_moved = (
-        Entry.objects.filter(transfer__meta__round=misdeal, amount__gt=0).aggregate(s=Sum("amount"))["s"]
-    )
+    misdeal_moved = Entry.objects.filter(transfer__meta__round=misdeal, amount__gt=0).aggregate(
+        s=Sum("amount")
+    )["s"]
     round_void = _correct(floor, misdeal, "round", "misdeal: two cards dealt face up")
     redeal = floor.start_round(fan_tan, "electronic")["id"]
     _fan_tan_plays(floor, redeal, 2)
@@ -113,7 +115,7 @@ def corrected_day(floor: ApiFloor) -> dict[str, Any]:
     other, (second,) = _table(floor, "faro", 1)
     pending_round = floor.start_round(other, "manual")["id"]
     floor.act(pending_round, {"type": "bet", "player": second, "ranks": ["Q"], "amount": 500})
-    pending = _correct(floor, pending_round, "last", "=HYPERLINK(\"x\") wrong rank", approve=False)
+    pending = _correct(floor, pending_round, "last", '=HYPERLINK("x") wrong rank', approve=False)
     return {
         "faro": faro,
         "faro_round": faro_round,
@@ -185,8 +187,10 @@ def test_the_report_lists_every_correction_who_asked_who_approved_and_why(
     assert (bet["reason"], bet["status"]) == ("bet keyed for the wrong player", "approved")
     assert (bet["requested_by"], bet["requested_by_name"]) == (floor.dealer.pk, dealer)
     assert (bet["decided_by"], bet["decided_by_name"]) == (floor.pit_boss.pk, boss)
-    assert bet["requested_at"] and bet["decided_at"]
-    assert bet["reversals"] == bet_correction.reversals and len(bet["reversals"]) == 1
+    assert bet["requested_at"]
+    assert bet["decided_at"]
+    assert bet["reversals"] == bet_correction.reversals
+    assert len(bet["reversals"]) == 1
     assert bet["amount_reversed"] == 2_000
 
     whole = rows[day["round_void"]]
@@ -214,9 +218,10 @@ def test_the_report_lists_every_correction_who_asked_who_approved_and_why(
         text = files.read(f"audit-{report['gaming_day']}/corrections.csv").decode()
     lines = list(csv.DictReader(io.StringIO(text)))
     assert [int(r["id"]) for r in lines] == list(rows)
-    assert lines[0]["requested_by_name"] == dealer and lines[0]["decided_by_name"] == boss
+    assert lines[0]["requested_by_name"] == dealer
+    assert lines[0]["decided_by_name"] == boss
     assert lines[1]["voided"] == "whole round"
-    assert lines[2]["reason"] == "'=HYPERLINK(\"x\") wrong rank"  # never a formula in a spreadsheet
+    assert lines[2]["reason"] == '\'=HYPERLINK("x") wrong rank'  # never a formula in a spreadsheet
 
 
 def test_a_correction_tampered_with_behind_the_ledger_is_a_finding(

@@ -1,17 +1,19 @@
-"""The action builders for a manual deal of Fan Tan, Newmarket and Tonk: which forms the console
-offers for each shoe and tracking mode, and that a keyed deal's form is one the engine accepts."""
+"""The forms the console offers for a manual deal of Fan Tan, Newmarket and Tonk, drawn from the
+engine's ``legal_actions``: which forms each shoe and tracking mode gives, and that a keyed
+deal's form is one the engine accepts."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 from django.http import QueryDict
 
 from casino.errors import ValidationFailed
-from tables.console.games import KEYED_DEAL, Action, Board, legal_actions, payload_from
-from tables.console.keying import even_deal, initials, input_name
+from tables.console.cards import card_label
+from tables.console.games import COUNT_ONLY, KEYED_DEAL, Offer, offers, payload_from
+from tables.console.keying import initials, input_name
 from tables.games.base import TableContext
 from tables.games.cards import FULL_DECK
 from tables.games.registry import engine_for
@@ -36,14 +38,16 @@ def start(game: str, players: int, *, electronic: bool = False) -> tuple[Any, An
     return engine, state
 
 
-def offered(
-    game: str, public: Mapping[str, Any], *, shoe: str, hands: Mapping[int, list[str]] | None = None
-) -> dict[str, Action]:
-    board = Board(names=NAMES, shoe=shoe, hands=dict(hands or {}))
-    return {action.key: action for action in legal_actions(game, public, board)}
+def offered(game: str, engine: Any, state: Any) -> list[Offer]:
+    return offers(game, engine.legal_actions(state), NAMES, engine.public_state(state))
 
 
-def keyed_form(action: Action, deck: Sequence[str]) -> QueryDict:
+def by_kind(made: list[Offer]) -> dict[str, Offer]:
+    """The offers by kind, for kinds offered once."""
+    return {offer.kind: offer for offer in made}
+
+
+def keyed_form(action: Offer, deck: Sequence[str]) -> QueryDict:
     """Fill the keyed-deal form as the dealer would, pile by pile, from ``deck`` in order."""
     data = QueryDict(mutable=True)
     data["action"] = action.key
@@ -54,7 +58,7 @@ def keyed_form(action: Action, deck: Sequence[str]) -> QueryDict:
     return data
 
 
-def open_cards(action: Action, name: str) -> list[str]:
+def open_cards(action: Offer, name: str) -> list[str]:
     spec = next(f for f in action.fields if f.name == name)
     return [c["code"] for row in spec.picker for c in row["cards"] if not c["out"]]
 
@@ -65,23 +69,23 @@ def open_cards(action: Action, name: str) -> list[str]:
 @pytest.mark.parametrize("game", GAMES)
 def test_an_electronic_deal_is_one_button_with_nothing_to_key(game: str) -> None:
     engine, state = start(game, PLAYERS[game], electronic=True)
-    actions = offered(game, engine.public_state(state), shoe="electronic")
-    assert list(actions) == ["deal"]
-    assert actions["deal"].fields == ()
+    (deal,) = offered(game, engine, state)
+    assert (deal.kind, deal.label, deal.one_tap) == ("deal", "Deal the cards", True)
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_manual_deal_offers_keying_every_hand_or_count_only(game: str) -> None:
     engine, state = start(game, PLAYERS[game])
-    actions = offered(game, engine.public_state(state), shoe="manual")
-    assert list(actions) == [KEYED_DEAL, "deal"]
-    keyed, count_only = actions[KEYED_DEAL], actions["deal"]
+    made = offered(game, engine, state)
+    assert [offer.kind for offer in made] == [KEYED_DEAL, COUNT_ONLY]
+    keyed, count_only = made
     assert keyed.label == "Key every hand"
-    assert keyed.primary
+    assert keyed.style == "primary"
     assert [f.kind for f in keyed.fields] == ["hands"]
     assert count_only.label == "Cards dealt, hands not keyed (count-only)"
-    # Count-only keys nothing but Tonk's upcard, which starts the discard pile.
-    assert [f.name for f in count_only.fields] == (["upcard"] if game == "tonk" else [])
+    # Count-only keys nothing but Tonk's upcard (and, if shown, a tonk on the deal).
+    fields = [(f.name, f.required) for f in count_only.fields]
+    assert fields == ([("upcard", True), ("tonks", False)] if game == "tonk" else [])
 
 
 @pytest.mark.parametrize(
@@ -99,7 +103,7 @@ def test_the_piles_follow_the_deal_from_the_dealers_left(
     game: str, players: int, piles: list[tuple[str, int]]
 ) -> None:
     engine, state = start(game, players)
-    keyed = offered(game, engine.public_state(state), shoe="manual")[KEYED_DEAL]
+    keyed = by_kind(offered(game, engine, state))[KEYED_DEAL]
     slots = keyed.fields[0].slots
     assert [(slot.key, slot.size) for slot in slots] == piles
     assert slots[0].label == NAMES.get(int(piles[0][0]), f"Player {piles[0][0]}")
@@ -109,9 +113,10 @@ def test_the_piles_follow_the_deal_from_the_dealers_left(
 @pytest.mark.parametrize("game", GAMES)
 def test_a_complete_keyed_form_is_a_deal_the_engine_accepts_with_full_tracking(game: str) -> None:
     engine, state = start(game, PLAYERS[game])
-    keyed = offered(game, engine.public_state(state), shoe="manual")[KEYED_DEAL]
+    keyed = by_kind(offered(game, engine, state))[KEYED_DEAL]
     payload = payload_from(keyed, keyed_form(keyed, FULL_DECK))
     assert payload["type"] == "deal"
+    assert not {"needs", "count", "choices"} & set(payload)  # the hints stay behind
     dealt, _ = engine.apply(state, payload)
     assert engine.public_state(dealt)["tracking"] == "full"
     if game == "tonk":
@@ -124,7 +129,7 @@ def test_a_complete_keyed_form_is_a_deal_the_engine_accepts_with_full_tracking(g
 @pytest.mark.parametrize("game", GAMES)
 def test_an_incomplete_hand_is_refused_before_the_engine_naming_the_hand(game: str) -> None:
     engine, state = start(game, PLAYERS[game])
-    keyed = offered(game, engine.public_state(state), shoe="manual")[KEYED_DEAL]
+    keyed = by_kind(offered(game, engine, state))[KEYED_DEAL]
     data = keyed_form(keyed, FULL_DECK)
     first = keyed.fields[0].slots[0]
     name = input_name("hands", first.key)
@@ -133,10 +138,7 @@ def test_an_incomplete_hand_is_refused_before_the_engine_naming_the_hand(game: s
         payload_from(keyed, data)
 
 
-def test_piles_as_even_as_they_go_and_initials_for_greyed_cards() -> None:
-    assert even_deal(52, 3) == [18, 17, 17]
-    assert even_deal(52, 4) == [13, 13, 13, 13]
-    assert sum(even_deal(52, 9)) == 52
+def test_initials_mark_greyed_cards() -> None:
     assert initials("Kate Elder") == "KE"
     assert initials("") == "?"
 
@@ -150,83 +152,98 @@ def fan_tan_deck() -> list[str]:
     return ["7S", *rest[:17], "6S", "8S", *rest[17:32], "7H", "7D", "7C", *rest[32:]]
 
 
-def deal(game: str, players: int, deck: Sequence[str] | None) -> tuple[Any, Any, dict[int, list[str]]]:
+def deal(game: str, players: int, deck: Sequence[str] | None) -> tuple[Any, Any]:
     """A manual deal, keyed from ``deck`` through the console's form (or count-only if None)."""
     engine, state = start(game, players)
-    actions = offered(game, engine.public_state(state), shoe="manual")
+    made = by_kind(offered(game, engine, state))
     if deck is None:
         payload: dict[str, Any] = {"type": "deal"}
         if game == "tonk":
             payload["upcard"] = "KC"
         state, _ = engine.apply(state, payload)
-        return engine, state, {}
-    payload = payload_from(actions[KEYED_DEAL], keyed_form(actions[KEYED_DEAL], deck))
-    state, _ = engine.apply(state, payload)
-    hands = {int(k): list(v) for k, v in payload["hands"].items() if k.isdigit()}
-    return engine, state, hands
+        return engine, state
+    state, _ = engine.apply(state, payload_from(made[KEYED_DEAL], keyed_form(made[KEYED_DEAL], deck)))
+    return engine, state
+
+
+def labels(made: list[Offer], kind: str) -> list[str]:
+    return [offer.label for offer in made if offer.kind == kind]
 
 
 def test_fan_tan_with_keyed_hands_offers_only_the_cards_held_and_flags_an_illegal_pass() -> None:
-    engine, state, hands = deal("fan_tan", 3, fan_tan_deck())
-    public = engine.public_state(state)
-    assert public["turn"] == 20
-    actions = offered("fan_tan", public, shoe="manual", hands=hands)
-    assert open_cards(actions["play"], "card") == ["7S"]  # the layout takes any 7; only 7♠ is held
-    assert actions["pass"].danger
-    assert "illegal" in actions["pass"].label
-    assert "penalty" not in actions
+    engine, state = deal("fan_tan", 3, fan_tan_deck())
+    assert engine.public_state(state)["turn"] == 20
+    made = offered("fan_tan", engine, state)
+    # The layout takes any 7; only 7♠ is held: one button, no picker.
+    assert labels(made, "play") == ["Wyatt Earp plays 7♠"]
+    assert all(offer.one_tap for offer in made)
+    # A pass now is an illegal pass, charged at once: a danger button that says so, no plain pass.
+    (passing,) = [offer for offer in made if offer.entry["type"] == "pass"]
+    assert passing.kind == "pass-illegal"
+    assert passing.style == "danger"
+    assert "illegal pass" in passing.label
+    assert not labels(made, "penalty")
 
 
 def test_fan_tan_count_only_offers_every_card_the_layout_takes_and_keys_penalties() -> None:
-    engine, state, _ = deal("fan_tan", 3, None)
-    actions = offered("fan_tan", engine.public_state(state), shoe="manual")
-    assert sorted(open_cards(actions["play"], "card")) == ["7C", "7D", "7H", "7S"]
-    assert not actions["pass"].danger
+    engine, state = deal("fan_tan", 3, None)
+    made = offered("fan_tan", engine, state)
+    assert sorted(labels(made, "play")) == sorted(f"Wyatt Earp plays 7{s}" for s in "♠♥♦♣")
+    assert labels(made, "pass") == ["Wyatt Earp passes"]
     state, _ = engine.apply(state, {"type": "pass", "player": 20})
-    actions = offered("fan_tan", engine.public_state(state), shoe="manual")
-    assert "penalty" in actions
+    (penalty,) = [offer for offer in offered("fan_tan", engine, state) if offer.kind == "penalty"]
+    assert penalty.label == "Illegal pass caught: Wyatt Earp"
+    assert [(f.name, f.kind, f.required) for f in penalty.fields] == [
+        ("seven", "card", False),
+        ("six_holder", "player", False),
+        ("eight_holder", "player", False),
+    ]
+    assert payload_from(penalty, QueryDict()) == {"type": "penalty", "player": 20}
 
 
 def test_newmarket_with_keyed_hands_leads_only_the_lowest_card_held_of_each_suit() -> None:
-    engine, state, hands = deal("newmarket", 3, FULL_DECK)  # 20 holds A♠–K♠
+    engine, state = deal("newmarket", 3, FULL_DECK)  # 20 holds A♠–K♠
     state, _ = engine.apply(state, {"type": "keep", "player": 10})
     state, _ = engine.apply(state, {"type": "close_auction"})
-    actions = offered("newmarket", engine.public_state(state), shoe="manual", hands=hands)
-    assert open_cards(actions["play"], "card") == ["2S"]  # aces high: 2♠ is 20's lowest
+    assert labels(offered("newmarket", engine, state), "play") == ["Wyatt Earp plays 2♠"]  # aces high
     state, _ = engine.apply(state, {"type": "play", "player": 20, "card": "2S"})
-    run = offered("newmarket", engine.public_state(state), shoe="manual", hands=hands)["play"]
-    assert run.fixed == {"player": 20, "card": "3S"}
-    assert run.fields == ()
+    (run,) = offered("newmarket", engine, state)
+    assert (run.label, run.one_tap) == ("Wyatt Earp plays 3♠", True)
 
 
 def test_newmarket_count_only_leaves_the_lead_card_to_the_dealer() -> None:
-    engine, state, _ = deal("newmarket", 3, None)
+    engine, state = deal("newmarket", 3, None)
     state, _ = engine.apply(state, {"type": "keep", "player": 10})
     state, _ = engine.apply(state, {"type": "close_auction"})
-    actions = offered("newmarket", engine.public_state(state), shoe="manual")
-    assert len(open_cards(actions["play"], "card")) == 52
+    lead = by_kind(offered("newmarket", engine, state))["play"]
+    assert lead.label == "Wyatt Earp leads"
+    assert len(open_cards(lead, "card")) == 52
 
 
 def test_tonk_with_keyed_hands_draws_unseen_cards_and_discards_from_the_hand() -> None:
     deck = ["2S", "3S", "9H", "JD", "KC", "4H", "6D", "8C", "10S", "QH", "5C"]
-    engine, state, hands = deal("tonk", 2, [*deck, *[c for c in FULL_DECK if c not in deck]])
+    engine, state = deal("tonk", 2, [*deck, *[c for c in FULL_DECK if c not in deck]])
     public = engine.public_state(state)
     assert public["tracking"] == "full"
     assert public["discard_top"] == "5C"
-    actions = offered("tonk", public, shoe="manual", hands=hands)
-    stock = open_cards(actions["draw_stock"], "card")
-    assert len(stock) == 52 - 11
-    assert not set(stock) & set(deck)
-    assert "totals" not in [f.name for f in actions["drop"].fields]
+    made = offered("tonk", engine, state)
+    (stock,) = [offer for offer in made if offer.entry.get("from") == "stock"]
+    assert stock.label == "Wyatt Earp draws from the stock"
+    assert len(open_cards(stock, "card")) == 52 - 11
+    assert not set(open_cards(stock, "card")) & set(deck)
+    assert by_kind(made)["drop"].one_tap  # hands known: no totals to key
     state, _ = engine.apply(state, {"type": "draw", "player": 20, "from": "discard"})
-    hands[20].append("5C")
-    actions = offered("tonk", engine.public_state(state), shoe="manual", hands=hands)
     # The card just taken from the pile may not go straight back (tonk.py decisions).
-    assert sorted(open_cards(actions["discard"], "card")) == sorted(deck[:5])
+    discards = labels(offered("tonk", engine, state), "discard")
+    assert sorted(discards) == sorted(f"Wyatt Earp discards {card_label(card)}" for card in deck[:5])
 
 
 def test_tonk_count_only_keys_totals_on_a_drop_and_any_unseen_card() -> None:
-    engine, state, _ = deal("tonk", 2, None)
-    actions = offered("tonk", engine.public_state(state), shoe="manual")
-    assert actions["draw_stock"].fields == ()
-    assert [f.name for f in actions["drop"].fields] == ["totals"]
+    engine, state = deal("tonk", 2, None)
+    made = offered("tonk", engine, state)
+    (stock,) = [offer for offer in made if offer.entry.get("from") == "stock"]
+    assert stock.one_tap  # count-only: the card drawn is not keyed
+    drop = by_kind(made)["drop"]
+    assert [(f.name, f.kind) for f in drop.fields] == [("totals", "numbers")]
+    assert [row["name"] for row in drop.fields[0].rows] == ["Wyatt Earp", "Kate Elder"]
+    assert all(row["low"] is not None for row in drop.fields[0].rows)  # the engine's bounds

@@ -87,12 +87,13 @@ def test_a_dealer_keys_every_hand_of_a_manual_fan_tan_deal_and_plays_from_one(
     round_ = Round.objects.get(table=table)
     assert round_.state["tracking"] == "full"
 
-    # Wyatt, first to play, holds one card the layout takes: the picker offers only that card.
-    play = page.locator("form.action-form").filter(has=page.locator('input[name="action"][value="play"]'))
-    assert play.locator("input[name=card]:enabled").count() == 1
-    play.locator('label[data-card="7S"]').click()
-    play.get_by_role("button", name="Play for Wyatt Earp").click()
-    _confirmed(page, "Play for Wyatt Earp: done.")
+    # Wyatt, first to play, holds one card the layout takes: the one play offered is that card,
+    # a single tap (the engine lists it concretely); his pass would be an illegal one, and says so.
+    plays = page.locator("form.action-tap button", has_text="Wyatt Earp plays")
+    assert plays.all_inner_texts() == ["Wyatt Earp plays 7♠"]
+    assert "illegal pass" in page.locator("form.action-tap button.btn-danger").inner_text()
+    plays.click()
+    _confirmed(page, "Wyatt Earp plays 7♠: done.")
     page.evaluate("window.scrollTo(0, 0)")
     _shot(page, "15-fan-tan-keyed-play")
     assert RoundAction.objects.filter(round=round_).count() == 2

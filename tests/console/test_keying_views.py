@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from casino.models import Player
-from tables.console.games import KEYED_DEAL, Action, Board, keyed_deal, known_hands, legal_actions
+from tables.console.games import Offer, keying_offer, known_hands_of, round_offers
 from tables.console.keying import input_name
 from tables.games.cards import FULL_DECK
 from tables.models import RefusedAction, Round, RoundAction, RoundSettlement, Table
@@ -36,20 +36,18 @@ def manual_round(floor: Floor, client: Client, game: str) -> tuple[Table, Round]
     return table, Round.objects.get(table=table)
 
 
-def offered(round_: Round) -> list[Action]:
+def offered(round_: Round) -> list[Offer]:
     names = {p.pk: p.name for p in Player.objects.select_related("user")}
-    return legal_actions(
-        round_.game, round_.state, Board(names=names, shoe=round_.shoe, hands=known_hands(round_))
-    )
+    return round_offers(round_, names)
 
 
 def keyed_body(round_: Round, deck: Sequence[str], token: str | None = None) -> dict[str, Any]:
     """The keying form as the screen would post it: each pile's cards, in deal order, from ``deck``."""
-    action = keyed_deal(offered(round_))
+    action = keying_offer(offered(round_))
     assert action is not None
     body: dict[str, Any] = {
         "token": token or secrets.token_urlsafe(18),
-        "action": KEYED_DEAL,
+        "action": action.key,
         "version": round_.version,
     }
     cards = iter(deck)
@@ -123,7 +121,7 @@ def test_after_a_keyed_deal_the_console_knows_every_hand(floor: Floor, as_user: 
     assert act(client, table, round_, body).status_code == 200
     round_.refresh_from_db()
     keyed = {int(key[len("hands_") :]): list(cards) for key, cards in body.items() if key[6:].isdigit()}
-    assert known_hands(round_) == keyed
+    assert known_hands_of(round_) == keyed
     screen = client.get(f"/console/tables/{table.pk}/").content.decode()
     assert "data-keying" not in screen
     assert "hands the engine knows" in screen
@@ -137,14 +135,14 @@ def test_a_keyed_fan_tan_deal_offers_only_held_cards_and_charges_an_illegal_pass
     assert act(client, table, round_, keyed_body(round_, fan_tan_deck())).status_code == 200
     round_.refresh_from_db()
     first, second = round_.state["order"][:2]
-    actions = {action.key: action for action in offered(round_)}
-    play = actions["play"].fields[0]
-    assert [c["code"] for row in play.picker for c in row["cards"] if not c["out"]] == ["7S"]
+    made = offered(round_)
+    assert [offer.entry["card"] for offer in made if offer.kind == "play"] == ["7S"]
+    (illegal_pass,) = [offer for offer in made if offer.kind == "pass-illegal"]
     reply = act(
         client,
         table,
         round_,
-        {"token": secrets.token_urlsafe(18), "action": "pass", "version": round_.version},
+        {"token": secrets.token_urlsafe(18), "action": illegal_pass.key, "version": round_.version},
     )
     assert reply.status_code == 200, reply.content.decode()[:2000]
     moved = sorted(

@@ -19,11 +19,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from casino.models import Role, User
+from casino.money import format_dollars
 from casino.services import buy_in, create_player
 from ledger.models import Account
 from ledger.services import ensure_system_accounts
 from tables import services
-from tables.console.money import format_dollars
 from tables.console.selectors import list_floor, tonight_start, win_so_far, win_tonight
 from tables.models import LIVE_ROUND_STATUSES, Round, Seat, Table, TableSession, TrayRequest
 from tables.rounds import start_round

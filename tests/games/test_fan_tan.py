@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tables.games.base import RAKE, Settlement, TableContext, pot, wallet
+from tables.games.base import RAKE, Settlement, TableContext, pot, wallet, without_hints
 from tables.games.cards import FULL_DECK, rank_index, rank_of, suit_of
 from tables.games.errors import IllegalAction
 from tables.games.fan_tan import ENGINE, FanTanState
@@ -461,9 +461,11 @@ def test_count_only_penalty_names_the_last_pass_or_the_pass_given() -> None:
     state, _ = ENGINE.apply(state, {"type": "penalty", "player": 20})  # the last pass, 1
     with pytest.raises(IllegalAction, match="pass 1 is already penalised"):
         ENGINE.apply(state, {"type": "penalty", "player": 20})
-    assert {"type": "penalty", "player": 20, "needs": ["pass"], "choices": {"pass": [0]}} in (
-        ENGINE.legal_actions(state)
-    )
+    (earlier,) = [a for a in ENGINE.legal_actions(state) if a["type"] == "penalty" and "needs" in a]
+    assert (earlier["player"], earlier["needs"], earlier["choices"]["pass"]) == (20, ["pass"], [0])
+    # Its seven is left open: at pass 0 the layout was empty, so any seven may be named.
+    assert earlier["optional"] == ["seven", "six_holder", "eight_holder"]
+    assert earlier["choices"]["seven"] == ["7S", "7H", "7D", "7C"]
     penalty = {
         "type": "penalty",
         "player": 20,
@@ -544,7 +546,7 @@ def test_legal_actions_with_known_hands_are_exactly_the_plays_apply_accepts_and_
     state = known({20: ["7H", "6H", "5H", "8S"], 30: ["7S"]})
     for action in (play(20, "7H"), play(30, "7S"), pass_(10)):
         assert listed_plays(state) == accepted_plays(state)
-        assert pass_(state.players[state.turn].player) in ENGINE.legal_actions(state)
+        assert pass_(state.players[state.turn].player) in map(without_hints, ENGINE.legal_actions(state))
         state, _ = ENGINE.apply(state, action)
     assert listed_plays(state) == accepted_plays(state) == {"6H", "6S", "8S"}  # 6S from the fill
 
@@ -553,8 +555,10 @@ def test_legal_actions_count_only_list_what_the_layout_takes_and_open_penalties(
     state, _ = run(counted(), play(20, "7H"), pass_(30))
     listed = ENGINE.legal_actions(state)
     assert listed_plays(state) == accepted_plays(state) == {"6H", "8H", "7S", "7D", "7C"}
-    assert {"type": "penalty", "player": 30} in listed
-    assert [a for a in listed if a["type"] == "penalty"] == [{"type": "penalty", "player": 30}]
+    assert [without_hints(a) for a in listed if a["type"] == "penalty"] == [{"type": "penalty", "player": 30}]
+    # 30 passed with 7H down: the seven they may have held is one of the other three.
+    (penalty,) = [a for a in listed if a["type"] == "penalty"]
+    assert penalty["choices"]["seven"] == ["7S", "7D", "7C"]
     assert ENGINE.legal_actions(counted(deck=None)) != []
 
 

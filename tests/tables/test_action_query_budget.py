@@ -16,13 +16,15 @@ chips: no seat, no wallets, no ledger, no settlement rows (8).
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
 
-from tables import rounds
 from tables.models import Round
 from tables.replay import check_round
+from tables.round_state import fold
+from tables.state_cache import STATE_CACHE
 from tests.factories import ApiFloor
 
 BET = 13
@@ -174,7 +176,9 @@ def test_an_unknown_round_is_a_404_with_or_without_a_key(floor: ApiFloor) -> Non
         assert body["error"]["code"] == "not_found"
 
 
-def test_a_state_cached_at_an_older_version_is_caught_up(floor: ApiFloor) -> None:
+def test_a_state_cached_at_an_older_version_is_caught_up(
+    floor: ApiFloor, django_capture_on_commit_callbacks: Any
+) -> None:
     """Another worker took the last actions: this process folds only those into its cached state,
     and the result is the state a full replay gives."""
     deal = FaroDeal(floor)
@@ -182,14 +186,16 @@ def test_a_state_cached_at_an_older_version_is_caught_up(floor: ApiFloor) -> Non
     deal.bet(p1, "Q")
     deal.act({"type": "soda", "card": "3D"})
     stored = Round.objects.get(pk=deal.id)
-    at_two = rounds.replay_round(stored, actions=[a.payload for a in stored.actions.order_by("seq")]).state
+    at_two = fold(stored)
     deal.bet(p2, "K")
     deal.act({"type": "turn", "cards": ["KS", "QH"]})
-    rounds._STATE_CACHE[deal.id] = rounds._Cached(rounds._identity(stored), 2, at_two)
+    with django_capture_on_commit_callbacks(execute=True):
+        STATE_CACHE.put(stored, at_two)  # ``stored`` is at version 2
+    assert STATE_CACHE.version_of(deal.id) == 2
     try:
         deal.bet(p1, "J")
     finally:
-        rounds._STATE_CACHE.pop(deal.id, None)
+        STATE_CACHE.forget(deal.id)
 
     latest = Round.objects.get(pk=deal.id)
     assert latest.version == 5
@@ -198,17 +204,22 @@ def test_a_state_cached_at_an_older_version_is_caught_up(floor: ApiFloor) -> Non
     assert result.ok, result.problems
 
 
-def test_a_cached_state_of_another_round_with_the_same_id_is_never_used(floor: ApiFloor) -> None:
+def test_a_cached_state_of_another_round_with_the_same_id_is_never_used(
+    floor: ApiFloor, django_capture_on_commit_callbacks: Any
+) -> None:
     """A reset database can hand an old id to a new round: its start time and commitment differ."""
     deal = FaroDeal(floor)
     p1, _, _ = deal.players
     deal.bet(p1, "Q")
-    stranger = rounds._Cached(("2001-01-01T00:00:00+00:00", "not-this-round"), 1, object())
-    rounds._STATE_CACHE[deal.id] = stranger
+    stranger = Round.objects.get(pk=deal.id)
+    stranger.started_at, stranger.commitment = dt.datetime(2001, 1, 1, tzinfo=dt.UTC), "not-this-round"
+    with django_capture_on_commit_callbacks(execute=True):
+        STATE_CACHE.put(stranger, object())
+    assert STATE_CACHE.version_of(deal.id) == 1
     try:
         deal.bet(p1, "K")  # a foreign state would fail inside the engine
     finally:
-        rounds._STATE_CACHE.pop(deal.id, None)
+        STATE_CACHE.forget(deal.id)
 
     result = check_round(Round.objects.get(pk=deal.id))
     assert result.ok, result.problems

@@ -20,7 +20,7 @@ from ledger.services import close_gaming_day
 from tables.games.registry import engine_for
 from tables.models import Correction, Round, RoundAction
 from tables.replay import check_round
-from tables.rounds import replay_round
+from tables.round_state import fold
 from tests.factories import ApiFloor, table_money
 
 TRAY = 1_000_000
@@ -67,7 +67,7 @@ def assert_as_if_never(round_id: int, *, money: dict[str, int], state: dict[str,
     assert round_.state == state
     result = check_round(round_)
     assert result.ok, result.problems
-    assert engine_for(round_.game).public_state(replay_round(round_).state) == state
+    assert engine_for(round_.game).public_state(fold(round_)) == state
     trial = get_trial_balance()
     assert trial.total_debits == trial.total_credits
 
@@ -141,7 +141,7 @@ def _play_until_one_action_wins(floor: ApiFloor, round_id: int) -> dict[str, Any
     """Legal moves until the next one ends the round (wins the pot); returns that action."""
     stored = Round.objects.get(pk=round_id)
     engine = engine_for(stored.game)
-    state = replay_round(stored).state
+    state = fold(stored)
     for _ in range(600):
         legal = [a for a in engine.legal_actions(state) if "needs" not in a]
         action = next(a for kind in ("deal", "play", "pass") for a in legal if a["type"] == kind)
@@ -185,7 +185,7 @@ def test_a_misdeal_voids_the_whole_round_antes_and_all(floor: ApiFloor) -> None:
     round_id = floor.start_round(t.id, "electronic")["id"]
     stored = Round.objects.get(pk=round_id)
     engine = engine_for(stored.game)
-    state = replay_round(stored).state
+    state = fold(stored)
     for _ in range(4):
         legal = [a for a in engine.legal_actions(state) if "needs" not in a]
         action = next(a for kind in ("deal", "play", "pass") for a in legal if a["type"] == kind)

@@ -26,8 +26,9 @@ from typing import Any
 from django.conf import settings
 
 from casino.models import Player
+from casino.money import format_dollars
 from ledger.models import AccountPurpose, Entry
-from tables.detection.base import Finding, Window, dollars, threshold
+from tables.detection.base import Finding, Window, threshold
 from tables.detection.data import ensure_ratings, settled_rounds
 
 KINDS = ("structuring", "minimal_play_cash_out", "chip_walking")
@@ -127,7 +128,7 @@ def _structuring(window: Window, player: int, money: Cash) -> Finding | None:
         severity="high" if count >= 3 or len(days) > 1 else "medium",
         subject=f"player:{player}",
         summary=(
-            f"Player {player}: {count} cash transactions just under the {dollars(line)} CTR line "
+            f"Player {player}: {count} cash transactions just under the {format_dollars(line)} CTR line "
             f"({', '.join(f'{len(rows)} {d.replace("_", "-")}s' for d, rows in flagged.items())}) "
             f"over {len(days)} gaming day(s)."
         ),
@@ -167,7 +168,10 @@ def _minimal_play(window: Window, player: int, money: Cash, play: dict[str, Any]
         kind="minimal_play_cash_out",
         severity="medium",
         subject=f"player:{player}",
-        summary=(f"Player {player} cashed out {dollars(cashed)} after a handle of only {dollars(handle)}."),
+        summary=(
+            f"Player {player} cashed out {format_dollars(cashed)} "
+            f"after a handle of only {format_dollars(handle)}."
+        ),
         evidence={
             "cash_out": cashed,
             "cash_in": money.total("buy_in", day=window.day),
@@ -199,8 +203,9 @@ def _chip_walking(window: Window, player: int, money: Cash, play: dict[str, Any]
         severity="high",
         subject=f"player:{player}",
         summary=(
-            f"Player {player} bought {dollars(bought)} in chips, played {dollars(handle)} and left with "
-            f"{dollars(unredeemed)} not cashed out here."
+            f"Player {player} bought {format_dollars(bought)} in chips, "
+            f"played {format_dollars(handle)} and left with "
+            f"{format_dollars(unredeemed)} not cashed out here."
         ),
         evidence={
             "cash_in": bought,

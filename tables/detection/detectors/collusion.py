@@ -36,7 +36,8 @@ import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from tables.detection.base import Finding, Window, dollars, threshold
+from casino.money import format_dollars
+from tables.detection.base import Finding, Window, threshold
 from tables.detection.data import RoundResults, ensure_ratings, settled_rounds
 from tables.detection.stats import rounded, tail_at_least, tail_at_most
 
@@ -161,7 +162,7 @@ def _chip_flows(rounds: list[RoundResults], trials: dict[int, list[Trial]]) -> l
                 subject=f"pair:{a}:{b}",
                 summary=(
                     f"Player {a} paid player {b} in {k_ab} of {len(shared)} shared rounds "
-                    f"({dollars(flow.amount)}), {b} paid {a} in {k_ba}."
+                    f"({format_dollars(flow.amount)}), {b} paid {a} in {k_ba}."
                 ),
                 evidence={
                     "pair": [a, b],
@@ -235,7 +236,7 @@ def _affinity(player: int, dealer: int, under: list[Trial], elsewhere: list[Tria
         subject=f"player:{player}:dealer:{dealer}",
         summary=(
             f"Player {player} won {wins} of {len(under)} rounds dealt by dealer {dealer} "
-            f"({dollars(net)}); elsewhere {wins_else} of {len(elsewhere)}."
+            f"({format_dollars(net)}); elsewhere {wins_else} of {len(elsewhere)}."
         ),
         evidence={
             "rounds_with_dealer": len(under),
@@ -276,7 +277,7 @@ def _never_loses(player: int, dealer: int, under: list[Trial]) -> Finding | None
         subject=f"player:{player}:dealer:{dealer}",
         summary=(
             f"Player {player} never lost in {len(under)} rounds dealt by dealer {dealer} "
-            f"(won {dollars(net)}; chance {chance:.1e})."
+            f"(won {format_dollars(net)}; chance {chance:.1e})."
         ),
         evidence={
             "rounds_with_dealer": len(under),

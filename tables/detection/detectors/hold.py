@@ -25,17 +25,19 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tables.detection.base import Finding, Window, dollars, threshold
+from casino.money import format_dollars as dollars
+from tables.detection.base import Finding, Window, threshold
 from tables.detection.data import ensure_ratings
 from tables.detection.stats import normal_two_sided, rounded, tail_at_least, tail_at_most
 from tables.games.cards import rank_index, rank_of
 from tables.games.faro_edge import EVEN_RANKS, action_edge
 from tables.games.registry import engine_for
 from tables.models import Round, RoundStat, RoundStatus
-from tables.rounds import context_of
+from tables.round_state import fold
 
 KINDS = ("hold_anomaly",)
 
@@ -109,35 +111,38 @@ def round_moments(round_: Round, win: int) -> RoundMoments:
     """Replay one deal: each bet's edge and variance given the cards live when it was placed,
     and the order of every turn against the money on the layout."""
     engine = engine_for("faro")
-    state, _ = engine.start(context_of(round_))
-    handle, theo, variance, turns, house_turns = 0, 0.0, 0.0, 0, 0
-    for payload in round_.actions.order_by("seq").values_list("payload", flat=True):
-        kind = payload.get("type")
-        before = engine.public_state(state) if kind in {"bet", "call_turn", "turn", "last_turn"} else None
-        if before is not None and kind in {"bet", "call_turn"}:
-            edge = action_edge(payload, before, round_.rules)
+    book = Book()
+
+    def step(_seq: int, payload: Mapping[str, Any] | None, before: Any, after: Any, _moved: Any) -> None:
+        kind = payload.get("type") if payload is not None else None
+        if payload is None or kind not in {"bet", "call_turn", "turn", "last_turn"}:
+            return
+        public = engine.public_state(before)
+        if kind in {"bet", "call_turn"}:
+            edge = action_edge(payload, public, round_.rules)
             amount = int(payload.get("amount", 0))
-            handle += amount
+            book.handle += amount
             if edge is not None:
-                theo += amount * edge.edge
-                variance += amount * amount * edge.variance
-        state, _ = engine.apply(state, payload)
-        if before is not None and kind in {"turn", "last_turn"}:
-            latest = engine.public_state(state).get("latest_turn") or {}
-            order = _turn_order(
-                list(before.get("bets") or ()), rank_of(latest["banker"]), rank_of(latest["player"])
-            )
-            if order is not None:
-                turns += 1
-                house_turns += order > 0
+                book.theo += amount * edge.edge
+                book.variance += amount * amount * edge.variance
+            return
+        latest = engine.public_state(after).get("latest_turn") or {}
+        order = _turn_order(
+            list(public.get("bets") or ()), rank_of(latest["banker"]), rank_of(latest["player"])
+        )
+        if order is not None:
+            book.turns += 1
+            book.house_turns += order > 0
+
+    fold(round_, observer=step)
     return RoundMoments(
         round_id=round_.pk,
-        handle=handle,
+        handle=book.handle,
         win=win,
-        theo=theo,
-        variance=variance,
-        turns=turns,
-        house_turns=house_turns,
+        theo=book.theo,
+        variance=book.variance,
+        turns=book.turns,
+        house_turns=book.house_turns,
     )
 
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from tables.detection.base import Finding, Window, dollars, threshold
+from casino.money import format_dollars
+from tables.detection.base import Finding, Window, threshold
 from tables.models import RefusedAction, RoundAction
 
 KINDS = ("limit_probing", "just_under_max")
@@ -104,7 +105,7 @@ def _under_max(window: Window) -> list[Finding]:
                 subject=f"player:{player}",
                 summary=(
                     f"Player {player} bet just under the maximum {len(rows)} times at "
-                    f"{len(tables)} tables ({dollars(sum(r['amount'] for r in rows))})."
+                    f"{len(tables)} tables ({format_dollars(sum(r['amount'] for r in rows))})."
                 ),
                 evidence={
                     "bets_near_max": len(rows),

@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
+from casino.money import format_dollars
 from ledger.models import Entry
-from tables.detection.base import Finding, Window, dollars, threshold
+from tables.detection.base import Finding, Window, threshold
 from tables.models import Round, TableSession, TrayRequest, TrayRequestKind, TrayRequestStatus
 
 KINDS = ("fill_unexplained", "fill_pair", "credit_before_close", "short_count")
@@ -87,7 +88,7 @@ def _unexplained_fills(window: Window) -> list[Finding]:
                 severity="high" if len(rows) >= 2 else "medium",
                 subject=f"table:{table_id}:requester:{requester}",
                 summary=(
-                    f"{len(rows)} fill(s) of {dollars(total)} at table {table_id} while its tray "
+                    f"{len(rows)} fill(s) of {format_dollars(total)} at table {table_id} while its tray "
                     f"held at least {ratio:.0%} of the opening count."
                 ),
                 evidence={
@@ -138,7 +139,7 @@ def _fill_pairs(window: Window) -> list[Finding]:
                 severity="medium",
                 subject=f"pair:{requester}:{approver}",
                 summary=(
-                    f"{len(rows)} fills ({dollars(total)}) requested by {requester} were all approved "
+                    f"{len(rows)} fills ({format_dollars(total)}) requested by {requester} were all approved "
                     f"by {approver} ({share:.0%} of the requester's fills)."
                 ),
                 evidence={
@@ -199,8 +200,8 @@ def _credits_before_close(window: Window) -> list[Finding]:
                     severity="medium",
                     subject=f"credit:{credit.pk}",
                     summary=(
-                        f"A credit of {dollars(credit.amount)} left table {session.table_id} after its "
-                        f"last deal, {gap / 60:.0f} min before the closing count."
+                        f"A credit of {format_dollars(credit.amount)} left table {session.table_id} "
+                        f"after its last deal, {gap / 60:.0f} min before the closing count."
                     ),
                     evidence={
                         "credit": credit.pk,
@@ -235,8 +236,8 @@ def _short_counts(window: Window) -> list[Finding]:
                 severity="high" if short > 4 * limit else "medium",
                 subject=f"session:{session.pk}",
                 summary=(
-                    f"Table {session.table_id} closed {dollars(short)} short of the ledger "
-                    f"(threshold {dollars(limit)})."
+                    f"Table {session.table_id} closed {format_dollars(short)} short of the ledger "
+                    f"(threshold {format_dollars(limit)})."
                 ),
                 evidence={
                     "session": session.pk,
