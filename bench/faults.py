@@ -146,6 +146,10 @@ class Profile:
     postgres_down: float
     stall: bool  # run the "PostgreSQL hung" phase
 
+    @property
+    def phases(self) -> int:
+        return 7 if self.stall else 6
+
 
 FULL = Profile("full", baseline=10.0, before=4.0, after=12.0, redis_down=20.0, postgres_down=10.0, stall=True)
 QUICK = Profile("quick", baseline=6.0, before=3.0, after=8.0, redis_down=10.0, postgres_down=6.0, stall=False)
@@ -412,6 +416,7 @@ class FaultBench:
         self.celery_starts = 0
         self.redis_starts = 0
         self.failures_so_far: Counter[str] = Counter()
+        self.phases: list[Phase] = []
         self.served_since = 0.0  # wall clock when the service started, to spot code edited during the run
 
     # ------------------------------------------------------------------ environment and processes
@@ -621,11 +626,16 @@ class FaultBench:
             )
         )
         log("checking the database (child process)")
-        phase.checks = run_child(
-            "bench.faults",
-            "verify",
-            self.env(direct=True) | {"FAULTS_ROUNDS_AFTER": str(self.floor["rounds_after"])},
-        )
+        try:
+            phase.checks = run_child(
+                "bench.faults",
+                "verify",
+                self.env(direct=True) | {"FAULTS_ROUNDS_AFTER": str(self.floor["rounds_after"])},
+            )
+        except (RuntimeError, ValueError, subprocess.TimeoutExpired) as error:
+            # e.g. the app's code, edited while the bench runs, no longer imports: the row says so.
+            phase.checks = {"error": str(error).strip().splitlines()[-1][:300]}
+        self.phases.append(phase)
         return phase
 
     def sign_ins(self, phase: Phase, when: str) -> str:
@@ -790,17 +800,17 @@ class FaultBench:
         )
         return self.run_phase(Phase(what), fault)
 
-    def run(self) -> list[Phase]:
+    def run(self) -> None:
+        """Every phase in turn; ``self.phases`` keeps the finished ones if one fails."""
         self.start()
-        phases = [self.baseline(), self.kill_gunicorn_workers(), self.postgres_refuses()]
+        self.baseline()
+        self.kill_gunicorn_workers()
+        self.postgres_refuses()
         if self.profile.stall:
-            phases.append(self.postgres_stalls())
-        phases += [
-            self.redis_stopped(),
-            self.kill_worker_mid_audit(whole=False),
-            self.kill_worker_mid_audit(whole=True),
-        ]
-        return phases
+            self.postgres_stalls()
+        self.redis_stopped()
+        self.kill_worker_mid_audit(whole=False)
+        self.kill_worker_mid_audit(whole=True)
 
 
 def _report_text(rows: list[tuple[Any, ...]]) -> str:
@@ -816,6 +826,8 @@ def _report_text(rows: list[tuple[Any, ...]]) -> str:
 def violations(phase: Phase) -> dict[str, int]:
     """Each invariant's count of violations after the phase (0 everywhere is the goal)."""
     c = phase.checks
+    if "error" in c:
+        return {"rounds settled in the phase and not rated": phase.unrated[0]}
     return {
         "debits ≠ credits": int(c["total_debits"] != c["total_credits"]),
         "balances do not sum to 0": int(c["balance_sum"] != 0),
@@ -905,7 +917,8 @@ def report(
         html = sum(not e.json for e in failed5)
         lines.append(
             f"| {phase.name} | {len(phase.events):,} | {len(failed5)} ({html} / {len(failed5) - html}) "
-            f"| {sum(e.status == 0 for e in phase.events)} | {sum(violations(phase).values())} "
+            f"| {sum(e.status == 0 for e in phase.events)} | {sum(violations(phase).values())}"
+            f"{' (**checks did not run**)' if 'error' in phase.checks else ''} "
             f"| {longest(phase):.1f} s | {recovery(phase)} | {'; '.join(phase.notes) or '–'} |"
         )
     lines += [
@@ -918,7 +931,7 @@ def report(
         "## Goals",
         "",
     ]
-    lines += [f"- {text} → {'met' if ok else '**not met**'}" for text, ok in goals(phases)]
+    lines += [f"- {text} → {'met' if ok else '**not met**'}" for text, ok in goals(phases, profile.phases)]
     if edited:
         lines += [
             "",
@@ -947,6 +960,8 @@ def report(
         lines.append(
             f"- client threads still dealing at the end: {phase.clients_alive} of {len(floor['tables']) + 3}"
         )
+        if "error" in phase.checks:
+            lines.append(f"- **the checks did not run**: {phase.checks['error']}")
         bad = {k: v for k, v in violations(phase).items() if v}
         lines.append(
             "- invariants: " + ("all hold" if not bad else ", ".join(f"{k}: {v}" for k, v in bad.items()))
@@ -963,12 +978,15 @@ def report(
     return "\n".join(lines)
 
 
-def goals(phases: list[Phase]) -> list[tuple[str, bool]]:
+def goals(phases: list[Phase], expected: int) -> list[tuple[str, bool]]:
     total = sum(sum(violations(p).values()) for p in phases)
+    unchecked = [p.name for p in phases if "error" in p.checks]
     html = sum(1 for p in phases for e in p.events if e.status >= 500 and not e.json)
     base = max((longest(p) for p in phases if not p.fault), default=0.0)
     slow = [f"{p.name}: {longest(p):.1f} s" for p in phases if p.fault and longest(p) > base + SLACK]
     return [
+        (f"phases run: {len(phases)} of {expected}", len(phases) == expected),
+        (f"phases whose checks did not run: {', '.join(unchecked) or 'none'}", not unchecked),
         (f"invariant violations: {total} (goal 0)", total == 0),
         (f"5xx answers that are not JSON: {html} (goal 0)", html == 0),
         (
@@ -1008,8 +1026,11 @@ def main(argv: list[str] | None = None) -> int:
     signal.alarm(int(BUDGET))
     machine = describe_machine()
     bench = FaultBench(profile, args.duration)
+    failure: BaseException | None = None
     try:
-        phases = bench.run()
+        bench.run()
+    except Exception as error:  # report the phases that ran, then fail
+        failure = error
     finally:
         signal.alarm(120)  # cleanup gets its own bound
         try:
@@ -1018,11 +1039,20 @@ def main(argv: list[str] | None = None) -> int:
             if not args.keep_db:
                 drop_database(DB_NAME)
             signal.alarm(0)
-    text = report(machine, profile, phases, bench.floor, code_edited_since(bench.served_since))
+    if not bench.phases:
+        if failure is not None:
+            raise failure
+        return 1
+    text = report(machine, profile, bench.phases, bench.floor, code_edited_since(bench.served_since))
+    if failure is not None:
+        text += f"\nThe run stopped early: {type(failure).__name__}: {failure}\n"
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(text)
     print(text)
-    return 0 if all(ok for _, ok in goals(phases)) else 1
+    if failure is not None:
+        log(f"stopped early: {failure!r}")
+        return 2
+    return 0 if all(ok for _, ok in goals(bench.phases, profile.phases)) else 1
 
 
 if __name__ == "__main__":

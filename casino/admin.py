@@ -1,6 +1,6 @@
-"""People, tokens, the audit log and idempotency records in the admin.
+"""People, tokens, the action log and idempotency records in the admin.
 
-Money never moves from here: buy-ins and cash-outs go through the cage services. The audit
+Money never moves from here: buy-ins and cash-outs go through the cage services. The action
 log and stored responses are read-only; revoking tokens calls the service.
 """
 
@@ -16,7 +16,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from casino.errors import DomainError
-from casino.models import ApiToken, AuditLog, IdempotencyRecord, Player, User
+from casino.models import ActionLog, ApiToken, IdempotencyRecord, Player, User
 from casino.services import check_username, revoke_token
 from ledger.admin import ReadOnlyAdmin
 
@@ -84,8 +84,8 @@ class ApiTokenAdmin(ReadOnlyAdmin):
         self.message_user(request, f"Revoked {queryset.count()} token(s).", messages.SUCCESS)
 
 
-@admin.register(AuditLog)
-class AuditLogAdmin(ReadOnlyAdmin):
+@admin.register(ActionLog)
+class ActionLogAdmin(ReadOnlyAdmin):
     list_display = ("at", "actor", "action", "object_type", "object_id", "request_id")
     list_filter = ("action", "object_type")
     search_fields = ("action", "object_id", "actor__username", "request_id")

@@ -5,7 +5,7 @@ from one of our own proxies (``settings.TRUSTED_PROXIES``: addresses or networks
 default). Each proxy appends the address it received the request from, so the header is read
 from the right: proxies of ours are skipped, and the first address that is not one of them is
 the client. Whatever a client wrote to the left of that is ignored. Login lockouts
-(``AXES_CLIENT_IP_CALLABLE``) and the audit log's ``remote_addr`` both use this.
+(``AXES_CLIENT_IP_CALLABLE``) and the action log's ``remote_addr`` both use this.
 """
 
 from __future__ import annotations

@@ -126,8 +126,12 @@ class ApiToken(models.Model):
         return f"token for {self.user_id}"
 
 
-class AuditLog(models.Model):
-    """Who did what, when, from which request: written in the same transaction as the change."""
+class ActionLog(models.Model):
+    """Who did what, when, from which request: written in the same transaction as the change.
+
+    The action log, written by ``casino.action_log.record_action``; not the end-of-night audit
+    (``tables.audit``). Its table keeps the name it was created with (migration 0003).
+    """
 
     at = models.DateTimeField(auto_now_add=True, db_index=True)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT)
@@ -139,6 +143,7 @@ class AuditLog(models.Model):
     remote_addr = models.GenericIPAddressField(null=True, blank=True)
 
     class Meta:
+        db_table = "casino_auditlog"
         indexes = [models.Index(fields=["object_type", "object_id"], name="casino_audit_object")]
 
     def __str__(self) -> str:

@@ -17,7 +17,8 @@ from casino.errors import ValidationFailed
 MINUS = "\u2212"
 EMPTY = "—"  # no amount at all, as opposed to $0.00
 MAX_DOLLARS_DIGITS = 10
-_DOLLARS = re.compile(r"^\$?\s*(?P<whole>\d{1,3}(?:,\d{3})+|\d+)?(?:\.(?P<cents>\d{1,2}))?$")
+# ASCII digits only: ``\d`` also matches "１０" and "٧", which int() would read as numbers.
+_DOLLARS = re.compile(r"^\$?\s*(?P<whole>[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)?(?:\.(?P<cents>[0-9]{1,2}))?$")
 
 
 def parse_dollars(text: object, *, field: str = "amount", allow_zero: bool = False) -> int:

@@ -13,9 +13,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from casino.audit import record_audit
+from casino.action_log import record_action
 from casino.errors import Conflict, ValidationFailed
-from casino.models import STAFF_ROLES, ApiToken, Player, Role, User
+from casino.models import STAFF_ROLES, ApiToken, IdempotencyRecord, Player, Role, User
 from casino.usernames import is_mixed_script_lookalike, username_skeleton
 from ledger.models import AccountKind, AccountPurpose, Transfer
 from ledger.services import Leg, open_account, post_transfer
@@ -66,6 +66,17 @@ def purge_expired_tokens() -> int:
     return deleted
 
 
+def purge_idempotency_records() -> int:
+    """Delete stored first responses older than ``IDEMPOTENCY_TTL``: retries are promised that long.
+
+    A retry within the TTL replays the stored response (``casino.idempotency.run_once``); after
+    it the key is free again. Without this the table would grow by every money-moving POST.
+    """
+    cutoff = timezone.now() - settings.IDEMPOTENCY_TTL
+    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()
+    return deleted
+
+
 @transaction.atomic
 def revoke_credentials(*, user: User, changed: list[str]) -> None:
     """End every live token and session of ``user``: their password, account or role changed.
@@ -78,7 +89,7 @@ def revoke_credentials(*, user: User, changed: list[str]) -> None:
         revoked_at=now
     )
     sessions = _delete_sessions(user_id=user.pk, now=now)
-    record_audit(
+    record_action(
         actor=None,
         action="user.credentials_revoked",
         obj=user,
@@ -167,12 +178,8 @@ def create_staff(*, actor: User, username: str, password: str, name: str, role: 
     if role not in STAFF_ROLES:
         raise ValidationFailed(f"'{role}' is not a staff role.", fields={"role": "not a staff role"})
     user = _create_user(username=username, password=password, name=name, role=role)
-    record_audit(actor=actor, action="staff.created", obj=user, data={"role": role})
+    record_action(actor=actor, action="staff.created", obj=user, data={"role": role})
     return user
-
-
-def wallet_code(player_id: int) -> str:
-    return f"wallet:{player_id}"
 
 
 @transaction.atomic
@@ -187,7 +194,7 @@ def create_player(*, actor: User, username: str, password: str, name: str) -> Pl
         holder=f"user:{user.pk}",
     )
     player = Player.objects.create(user=user, wallet=wallet)
-    record_audit(actor=actor, action="player.created", obj=player)
+    record_action(actor=actor, action="player.created", obj=player)
     return player
 
 
@@ -201,7 +208,7 @@ def buy_in(*, actor: User, player: Player, amount: int, key: str | None = None) 
         memo=f"Buy-in by {player.name}",
         meta={"player": player.pk, "staff": actor.pk},
     )
-    record_audit(
+    record_action(
         actor=actor, action="cage.buy_in", obj=transfer, data={"player": player.pk, "amount": amount}
     )
     return transfer
@@ -217,7 +224,7 @@ def cash_out(*, actor: User, player: Player, amount: int, key: str | None = None
         memo=f"Cash-out by {player.name}",
         meta={"player": player.pk, "staff": actor.pk},
     )
-    record_audit(
+    record_action(
         actor=actor, action="cage.cash_out", obj=transfer, data={"player": player.pk, "amount": amount}
     )
     return transfer

@@ -84,12 +84,7 @@ class PartyMap:
         self.table_id = table_id
         self.wallets = dict(wallets)
         self.players = {code: player for player, code in self.wallets.items()}
-
-    @classmethod
-    def of_players(cls, table_id: int, players: Iterable[int]) -> PartyMap:
-        """The map for these players' wallets (one query)."""
-        wallets = Player.objects.filter(pk__in=list(players)).values_list("pk", "wallet__code")
-        return cls(table_id, dict(wallets))
+        self._parties: dict[str, str] = {}  # code → party, read once (an audit reads thousands)
 
     @classmethod
     def of_codes(cls, table_id: int, codes: Iterable[str]) -> PartyMap:
@@ -114,6 +109,12 @@ class PartyMap:
         raise ValueError(f"unknown party {party!r}")
 
     def party(self, code: str) -> str:
+        party = self._parties.get(code)
+        if party is None:
+            party = self._parties[code] = self._party(code)
+        return party
+
+    def _party(self, code: str) -> str:
         player = self.players.get(code)
         if player is not None:
             return base.wallet(player)

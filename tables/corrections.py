@@ -18,7 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from casino.audit import record_audit
+from casino.action_log import record_action
 from casino.errors import Conflict, NotFound, ValidationFailed
 from casino.models import Player, User
 from casino.permissions import require, require_second_person
@@ -117,7 +117,7 @@ def request_correction(*, actor: User, round_id: int, void: Any, reason: Any) ->
         reason=reason.strip(),
         requested_by=actor,
     )
-    record_audit(
+    record_action(
         actor=actor,
         action="correction.requested",
         obj=correction,
@@ -262,7 +262,7 @@ def approve_correction(*, actor: User, correction_id: int) -> Round:
     correction.decided_by = actor
     correction.decided_at = timezone.now()
     correction.save(update_fields=["status", "decided_by", "decided_at", "reversals"])
-    record_audit(
+    record_action(
         actor=actor,
         action="correction.approved",
         obj=correction,
@@ -287,7 +287,7 @@ def refuse_correction(*, actor: User, correction_id: int, note: Any = "") -> Cor
     correction.decided_at = timezone.now()
     correction.note = note.strip()[:300]
     correction.save(update_fields=["status", "decided_by", "decided_at", "note"])
-    record_audit(actor=actor, action="correction.refused", obj=correction, data={"note": correction.note})
+    record_action(actor=actor, action="correction.refused", obj=correction, data={"note": correction.note})
     return correction
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from casino.audit import record_audit
+from casino.action_log import record_action
 from ledger.services import Leg, post_transfer
 from tables.accounts import pot_name, table_pots
 from tables.games.base import split_evenly
@@ -49,7 +49,7 @@ def split_unwon_pots(*, table: Table, actor: Any, session: TableSession) -> list
                 "shares": {str(player): cents for player, cents in shares.items()},
             }
         )
-        record_audit(
+        record_action(
             actor=actor, action="pot.split", obj=transfer, data={"pot": account.code, "shares": shares}
         )
     return transfers

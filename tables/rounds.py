@@ -14,7 +14,7 @@ from django.db import models, transaction
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from casino.audit import record_audit
+from casino.action_log import record_action
 from casino.errors import Conflict, NotFound, ValidationFailed
 from casino.models import Player, User
 from casino.observability.metrics import REFUSED_ACTIONS
@@ -310,7 +310,7 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
     if engine.is_over(state):
         round_.save(update_fields=finish_round(round_, engine, state))
     STATE_CACHE.put(round_, state)
-    record_audit(
+    record_action(
         actor=actor, action="round.started", obj=round_, data={"shoe": shoe, "players": round_.players}
     )
     return round_

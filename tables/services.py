@@ -1,7 +1,7 @@
 """Writes for tables: creation, limits, dealers, sessions, seats, fills and credits.
 
 Every service runs in one transaction, locks the table first (then its rows, then ledger
-accounts through ``post_transfer``), and writes an audit row beside the change.
+accounts through ``post_transfer``), and writes an action-log row beside the change.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.db import connection, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from casino.audit import record_audit
+from casino.action_log import record_action
 from casino.errors import Conflict, NotFound, ValidationFailed
 from casino.integrity import unique_or_conflict
 from casino.models import Player, Role, User
@@ -117,7 +117,7 @@ def create_table(
             rules=full_rules,
             tray=tray,
         )
-    record_audit(actor=actor, action="table.created", obj=table, data={"game": game, "rules": full_rules})
+    record_action(actor=actor, action="table.created", obj=table, data={"game": game, "rules": full_rules})
     return table
 
 
@@ -141,7 +141,7 @@ def change_limits(*, actor: User, table_id: int, min_bet: int, max_bet: int) -> 
     old = {"min_bet": table.min_bet, "max_bet": table.max_bet}
     table.min_bet, table.max_bet = min_bet, max_bet
     table.save(update_fields=["min_bet", "max_bet"])
-    record_audit(
+    record_action(
         actor=actor,
         action="table.limits_changed",
         obj=table,
@@ -165,7 +165,7 @@ def assign_dealer(*, actor: User, table_id: int, dealer_id: Any) -> Table:
     DealerShift.objects.create(table=table, dealer=dealer, assigned_by=actor)
     table.dealer = dealer
     table.save(update_fields=["dealer"])
-    record_audit(
+    record_action(
         actor=actor, action="table.dealer_assigned", obj=table, data={"from": previous, "to": dealer.pk}
     )
     return table
@@ -219,7 +219,7 @@ def open_table(*, actor: User, table_id: int, opening_inventory: Any) -> TableSe
     session.save(update_fields=["opening_variance"])
     table.status = TableStatus.OPEN
     table.save(update_fields=["status"])
-    record_audit(
+    record_action(
         actor=actor, action="table.opened", obj=session, data={"count": count, "ledger": ledger_balance}
     )
     return session
@@ -293,7 +293,7 @@ def close_table(*, actor: User, table_id: int, closing_inventory: Any) -> TableS
     for seat in Seat.objects.filter(table=table, left_at__isnull=True):
         seat.left_at = session.closed_at
         seat.save(update_fields=["left_at"])
-    record_audit(
+    record_action(
         actor=actor,
         action="table.closed",
         obj=session,
@@ -309,7 +309,7 @@ def request_tray_change(*, actor: User, table_id: int, kind: str, amount: Any) -
     require(actor, "tray.request", table=table)
     check_cents(amount, field="amount")
     request = TrayRequest.objects.create(table=table, kind=kind, amount=amount, requested_by=actor)
-    record_audit(actor=actor, action=f"{kind}.requested", obj=request, data={"amount": amount})
+    record_action(actor=actor, action=f"{kind}.requested", obj=request, data={"amount": amount})
     return request
 
 
@@ -354,7 +354,7 @@ def approve_tray_request(*, actor: User, table_id: int, request_id: int, kind: s
     request.decided_by = actor
     request.decided_at = timezone.now()
     request.save(update_fields=["transfer", "status", "decided_by", "decided_at"])
-    record_audit(actor=actor, action=f"{kind}.approved", obj=request, data={"amount": request.amount})
+    record_action(actor=actor, action=f"{kind}.approved", obj=request, data={"amount": request.amount})
     return request
 
 
@@ -368,7 +368,7 @@ def refuse_tray_request(
     request.decided_at = timezone.now()
     request.note = (note or "")[:300]
     request.save(update_fields=["status", "decided_by", "decided_at", "note"])
-    record_audit(actor=actor, action=f"{kind}.refused", obj=request, data={"note": request.note})
+    record_action(actor=actor, action=f"{kind}.refused", obj=request, data={"note": request.note})
     return request
 
 
@@ -400,7 +400,7 @@ def seat_player(*, actor: User, table_id: int, player_id: Any, seat: Any = None)
     # player elsewhere is stopped by the constraint, and answers as the check above would.
     with unique_or_conflict({"tables_player_in_one_seat": lambda: _already_seated(player, "another table")}):
         seating = Seat.objects.create(table=table, player=player, number=seat, seated_by=actor)
-    record_audit(actor=actor, action="seat.taken", obj=seating, data={"player": player.pk, "seat": seat})
+    record_action(actor=actor, action="seat.taken", obj=seating, data={"player": player.pk, "seat": seat})
     return seating
 
 
@@ -437,7 +437,7 @@ def unseat_player(*, actor: User, table_id: int, player_id: int) -> Seat:
         raise Conflict(reason, code="chips_in_play")
     seating.left_at = timezone.now()
     seating.save(update_fields=["left_at"])
-    record_audit(actor=actor, action="seat.left", obj=seating, data={"player": player_id})
+    record_action(actor=actor, action="seat.left", obj=seating, data={"player": player_id})
     return seating
 
 

@@ -16,8 +16,6 @@ import django_filters
 from django import forms
 from django.db.models import Model, QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema_field
 from rest_framework.request import Request
 
 from casino.converters import BIGINT_MAX, IdConverter
@@ -72,15 +70,15 @@ class GamingDayFilter(django_filters.DateFilter):
     field_class = GamingDayFormField
 
 
-@extend_schema_field(OpenApiTypes.STR)
-class MomentFilter(django_filters.Filter):
+class MomentFilter(django_filters.CharFilter):  # a string in the schema: a date or a datetime
     """A datetime, or a gaming day meaning its start or end (``day_means``); give it a ``method``."""
 
     field_class = MomentFormField
 
 
-@extend_schema_field(OpenApiTypes.INT)
 class IdFilter(django_filters.Filter):
+    """An id as the path converters take it; the schema's type comes from the model field."""
+
     field_class = IdFormField
 
 

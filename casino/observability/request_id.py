@@ -1,4 +1,4 @@
-"""A request id on every request, log line, audit row and Celery task it causes.
+"""A request id on every request, log line, action-log row and Celery task it causes.
 
 The id comes from ``X-Request-ID`` (a proxy's) or is made here, is echoed in the
 response, and travels to Celery as a task header so a worker's logs carry it too.

@@ -16,4 +16,4 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 # Served behind a TLS-terminating proxy (see SECURE_PROXY_SSL_HEADER), whose address goes in
-# TRUSTED_PROXIES (base.py) so that its X-Forwarded-For names the client.
+# TRUSTED_PROXIES (security.py) so that its X-Forwarded-For names the client.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Iterable
 from typing import Any, cast
 
@@ -17,24 +16,18 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from casino.api.params import require_supported_day
+from casino import days
 from casino.api.schema import errors
 from casino.errors import ValidationFailed
 from casino.models import Role, User
 from casino.permissions import require_role
-from tables.audit.report import (
-    CASH_DIRECTIONS,
-    CASH_KINDS,
-    CORRECTION_STATUSES,
-    COUNT_STAGES,
-    SEVERITIES,
-    in_schema_order,
-)
+from tables.audit.files import get_report_file
+from tables.audit.report import StatusData, in_schema_order
+from tables.audit.schema import ReportOutputSerializer
 from tables.audit.selectors import get_liveness, get_report_for_day
-from tables.audit.services import get_report_file, request_audit
+from tables.audit.services import request_audit
 from tables.models import AuditReport, AuditStatus
 
-_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 FORMATS = ("json", "csv", "pdf")
 DAY_PARAMETER = OpenApiParameter(
     "day",
@@ -45,19 +38,8 @@ DAY_PARAMETER = OpenApiParameter(
 
 
 def parse_day(value: str) -> dt.date:
-    """A gaming day is written YYYY-MM-DD; anything else is a 400, never a 500."""
-    if _DAY.match(value or ""):
-        try:
-            day = dt.date.fromisoformat(value)
-        except ValueError:
-            pass
-        else:
-            return require_supported_day(day, field="date", code="bad_date")
-    raise ValidationFailed(
-        f"'{value}' is not a gaming day; write it as YYYY-MM-DD.",
-        fields={"date": "YYYY-MM-DD"},
-        code="bad_date",
-    )
+    """A gaming day is written YYYY-MM-DD (``casino.days``); anything else is a 400 ``bad_date``."""
+    return days.parse_day(value, field="date", code="bad_date")
 
 
 class _QueryFormatIsNotARenderer(DefaultContentNegotiation):
@@ -70,266 +52,22 @@ class _QueryFormatIsNotARenderer(DefaultContentNegotiation):
         return renderer, str(renderer.media_type)
 
 
-# --- serializers (the OpenAPI description of tables.audit.report's shape) ------------------------
-
-
-class FindingSerializer(serializers.Serializer):
-    kind = serializers.CharField(
-        help_text="e.g. count_variance, round_replay_mismatch, transfer_not_zero_sum"
-    )
-    severity = serializers.ChoiceField(choices=SEVERITIES)
-    message = serializers.CharField()
-    table = serializers.IntegerField(allow_null=True)
-    table_name = serializers.CharField(allow_null=True)
-    round = serializers.IntegerField(allow_null=True)
-    player = serializers.IntegerField(allow_null=True)
-    transfer = serializers.IntegerField(allow_null=True)
-    amount = serializers.IntegerField(allow_null=True, help_text="cents")
-    evidence = serializers.DictField()
-
-
-class VarianceSerializer(serializers.Serializer):
-    table = serializers.IntegerField()
-    table_name = serializers.CharField()
-    session = serializers.IntegerField()
-    stage = serializers.ChoiceField(choices=COUNT_STAGES)
-    counted = serializers.IntegerField(allow_null=True)
-    ledger = serializers.IntegerField(allow_null=True)
-    amount = serializers.IntegerField(help_text="counted - ledger, cents")
-    flagged = serializers.BooleanField()
-
-
-class BandSerializer(serializers.Serializer):
-    low_pct = serializers.FloatField(allow_null=True)
-    high_pct = serializers.FloatField(allow_null=True)
-
-
-class TableRowSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    game = serializers.CharField()
-    sessions = serializers.IntegerField()
-    open = serializers.BooleanField()
-    opener = serializers.IntegerField(allow_null=True)
-    closer = serializers.IntegerField(allow_null=True)
-    fills = serializers.IntegerField()
-    credits = serializers.IntegerField()
-    win = serializers.IntegerField(allow_null=True, help_text="closer + credits - opener - fills")
-    ledger_win = serializers.IntegerField(help_text="the tray's round postings (house win in the ledger)")
-    variance = serializers.IntegerField(allow_null=True, help_text="win - ledger_win")
-    recorded_variance = serializers.IntegerField()
-    variance_flagged = serializers.BooleanField()
-    rake = serializers.IntegerField()
-    house_win = serializers.IntegerField(help_text="win (ledger_win if uncounted) + rake")
-    handle = serializers.IntegerField(help_text="chips moved from wallets to the table's layouts and pots")
-    hold_pct = serializers.FloatField(allow_null=True)
-    theo = serializers.IntegerField(allow_null=True, help_text="Faro only: Σ bet x edge when placed")
-    theo_hold_pct = serializers.FloatField(allow_null=True)
-    theo_band = BandSerializer()
-    rounds = serializers.IntegerField()
-    bets = serializers.IntegerField()
-
-
-class DealerRowSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    tables = serializers.ListField(child=serializers.CharField())
-    minutes = serializers.IntegerField()
-    rounds = serializers.IntegerField()
-    handle = serializers.IntegerField()
-    win = serializers.IntegerField(help_text="house side")
-    theo = serializers.IntegerField()
-
-
-class PlayerRowSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    tables = serializers.ListField(child=serializers.CharField())
-    minutes = serializers.IntegerField()
-    handle = serializers.IntegerField()
-    result = serializers.IntegerField(help_text="player side: positive = the player won")
-    theo = serializers.IntegerField()
-    cash_in = serializers.IntegerField()
-    cash_out = serializers.IntegerField()
-    ctr_in = serializers.BooleanField()
-    ctr_out = serializers.BooleanField()
-
-
-class MtlSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
-    name = serializers.CharField()
-    kind = serializers.ChoiceField(choices=CASH_KINDS)
-    amount = serializers.IntegerField()
-    at = serializers.DateTimeField()
-    transfer = serializers.IntegerField()
-
-
-class CtrSerializer(serializers.Serializer):
-    player = serializers.IntegerField()
-    name = serializers.CharField()
-    cash_in = serializers.IntegerField()
-    cash_out = serializers.IntegerField()
-    directions = serializers.ListField(child=serializers.ChoiceField(choices=CASH_DIRECTIONS))
-
-
-class CageSerializer(serializers.Serializer):
-    cash_in = serializers.IntegerField()
-    cash_out = serializers.IntegerField()
-    transactions = serializers.IntegerField()
-    ctr = CtrSerializer(many=True)
-    mtl = MtlSerializer(many=True)
-
-
-class CashFlowSerializer(serializers.Serializer):
-    hour = serializers.CharField()
-    start = serializers.DateTimeField()
-    cash_in = serializers.IntegerField()
-    cash_out = serializers.IntegerField()
-    fills = serializers.IntegerField()
-    credits = serializers.IntegerField()
-
-
-class PurposeSerializer(serializers.Serializer):
-    purpose = serializers.CharField()
-    accounts = serializers.IntegerField()
-    debits = serializers.IntegerField()
-    credits = serializers.IntegerField()
-    balance = serializers.IntegerField()
-
-
-class TrialBalanceSerializer(serializers.Serializer):
-    as_of = serializers.DateTimeField(allow_null=True)
-    total_debits = serializers.IntegerField()
-    total_credits = serializers.IntegerField()
-    sum_of_balances = serializers.IntegerField()
-    balanced = serializers.BooleanField()
-    by_purpose = PurposeSerializer(many=True)
-
-
-class CheckSerializer(serializers.Serializer):
-    name = serializers.CharField()
-    label = serializers.CharField()  # type: ignore[assignment]  # the field, not Field.label
-    checked = serializers.IntegerField()
-    failed = serializers.IntegerField()
-    passed = serializers.BooleanField()
-
-
-class CorrectionRowSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    table = serializers.IntegerField()
-    table_name = serializers.CharField()
-    round = serializers.IntegerField(help_text="the round's id")
-    round_number = serializers.IntegerField(help_text="the table's round counter")
-    whole_round = serializers.BooleanField(help_text="a misdeal: the whole round voided")
-    actions = serializers.ListField(
-        child=serializers.IntegerField(), help_text="action numbers voided (pending: to be voided)"
-    )
-    voided = serializers.CharField(help_text='"whole round", "action 4", "actions 4, 5"')
-    reason = serializers.CharField()
-    status = serializers.ChoiceField(choices=CORRECTION_STATUSES)
-    requested_by = serializers.IntegerField()
-    requested_by_name = serializers.CharField()
-    requested_at = serializers.DateTimeField()
-    decided_by = serializers.IntegerField(allow_null=True)
-    decided_by_name = serializers.CharField(allow_null=True)
-    decided_at = serializers.DateTimeField(allow_null=True)
-    note = serializers.CharField(allow_blank=True)
-    reversals = serializers.ListField(child=serializers.IntegerField(), help_text="reversing transfer ids")
-    amount_reversed = serializers.IntegerField(help_text="cents moved back by the reversals")
-
-
-class SummarySerializer(serializers.Serializer):
-    tables = serializers.IntegerField()
-    open_tables = serializers.IntegerField()
-    rounds = serializers.IntegerField()
-    bets = serializers.IntegerField()
-    handle = serializers.IntegerField()
-    win = serializers.IntegerField()
-    ledger_win = serializers.IntegerField()
-    rake = serializers.IntegerField()
-    house_win = serializers.IntegerField()
-    hold_pct = serializers.FloatField(allow_null=True)
-    theo = serializers.IntegerField()
-    theo_hold_pct = serializers.FloatField(allow_null=True)
-    fills = serializers.IntegerField()
-    credits = serializers.IntegerField()
-    cash_in = serializers.IntegerField()
-    cash_out = serializers.IntegerField()
-    players = serializers.IntegerField()
-    dealers = serializers.IntegerField()
-    findings = serializers.IntegerField()
-    critical = serializers.IntegerField()
-    variances_flagged = serializers.IntegerField()
-    checks_passed = serializers.IntegerField()
-    checks_failed = serializers.IntegerField()
-    rounds_voided = serializers.IntegerField(required=False, help_text="misdeals voided whole")
-    corrections = serializers.IntegerField(required=False)
-    corrections_pending = serializers.IntegerField(required=False)
-
-
-class ProgressSerializer(serializers.Serializer):
-    done = serializers.IntegerField()
-    total = serializers.IntegerField()
-
-
-class ReportOutputSerializer(serializers.Serializer):
-    """The status envelope is always there; the report's sections once ``status`` is ``done``."""
-
-    gaming_day = serializers.DateField()
-    status = serializers.ChoiceField(choices=AuditStatus.choices)
-    task_id = serializers.CharField(allow_blank=True, help_text="the last run's Celery task")
-    runs = serializers.IntegerField()
-    progress = ProgressSerializer()
-    heartbeat_at = serializers.DateTimeField(
-        allow_null=True, help_text="the last sign of life of the (last) run's worker"
-    )
-    seconds_since_heartbeat = serializers.FloatField(
-        allow_null=True, help_text="while running: seconds since heartbeat_at (or since the start)"
-    )
-    stale = serializers.BooleanField(
-        help_text="running, but silent for AUDIT_STALE_SECONDS: its worker is presumed dead and the "
-        "sweep restarts the run"
-    )
-    error = serializers.CharField(required=False, help_text="why the last run failed")
-    schema_version = serializers.IntegerField(required=False)
-    bounds = serializers.DictField(child=serializers.DateTimeField(), required=False)
-    closed = serializers.DictField(required=False, help_text="{at, by, forced}")
-    thresholds = serializers.DictField(child=serializers.IntegerField(), required=False)
-    generated_at = serializers.DateTimeField(required=False)
-    seconds = serializers.FloatField(required=False)
-    summary = SummarySerializer(required=False)
-    findings = FindingSerializer(many=True, required=False)
-    variances = VarianceSerializer(many=True, required=False)
-    tables = TableRowSerializer(many=True, required=False)
-    dealers = DealerRowSerializer(many=True, required=False)
-    players = PlayerRowSerializer(many=True, required=False)
-    cage = CageSerializer(required=False)
-    cash_flow = CashFlowSerializer(many=True, required=False)
-    trial_balance = TrialBalanceSerializer(required=False)
-    checks = CheckSerializer(many=True, required=False)
-    corrections = CorrectionRowSerializer(
-        many=True,
-        required=False,
-        help_text="every correction of the day's rounds: who asked, who decided, why",
-    )
-    notes = serializers.ListField(child=serializers.CharField(), required=False)
-
-
 def report_envelope(report: AuditReport) -> dict[str, Any]:
     """Status fields, plus the stored report once the audit is done."""
-    body: dict[str, Any] = {
+    liveness = get_liveness(report)
+    envelope: StatusData = {
         "gaming_day": report.gaming_day.isoformat(),
         "status": report.status,
         "task_id": report.task_id,
         "runs": report.runs,
         "progress": {"done": report.progress_done, "total": report.progress_total},
+        "heartbeat_at": liveness.heartbeat_at.isoformat() if liveness.heartbeat_at else None,
+        "seconds_since_heartbeat": liveness.seconds_since_heartbeat,
+        "stale": liveness.stale,
     }
-    liveness = get_liveness(report)
-    body["heartbeat_at"] = liveness.heartbeat_at.isoformat() if liveness.heartbeat_at else None
-    body["seconds_since_heartbeat"] = liveness.seconds_since_heartbeat
-    body["stale"] = liveness.stale
     if report.status == AuditStatus.FAILED:
-        body["error"] = report.error
+        envelope["error"] = report.error
+    body: dict[str, Any] = dict(envelope)
     if report.status == AuditStatus.DONE:
         body.update(in_schema_order(report.data))
     return body

@@ -1,4 +1,9 @@
-"""The audit report's JSON shape, in one place: the API, CSV, PDF and HTML all read this.
+"""The audit report's JSON shape, written once: everything else reads or derives from here.
+
+The compute package builds these dicts (mypy checks each literal against its TypedDict), the
+API's serializers and so the OpenAPI schema are generated from them (tables/audit/schema.py),
+and the CSV, PDF, HTML page and charts read the stored dict by these keys. ``Doc`` on a field
+says how the schema shows it (help text, choices, a timestamp) and changes nothing at run time.
 
 Money is integer cents everywhere (API.md). Percentages (``*_pct``) are floats rounded to
 two decimals: they are ratios, not amounts. ``theo`` is an expectation and is rounded to
@@ -10,7 +15,22 @@ could not be computed is an empty list plus an ``audit_section_failed`` finding.
 from __future__ import annotations
 
 import math
-from typing import Any, NotRequired, TypedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import UnionType
+from typing import (
+    Annotated,
+    Any,
+    NotRequired,
+    TypedDict,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+)
+
+from tables.models import AuditStatus
 
 SCHEMA_VERSION = 1
 CONFIDENCE_Z = 1.96  # the hold-vs-theoretical band is a 95 % normal interval
@@ -24,16 +44,30 @@ CASH_DIRECTIONS = ("cash_in", "cash_out")
 CORRECTION_STATUSES = ("pending", "approved", "refused")
 
 
+@dataclass(frozen=True, slots=True)
+class Doc:
+    """How a field reads in the OpenAPI schema: its help text, its choices, or that its text is a
+    timestamp (``moment``) or a day (``day``). Metadata only (``Annotated``)."""
+
+    help: str = ""
+    choices: Sequence[Any] = ()
+    moment: bool = False
+    day: bool = False
+
+
+Moment = Annotated[str, Doc(moment=True)]  # an ISO 8601 timestamp
+
+
 class FindingData(TypedDict):
-    kind: str
-    severity: str  # critical | warning | compliance | info
+    kind: Annotated[str, Doc("e.g. count_variance, round_replay_mismatch, transfer_not_zero_sum")]
+    severity: Annotated[str, Doc(choices=SEVERITIES)]
     message: str
     table: int | None
     table_name: str | None
     round: int | None
     player: int | None
     transfer: int | None
-    amount: int | None
+    amount: Annotated[int | None, Doc("cents")]
     evidence: dict[str, Any]
 
 
@@ -41,10 +75,10 @@ class VarianceData(TypedDict):
     table: int
     table_name: str
     session: int
-    stage: str  # opening | closing
+    stage: Annotated[str, Doc(choices=COUNT_STAGES)]
     counted: int | None
     ledger: int | None
-    amount: int
+    amount: Annotated[int, Doc("counted - ledger, cents")]
     flagged: bool
 
 
@@ -57,23 +91,23 @@ class TableData(TypedDict):
     id: int
     name: str
     game: str
-    variant: str | None  # the card-room game a stakes table deals (display name)
+    variant: Annotated[str | None, Doc("the card-room game a stakes table deals (display name)")]
     sessions: int
     open: bool
     opener: int | None
     closer: int | None
     fills: int
     credits: int
-    win: int | None  # closer + credits - opener - fills (the count)
-    ledger_win: int  # the tray's own house-win postings (round settlements)
-    variance: int | None  # win - ledger_win
+    win: Annotated[int | None, Doc("closer + credits - opener - fills")]  # the count
+    ledger_win: Annotated[int, Doc("the tray's round postings (house win in the ledger)")]
+    variance: Annotated[int | None, Doc("win - ledger_win")]
     recorded_variance: int  # what the sessions posted to over/short
     variance_flagged: bool
     rake: int
-    house_win: int  # win (or ledger_win when uncounted) + rake
-    handle: int
+    house_win: Annotated[int, Doc("win (ledger_win if uncounted) + rake")]
+    handle: Annotated[int, Doc("chips moved from wallets to the table's layouts and pots")]
     hold_pct: float | None
-    theo: int | None
+    theo: Annotated[int | None, Doc("Faro only: Σ bet x edge when placed")]
     theo_hold_pct: float | None
     theo_band: BandData
     rounds: int
@@ -87,7 +121,7 @@ class DealerData(TypedDict):
     minutes: int
     rounds: int
     handle: int
-    win: int
+    win: Annotated[int, Doc("house side")]
     theo: int
 
 
@@ -97,7 +131,7 @@ class PlayerData(TypedDict):
     tables: list[str]
     minutes: int
     handle: int
-    result: int
+    result: Annotated[int, Doc("player side: positive = the player won")]
     theo: int
     cash_in: int
     cash_out: int
@@ -108,9 +142,9 @@ class PlayerData(TypedDict):
 class MtlEntryData(TypedDict):
     player: int
     name: str
-    kind: str  # buy_in | cash_out
+    kind: Annotated[str, Doc(choices=CASH_KINDS)]
     amount: int
-    at: str
+    at: Moment
     transfer: int
 
 
@@ -119,7 +153,7 @@ class CtrData(TypedDict):
     name: str
     cash_in: int
     cash_out: int
-    directions: list[str]
+    directions: list[Annotated[str, Doc(choices=CASH_DIRECTIONS)]]
 
 
 class CageData(TypedDict):
@@ -132,7 +166,7 @@ class CageData(TypedDict):
 
 class CashFlowHour(TypedDict):
     hour: str  # local "HH:00" in the casino's zone
-    start: str
+    start: Moment
     cash_in: int
     cash_out: int
     fills: int
@@ -148,7 +182,7 @@ class PurposeBalance(TypedDict):
 
 
 class TrialBalanceData(TypedDict):
-    as_of: str | None
+    as_of: Moment | None
     total_debits: int
     total_credits: int
     sum_of_balances: int
@@ -170,22 +204,22 @@ class CorrectionData(TypedDict):
     id: int
     table: int
     table_name: str
-    round: int  # the round's id
-    round_number: int  # the table's round counter
-    whole_round: bool  # a misdeal: the whole round voided
-    actions: list[int]  # the action numbers voided (pending: the ones it would void)
-    voided: str  # "whole round", "action 4", "actions 4, 5"
+    round: Annotated[int, Doc("the round's id")]
+    round_number: Annotated[int, Doc("the table's round counter")]
+    whole_round: Annotated[bool, Doc("a misdeal: the whole round voided")]
+    actions: Annotated[list[int], Doc("action numbers voided (pending: to be voided)")]
+    voided: Annotated[str, Doc('"whole round", "action 4", "actions 4, 5"')]
     reason: str
-    status: str  # pending | approved | refused
+    status: Annotated[str, Doc(choices=CORRECTION_STATUSES)]
     requested_by: int
     requested_by_name: str
-    requested_at: str
+    requested_at: Moment
     decided_by: int | None
     decided_by_name: str | None
-    decided_at: str | None
+    decided_at: Moment | None
     note: str  # the decider's note (a refusal's why)
-    reversals: list[int]  # the reversing transfers' ids
-    amount_reversed: int  # cents moved back by those transfers
+    reversals: Annotated[list[int], Doc("reversing transfer ids")]
+    amount_reversed: Annotated[int, Doc("cents moved back by the reversals")]
 
 
 class SummaryData(TypedDict):
@@ -212,18 +246,21 @@ class SummaryData(TypedDict):
     variances_flagged: int
     checks_passed: int
     checks_failed: int
-    rounds_voided: int  # misdeals voided whole (not in ``rounds``)
-    corrections: int
-    corrections_pending: int
+    # Absent from reports stored before voided rounds and corrections existed.
+    rounds_voided: NotRequired[Annotated[int, Doc("misdeals voided whole")]]
+    corrections: NotRequired[int]
+    corrections_pending: NotRequired[int]
 
 
 class ReportData(TypedDict):
+    """What a finished audit stores on its ``AuditReport.data``."""
+
     schema_version: int
-    gaming_day: str
-    bounds: dict[str, str]
-    closed: dict[str, Any]
-    thresholds: dict[str, int]
-    generated_at: str
+    gaming_day: Annotated[str, Doc(day=True)]
+    bounds: dict[str, Moment]  # start, end
+    closed: Annotated[dict[str, Any], Doc("{at, by, forced}")]
+    thresholds: dict[str, int]  # variance, ctr, mtl
+    generated_at: Moment
     seconds: float
     summary: SummaryData
     findings: list[FindingData]
@@ -235,8 +272,40 @@ class ReportData(TypedDict):
     cash_flow: list[CashFlowHour]
     trial_balance: TrialBalanceData
     checks: list[CheckData]
-    corrections: NotRequired[list[CorrectionData]]  # absent from reports stored before it existed
+    # Absent from reports stored before corrections existed.
+    corrections: NotRequired[
+        Annotated[
+            list[CorrectionData], Doc("every correction of the day's rounds: who asked, who decided, why")
+        ]
+    ]
     notes: NotRequired[list[str]]
+
+
+class ProgressData(TypedDict):
+    done: int
+    total: int
+
+
+class StatusData(TypedDict):
+    """The status envelope is always there; the report's sections once ``status`` is ``done``."""
+
+    gaming_day: Annotated[str, Doc(day=True)]
+    status: Annotated[str, Doc(choices=AuditStatus.choices)]
+    task_id: Annotated[str, Doc("the last run's Celery task")]
+    runs: int
+    progress: ProgressData
+    heartbeat_at: Annotated[str | None, Doc("the last sign of life of the (last) run's worker", moment=True)]
+    seconds_since_heartbeat: Annotated[
+        float | None, Doc("while running: seconds since heartbeat_at (or since the start)")
+    ]
+    stale: Annotated[
+        bool,
+        Doc(
+            "running, but silent for AUDIT_STALE_SECONDS: its worker is presumed dead and the "
+            "sweep restarts the run"
+        ),
+    ]
+    error: NotRequired[Annotated[str, Doc("why the last run failed")]]
 
 
 def pct(part: float | None, whole: int) -> float | None:
@@ -304,56 +373,68 @@ def voided_text(*, whole: bool, actions: list[int]) -> str:
     return "actions " + ", ".join(str(seq) for seq in actions) if actions else "no action"
 
 
-def dollars(cents: int | float | None) -> str:
-    """$1,234.56 for templates and the PDF (dollars exist only in presentation)."""
-    if cents is None:
-        return "—"
-    value = round(cents)
-    sign = "-" if value < 0 else ""
-    whole, rest = divmod(abs(value), 100)
-    return f"{sign}${whole:,}.{rest:02d}"
+@dataclass(frozen=True, slots=True)
+class FieldType:
+    """One field of a shape as the schema and the key order read it."""
+
+    hint: Any  # the type with its Annotated, NotRequired and None stripped: int, list[str], a TypedDict …
+    doc: Doc
+    nullable: bool
+    required: bool
+
+
+def describe(hint: Any) -> tuple[Any, Doc, bool]:
+    """A type with its ``NotRequired``, ``Annotated`` and ``| None`` taken off: (type, Doc, nullable)."""
+    doc, nullable = Doc(), False
+    while True:
+        origin = get_origin(hint)
+        if origin is NotRequired:
+            hint = get_args(hint)[0]
+        elif origin is Annotated:
+            hint, *extras = get_args(hint)
+            doc = next((extra for extra in extras if isinstance(extra, Doc)), doc)
+        elif origin in (UnionType, Union) and type(None) in get_args(hint):
+            nullable = True
+            (hint,) = [arm for arm in get_args(hint) if arm is not type(None)]
+        else:
+            return hint, doc, nullable
+
+
+def fields_of(typed: Any) -> dict[str, FieldType]:
+    """A TypedDict's fields, in order, with their ``Doc`` and whether they may be null or absent."""
+    out: dict[str, FieldType] = {}
+    for name, hint in get_type_hints(typed, include_extras=True).items():
+        # Not ``__required_keys__``: with postponed annotations it cannot see NotRequired.
+        required = get_origin(hint) is not NotRequired
+        base, doc, nullable = describe(hint)
+        out[name] = FieldType(hint=base, doc=doc, nullable=nullable, required=required)
+    return out
+
+
+def row_type(hint: Any) -> Any:
+    """The TypedDict a field holds, itself or as a list of them (else None)."""
+    if get_origin(hint) is list:
+        hint = get_args(hint)[0]
+    return hint if is_typeddict(hint) else None
 
 
 def _ordered(item: Any, typed: Any) -> Any:
-    keys = list(typed.__annotations__)
+    """``item`` with its keys in ``typed``'s order (unknown keys last), nested rows too."""
+    if isinstance(item, list):
+        return [_ordered(row, typed) for row in item]
     if not isinstance(item, dict):
         return item
-    known = {key: item[key] for key in keys if key in item}
-    return {**known, **{key: value for key, value in item.items() if key not in known}}
-
-
-_SECTIONS: dict[str, Any] = {
-    "summary": SummaryData,
-    "findings": FindingData,
-    "variances": VarianceData,
-    "tables": TableData,
-    "dealers": DealerData,
-    "players": PlayerData,
-    "cage": CageData,
-    "cash_flow": CashFlowHour,
-    "trial_balance": TrialBalanceData,
-    "checks": CheckData,
-    "corrections": CorrectionData,
-}
+    fields = fields_of(typed)
+    out = {key: item[key] for key in fields if key in item}
+    out.update((key, value) for key, value in item.items() if key not in out)
+    for key, field in fields.items():
+        rows = row_type(field.hint)
+        if rows is not None and key in out:
+            out[key] = _ordered(out[key], rows)
+    return out
 
 
 def in_schema_order(data: dict[str, Any]) -> dict[str, Any]:
     """The stored report's keys back in this module's order (jsonb keeps keys sorted its own way)."""
-    out = _ordered(data, ReportData)
-    for name, typed in _SECTIONS.items():
-        value = out.get(name)
-        if isinstance(value, list):
-            out[name] = [_ordered(row, typed) for row in value]
-        elif isinstance(value, dict):
-            out[name] = _ordered(value, typed)
-    cage = out.get("cage")
-    if isinstance(cage, dict):
-        cage["ctr"] = [_ordered(row, CtrData) for row in cage.get("ctr", [])]
-        cage["mtl"] = [_ordered(row, MtlEntryData) for row in cage.get("mtl", [])]
-    for row in out.get("tables") or []:
-        if isinstance(row, dict) and isinstance(row.get("theo_band"), dict):
-            row["theo_band"] = _ordered(row["theo_band"], BandData)
-    trial = out.get("trial_balance")
-    if isinstance(trial, dict):
-        trial["by_purpose"] = [_ordered(row, PurposeBalance) for row in trial.get("by_purpose", [])]
-    return out
+    ordered: dict[str, Any] = _ordered(data, ReportData)
+    return ordered

@@ -1,4 +1,8 @@
-"""Celery entry points for the audit; each calls one service."""
+"""Celery entry points for the audit; each calls one service.
+
+This module imports the services, never the other way round: ``request_audit`` and the sweep
+send ``run_audit_task`` by its name (``tables.audit.services.RUN_AUDIT_TASK``).
+"""
 
 from __future__ import annotations
 
@@ -7,16 +11,13 @@ from typing import Any
 from celery import Task, shared_task
 from django.conf import settings
 
-from tables.audit.services import (
-    AuditBusy,
-    audit_previous_gaming_day,
-    render_report_files,
-    run_audit,
-    sweep_audits,
-)
+from tables.audit.files import render_report_files
+from tables.audit.runner import AuditBusy
+from tables.audit.services import RUN_AUDIT_TASK, audit_previous_gaming_day, run_audit, sweep_audits
 
 
 @shared_task(
+    name=RUN_AUDIT_TASK,
     bind=True,
     acks_late=True,  # a run whose worker dies is redelivered (the audit is idempotent) ...
     reject_on_worker_lost=True,  # ... also when only its pool process died

@@ -19,11 +19,12 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from casino import days
 from casino.errors import DomainError, ValidationFailed
 from casino.models import Role, User
 from casino.permissions import role_of
 from ledger.errors import LedgerError
-from ledger.gaming_day import gaming_day_bounds, gaming_day_for, is_supported_day
+from ledger.gaming_day import gaming_day_bounds, gaming_day_for
 from ledger.models import ClosedGamingDay
 from tables.audit.render_pdf import report_context
 from tables.audit.selectors import get_liveness, list_open_tables, list_recent_reports
@@ -56,11 +57,11 @@ def auditors_only(view: View) -> View:
 
 
 def _day(value: str) -> dt.date | None:
+    """The day in a URL or a form (``casino.days``), or None for anything else."""
     try:
-        day = dt.date.fromisoformat(value) if len(value) == 10 else None
-    except ValueError:
+        return days.parse_day(value, field="day")
+    except ValidationFailed:
         return None
-    return day if day is not None and is_supported_day(day) else None
 
 
 @require_GET

@@ -26,7 +26,7 @@ def party_name(code: str, names: Mapping[str, str]) -> str:
         if name in POT_NAMES:
             return POT_NAMES[name]
         return f"the {card_label(name)} pot" if len(name) in (2, 3) else f"the {name} pot"
-    if kind == RAKE:
+    if code == RAKE:
         return "the rake"
     if code == OVER_SHORT:
         return "over/short"

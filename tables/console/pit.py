@@ -1,11 +1,12 @@
 """The pit view: every table at a glance (polled every 5 s), fills and credits to ask for and to
-approve (never one's own), limits.
+approve (never one's own), limits, dealers' corrections to approve, and detection's open alerts.
 
 Each table's card carries tonight's hourly win/hold chart, its dealer's pace and its occupancy
 (``tables.console.floor_figures``, from the ratings rows), refreshed with the same partial.
 
-Approvals and limit changes go through ``tables.services`` like the API's, once per form
-token. Detection alerts are not shown here: detection is not built yet.
+Approvals, limit changes, corrections and alert resolutions go through the same services as
+the API's (``tables.services``, ``tables.corrections``, ``tables.detection.services``), once
+per form token.
 """
 
 from __future__ import annotations

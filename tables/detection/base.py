@@ -58,5 +58,5 @@ class Finding:
 
 
 def threshold(name: str) -> Any:
-    """``DETECT_<name>`` from the settings: thresholds are tuned there, never in the detectors."""
-    return getattr(settings, f"DETECT_{name}")
+    """``settings.DETECTION[name]`` (env ``DETECT_<name>``): thresholds are tuned there, never here."""
+    return settings.DETECTION[name]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 
 from tables.detection.base import Window
@@ -63,11 +62,3 @@ def settled_rounds(window: Window, *, games: tuple[str, ...] | None = None) -> l
         by_id[round_id].results[player_id] = result
         by_id[round_id].handles[player_id] = handle
     return list(by_id.values())
-
-
-def handle_by_player(rounds: list[RoundResults]) -> dict[int, int]:
-    totals: dict[int, int] = defaultdict(int)
-    for round_ in rounds:
-        for player, handle in round_.handles.items():
-            totals[player] += handle
-    return dict(totals)

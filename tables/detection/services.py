@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from casino.audit import record_audit
+from casino.action_log import record_action
 from casino.errors import Conflict, NotFound, ValidationFailed
 from casino.models import Role, User
 from casino.permissions import require_role
@@ -129,7 +129,7 @@ def resolve_alert(*, actor: User, alert_id: int, note: Any) -> Alert:
     alert.resolved_at = timezone.now()
     alert.note = note.strip()
     alert.save(update_fields=["status", "resolved_by", "resolved_at", "note", "updated_at"])
-    record_audit(
+    record_action(
         actor=actor, action="alert.resolved", obj=alert, data={"kind": alert.kind, "note": alert.note}
     )
     return alert

@@ -81,6 +81,7 @@ from ledger.errors import GamingDayClosed
 from ledger.gaming_day import gaming_day_for
 from ledger.services import Leg, post_transfer
 from tables import services
+from tables.accounts import CAGE
 from tables.games.cards import FULL_DECK, rank_of
 from tables.games.shoe import shuffle
 from tables.models import Round, Seat, Table
@@ -320,7 +321,7 @@ class Injector:
             transfer = post_transfer(
                 key=f"buy_in:{secrets.token_hex(16)}",
                 kind="buy_in",
-                legs=[Leg(debit="cage", credit=player.wallet.code, amount=amount)],
+                legs=[Leg(debit=CAGE, credit=player.wallet.code, amount=amount)],
                 memo=f"Buy-in by {player.name}",
                 meta={"player": player.pk, "staff": self.night.cashier.pk},
                 at=at,

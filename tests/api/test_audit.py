@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from casino.models import AuditLog, Player, User
+from casino.models import ActionLog, Player, User
 from tables.models import Table, TableSession, TrayRequest
 
 Login = Callable[[Any], APIClient]
@@ -21,7 +21,7 @@ def test_a_shift_leaves_its_trail(
     boss, croupier, cage = login(pit_boss), login(dealer), login(cashier)
     base = f"/api/v1/tables/{table.pk}"
     start = (
-        AuditLog.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+        ActionLog.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
     )  # after the fixtures' rows
 
     steps: list[tuple[Any, str, User, str, Callable[[Any], str]]] = []
@@ -87,7 +87,7 @@ def test_a_shift_leaves_its_trail(
         "table.closed", dealer, "tablesession", lambda r: str(r.json()["id"]),
     )  # fmt: skip
 
-    rows = list(AuditLog.objects.filter(pk__gt=start, actor__in=[pit_boss, dealer, cashier]).order_by("pk"))
+    rows = list(ActionLog.objects.filter(pk__gt=start, actor__in=[pit_boss, dealer, cashier]).order_by("pk"))
     assert [row.action for row in rows] == [action for _, action, _, _, _ in steps]
     for row, (response, action, actor, object_type, object_id) in zip(rows, steps, strict=True):
         assert (row.actor, row.object_type, row.object_id) == (actor, object_type, object_id(response)), (
@@ -102,10 +102,10 @@ def test_a_shift_leaves_its_trail(
 
 @pytest.mark.django_db
 def test_a_refused_change_leaves_no_row(login: Login, dealer: User, pit_boss: User, table: Table) -> None:
-    before = AuditLog.objects.filter(actor__in=[dealer, pit_boss]).count()
+    before = ActionLog.objects.filter(actor__in=[dealer, pit_boss]).count()
 
     refused = login(pit_boss).post(f"/api/v1/tables/{table.pk}/open", {"opening_inventory": 1}, format="json")
     invalid = login(dealer).post(f"/api/v1/tables/{table.pk}/open", {"opening_inventory": -1}, format="json")
 
     assert (refused.status_code, invalid.status_code) == (403, 400)
-    assert AuditLog.objects.filter(actor__in=[dealer, pit_boss]).count() == before
+    assert ActionLog.objects.filter(actor__in=[dealer, pit_boss]).count() == before

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from casino.models import AuditLog, Player, User
+from casino.models import ActionLog, Player, User
 from casino.services import buy_in
 from ledger.models import Account, AccountKind, AccountPurpose, Entry, Transfer
 from ledger.services import Leg, hold, open_account, post_transfer
@@ -41,7 +41,7 @@ def test_buy_in_issues_chips_from_the_cage(login: Login, cashier: User, player: 
     assert _balance(player) == 25_000
     assert _cage_side(transfer) == -25_000
     assert sorted(transfer.entries.values_list("amount", flat=True)) == [-25_000, 25_000]
-    log = AuditLog.objects.get(action="cage.buy_in", object_id=str(transfer.pk))
+    log = ActionLog.objects.get(action="cage.buy_in", object_id=str(transfer.pk))
     assert (log.actor, log.object_type, log.object_id) == (cashier, "transfer", str(transfer.pk))
     assert log.data == {"player": player.pk, "amount": 25_000}
 
@@ -60,7 +60,9 @@ def test_cash_out_returns_chips_to_the_cage(login: Login, cashier: User, player:
     transfer = Transfer.objects.get(pk=response.json()["transfer_id"])
     assert transfer.kind == "cash_out"
     assert _cage_side(transfer) == 10_000
-    assert AuditLog.objects.filter(action="cage.cash_out", actor=cashier, object_id=str(transfer.pk)).exists()
+    assert ActionLog.objects.filter(
+        action="cage.cash_out", actor=cashier, object_id=str(transfer.pk)
+    ).exists()
 
 
 @pytest.mark.django_db
@@ -92,7 +94,7 @@ def test_cash_out_beyond_available_moves_nothing(login: Login, cashier: User, pl
     assert _balance(player) == 5_000
     assert Entry.objects.filter(account_id=player.wallet_id).count() == entries
     assert not Transfer.objects.filter(kind="cash_out", meta__player=player.pk).exists()
-    assert not AuditLog.objects.filter(action="cage.cash_out", data__player=player.pk).exists()
+    assert not ActionLog.objects.filter(action="cage.cash_out", data__player=player.pk).exists()
 
 
 @pytest.mark.django_db

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from casino.models import AuditLog, IdempotencyRecord
+from casino.models import ActionLog, IdempotencyRecord
 from ledger.models import Account, Entry, Transfer
 from tables.models import TableSession, TrayRequest
 from tests.api.world import ENDPOINTS, World
@@ -43,7 +43,7 @@ def _state(world: World) -> tuple[Any, ...]:
         list(
             TableSession.objects.filter(table__in=tables).order_by("pk").values_list("closed_at", flat=True)
         ),
-        AuditLog.objects.filter(actor__in=world.users.values()).count(),
+        ActionLog.objects.filter(actor__in=world.users.values()).count(),
     )
 
 

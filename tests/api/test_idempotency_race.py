@@ -13,7 +13,7 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from casino.models import AuditLog, IdempotencyRecord, Player, User
+from casino.models import ActionLog, IdempotencyRecord, Player, User
 from ledger.models import Account, Transfer
 from tests.factories import PlayerFactory, staff, token_for
 
@@ -64,5 +64,5 @@ def test_concurrent_retries_make_one_transfer() -> None:
     made = Transfer.objects.filter(kind="buy_in", meta__player=player.pk)
     assert [transfer.pk for transfer in made] == list(transfer_ids)
     assert Account.objects.get(pk=player.wallet_id).balance == 25_000
-    assert AuditLog.objects.filter(action="cage.buy_in", actor=cashier).count() == 1
+    assert ActionLog.objects.filter(action="cage.buy_in", actor=cashier).count() == 1
     assert IdempotencyRecord.objects.get(key="till-42", user=cashier).status_code == 201

@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from casino.models import AuditLog, Player, Role, User
+from casino.models import ActionLog, Player, Role, User
 from casino.services import buy_in, cash_out
 from ledger.models import AccountPurpose
 
@@ -32,7 +32,7 @@ def test_admin_creates_staff_who_can_sign_in(login: Login, admin: User, api: API
     assert not hasattr(created, "player") or not Player.objects.filter(user=created).exists()
     token = api.post("/api/v1/auth/token", {"username": "ann", "password": STRONG}, format="json")
     assert token.json()["role"] == "cashier"
-    log = AuditLog.objects.get(action="staff.created", object_id=str(created.pk))
+    log = ActionLog.objects.get(action="staff.created", object_id=str(created.pk))
     assert (log.actor, log.object_type, log.object_id, log.data) == (
         admin,
         "user",
@@ -85,7 +85,7 @@ def test_cashier_creates_player_with_a_wallet(login: Login, cashier: User) -> No
         0,
         f"user:{player.user_id}",
     )
-    assert AuditLog.objects.filter(action="player.created", actor=cashier, object_id=str(player.pk)).exists()
+    assert ActionLog.objects.filter(action="player.created", actor=cashier, object_id=str(player.pk)).exists()
 
 
 @pytest.mark.django_db

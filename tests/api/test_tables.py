@@ -14,7 +14,7 @@ import pytest
 from django.db.models import QuerySet
 from rest_framework.test import APIClient
 
-from casino.models import AuditLog, Player, User
+from casino.models import ActionLog, Player, User
 from casino.services import buy_in
 from ledger.models import Account, Entry, Transfer
 from ledger.services import Leg, post_transfer
@@ -44,8 +44,8 @@ def _moved(code: str, table: Table) -> int:
     return sum(entries.values_list("amount", flat=True))
 
 
-def _audit(table: Table, action: str) -> AuditLog:
-    return AuditLog.objects.get(action=action, object_id=str(table.pk))
+def _audit(table: Table, action: str) -> ActionLog:
+    return ActionLog.objects.get(action=action, object_id=str(table.pk))
 
 
 # --- create, list, detail ---------------------------------------------------------------------
@@ -223,7 +223,7 @@ def test_pit_boss_assigns_a_dealer(login: Login, pit_boss: User, table: Table, o
 
     assert response.status_code == 200
     assert response.json()["dealer"] == other_dealer.pk
-    log = AuditLog.objects.filter(action="table.dealer_assigned", object_id=str(table.pk)).latest("pk")
+    log = ActionLog.objects.filter(action="table.dealer_assigned", object_id=str(table.pk)).latest("pk")
     assert (log.actor, log.data["to"]) == (pit_boss, other_dealer.pk)
 
 
@@ -271,7 +271,7 @@ def test_first_opening_issues_the_bankroll_from_the_cage(login: Login, dealer: U
         250_000,
         session.pk,
     )
-    log = AuditLog.objects.get(action="table.opened", object_id=str(session.pk))
+    log = ActionLog.objects.get(action="table.opened", object_id=str(session.pk))
     assert (log.actor, log.object_type) == (dealer, "tablesession")
 
 
@@ -332,7 +332,7 @@ def test_close_summary_with_fills_credits_drop_and_a_short_count(
     table.refresh_from_db()
     assert table.status == "closed"
     session = TableSession.objects.get(table=table)
-    assert AuditLog.objects.get(action="table.closed", object_id=str(session.pk)).data == {
+    assert ActionLog.objects.get(action="table.closed", object_id=str(session.pk)).data == {
         "count": 112_000,
         "win": -3_000,
         "variance": -3_000,
@@ -430,7 +430,7 @@ def test_fill_requested_by_the_dealer_is_pending_until_approved(
         (tray_code(table.pk), 30_000),
     ]
     assert _tray(table) == tray + 30_000
-    actions = AuditLog.objects.filter(action__startswith="fill.", object_id=str(body["id"])).order_by("pk")
+    actions = ActionLog.objects.filter(action__startswith="fill.", object_id=str(body["id"])).order_by("pk")
     assert list(actions.values_list("action", "actor")) == [
         ("fill.requested", dealer.pk),
         ("fill.approved", pit_boss.pk),
@@ -520,7 +520,7 @@ def test_refused_fill_moves_nothing(login: Login, dealer: User, pit_boss: User, 
     assert (response.json()["status"], response.json()["note"]) == ("refused", "tray is fine")
     assert _transfers(table).count() == moves
     assert login(pit_boss).post(_url(table, f"/fills/{fill['id']}/approve")).status_code == 409
-    assert AuditLog.objects.filter(action="fill.refused", actor=pit_boss, object_id=str(fill["id"])).exists()
+    assert ActionLog.objects.filter(action="fill.refused", actor=pit_boss, object_id=str(fill["id"])).exists()
 
 
 # --- seats ------------------------------------------------------------------------------------
@@ -548,7 +548,7 @@ def test_seating_and_unseating(
     seating = Seat.objects.get(player=player)
     assert seating.left_at is not None
     assert [s["player"] for s in client.get(_url(table)).json()["seats"]] == [other_player.pk]
-    trail = AuditLog.objects.filter(action__startswith="seat.", object_id=str(seating.pk)).order_by("pk")
+    trail = ActionLog.objects.filter(action__startswith="seat.", object_id=str(seating.pk)).order_by("pk")
     assert list(trail.values_list("action", "actor")) == [("seat.taken", dealer.pk), ("seat.left", dealer.pk)]
 
 

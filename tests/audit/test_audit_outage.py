@@ -27,7 +27,7 @@ from django.db.models import F
 from django.test import Client
 
 from casino.celery import app as celery_app
-from casino.models import AuditLog, User
+from casino.models import ActionLog, User
 from ledger.gaming_day import gaming_day_for
 from ledger.models import ClosedGamingDay
 from tables.audit import checks
@@ -160,7 +160,7 @@ def test_a_worker_killed_mid_audit_is_restarted_by_the_sweep_and_finishes_once(
 
             dead = AuditReport.objects.get(gaming_day=day)
             assert (dead.status, dead.runs, dead.task_id) == (AuditStatus.RUNNING, 1, task_id)
-            assert not AuditLog.objects.filter(action="gaming_day.audited").exists()
+            assert not ActionLog.objects.filter(action="gaming_day.audited").exists()
 
             settings.AUDIT_STALE_SECONDS = 2.0  # the sweep's threshold (this process)
             with worker_on(queue):
@@ -185,8 +185,8 @@ def test_a_worker_killed_mid_audit_is_restarted_by_the_sweep_and_finishes_once(
     assert (finished.task_id, finished.runs, finished.restarts) == (task_id, 2, 1)
     assert AuditReport.objects.count() == 1
     assert ClosedGamingDay.objects.filter(day=day).count() == 1
-    assert AuditLog.objects.filter(action="gaming_day.audit_restarted").count() == 1
-    assert AuditLog.objects.filter(action="gaming_day.audited").count() == 1
+    assert ActionLog.objects.filter(action="gaming_day.audit_restarted").count() == 1
+    assert ActionLog.objects.filter(action="gaming_day.audited").count() == 1
     data = finished.data
     assert sorted(row["id"] for row in data["tables"]) == sorted(summary.table_ids)
     assert data["summary"]["rounds"] == summary.rounds
@@ -253,7 +253,9 @@ def test_the_sweep_restarts_only_runs_that_are_silent_and_unlocked(
     alive.refresh_from_db()
     assert alive.status == AuditStatus.RUNNING
     assert (silent.status, silent.restarts) == (AuditStatus.QUEUED, 1)
-    assert AuditLog.objects.filter(action="gaming_day.audit_restarted", object_id=str(silent.pk)).count() == 1
+    assert (
+        ActionLog.objects.filter(action="gaming_day.audit_restarted", object_id=str(silent.pk)).count() == 1
+    )
 
 
 @pytest.mark.django_db

@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from casino.api.authentication import token_digest
 from casino.celery import app as celery_app
-from casino.models import ApiToken, AuditLog, Role, User
+from casino.models import ActionLog, ApiToken, Role, User
 from casino.services import TOKEN_USE_RESOLUTION, issue_token, purge_expired_tokens
 from casino.tasks import purge_expired_tokens_task
 from tests.celery_support import route_all_tasks_to, worker_on
@@ -81,7 +81,7 @@ def test_a_credential_change_refuses_old_tokens_and_sessions(change: str) -> Non
     assert reply.status_code == 302
     assert reply["Location"].startswith(settings.LOGIN_URL)
     assert ApiToken.objects.get(digest=token_digest(token)).revoked_at is not None
-    assert AuditLog.objects.filter(action="user.credentials_revoked", object_id=str(dealer.pk)).exists()
+    assert ActionLog.objects.filter(action="user.credentials_revoked", object_id=str(dealer.pk)).exists()
 
 
 @pytest.mark.django_db
@@ -140,7 +140,7 @@ def test_the_admin_revokes_on_password_deactivation_and_role() -> None:
 def test_a_login_or_a_name_change_revokes_nothing() -> None:
     dealer = staff(Role.DEALER)
     api = _api(issue_token(user=dealer))
-    before = AuditLog.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    before = ActionLog.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
 
     assert (
         APIClient()
@@ -152,7 +152,7 @@ def test_a_login_or_a_name_change_revokes_nothing() -> None:
     dealer.save()
 
     assert api.get(ME).status_code == 200
-    assert not AuditLog.objects.filter(pk__gt=before, action="user.credentials_revoked").exists()
+    assert not ActionLog.objects.filter(pk__gt=before, action="user.credentials_revoked").exists()
 
 
 @pytest.mark.django_db

@@ -11,7 +11,7 @@ import pytest
 
 from casino.errors import Conflict
 from casino.idempotency import Replayed, fingerprint, run_once
-from casino.models import AuditLog, IdempotencyRecord, User
+from casino.models import ActionLog, IdempotencyRecord, User
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 def _run(user: User, *, body: object = "a", path: str = "/x", ok: bool = True) -> object:
     def action() -> dict[str, int]:
-        row = AuditLog.objects.create(actor=user, action="test.write", object_type="t", object_id="1")
+        row = ActionLog.objects.create(actor=user, action="test.write", object_type="t", object_id="1")
         return {"row": row.pk}
 
     return run_once(
@@ -41,7 +41,7 @@ def test_a_repeat_replays_the_stored_outcome_and_writes_nothing() -> None:
     again = _run(user)
 
     assert again == Replayed(status=201, body=first)
-    assert AuditLog.objects.filter(action="test.write").count() == 1
+    assert ActionLog.objects.filter(action="test.write").count() == 1
 
 
 @pytest.mark.parametrize("change", [{"body": "b"}, {"path": "/y"}])
@@ -53,7 +53,7 @@ def test_the_same_key_for_another_request_is_a_conflict(change: dict[str, str]) 
         _run(user, **change)
 
     assert refused.value.code == "idempotency_conflict"
-    assert AuditLog.objects.filter(action="test.write").count() == 1
+    assert ActionLog.objects.filter(action="test.write").count() == 1
 
 
 def test_a_failed_outcome_rolls_back_its_writes_and_frees_the_key() -> None:
@@ -62,7 +62,7 @@ def test_a_failed_outcome_rolls_back_its_writes_and_frees_the_key() -> None:
     _run(user, ok=False)
 
     assert not IdempotencyRecord.objects.filter(user=user).exists()
-    assert not AuditLog.objects.filter(action="test.write").exists()
+    assert not ActionLog.objects.filter(action="test.write").exists()
     assert not isinstance(_run(user), Replayed)  # the retry runs afresh
 
 

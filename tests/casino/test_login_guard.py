@@ -25,7 +25,7 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
 from casino.api.authentication import token_digest
-from casino.models import ApiToken, AuditLog, Role, User
+from casino.models import ActionLog, ApiToken, Role, User
 from tests.factories import PASSWORD, staff, token_for
 
 pytestmark = pytest.mark.usefixtures("reset_login_failures")
@@ -299,4 +299,4 @@ def test_the_audit_log_records_the_client_behind_a_trusted_proxy(settings: Any) 
     )
 
     assert response.status_code == 201, response.content
-    assert AuditLog.objects.filter(actor=cashier).latest("pk").remote_addr == "198.51.100.9"
+    assert ActionLog.objects.filter(actor=cashier).latest("pk").remote_addr == "198.51.100.9"

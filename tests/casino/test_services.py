@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from casino.api.authentication import token_digest
 from casino.errors import Conflict, NotFound, ValidationFailed
-from casino.models import ApiToken, AuditLog, Player, Role, User
+from casino.models import ActionLog, ApiToken, Player, Role, User
 from casino.permissions import access_player
 from casino.selectors import get_player_balance
 from casino.services import buy_in, cash_out, create_player, create_staff, issue_token, revoke_token
@@ -35,7 +35,7 @@ def test_create_player_opens_a_wallet_and_logs_it(cashier: User) -> None:
     )
     assert player.user.role == Role.PLAYER
     assert not player.user.is_staff
-    log = AuditLog.objects.get(action="player.created", object_id=str(player.pk))
+    log = ActionLog.objects.get(action="player.created", object_id=str(player.pk))
     assert (log.actor, log.object_type, log.object_id) == (cashier, "player", str(player.pk))
 
 
@@ -123,7 +123,7 @@ def test_cash_out_respects_holds_and_moves_nothing_when_refused(cashier: User) -
 
     assert Entry.objects.filter(account_id=player.wallet_id).count() == entries
     assert not Transfer.objects.filter(kind="cash_out", meta__player=player.pk).exists()
-    assert not AuditLog.objects.filter(action="cage.cash_out", data__player=player.pk).exists()
+    assert not ActionLog.objects.filter(action="cage.cash_out", data__player=player.pk).exists()
     balance = get_player_balance(player=player)
     assert (balance.available, balance.in_play, balance.total) == (3_000, 7_000, 10_000)
 

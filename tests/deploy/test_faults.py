@@ -353,7 +353,7 @@ def test_an_audit_whose_worker_is_killed_is_redelivered_and_finishes(
     assert data["trial_balance"]["balanced"]
     assert data["summary"]["rounds"] == summary.rounds
 
-    # Nothing moved: only what the audit writes (its report, the day's close, audit-log rows).
+    # Nothing moved: only what the audit writes (its report, the day's close, action-log rows).
     after = row_counts()
     changed = {table for table in before.keys() | after.keys() if before.get(table) != after.get(table)}
     assert changed <= {"tables_auditreport", "ledger_closedgamingday", "casino_auditlog"}, changed

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from casino.models import AuditLog, Player, Role, User
+from casino.models import ActionLog, Player, Role, User
 from ledger.gaming_day import gaming_day_for
 from tables.detection.base import Finding
 from tables.detection.services import save_findings
@@ -151,7 +151,7 @@ def test_a_pit_boss_resolves_an_alert_with_a_note_once(
     alert.refresh_from_db()
     assert alert.status == AlertStatus.RESOLVED
     assert alert.resolved_at is not None
-    assert AuditLog.objects.filter(action="alert.resolved", object_id=str(alert.pk), actor=pit_boss).exists()
+    assert ActionLog.objects.filter(action="alert.resolved", object_id=str(alert.pk), actor=pit_boss).exists()
 
     twice = client.post(f"/api/v1/alerts/{alert.pk}/resolve", {"note": "again"})
     assert twice.status_code == 409

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
+from tables.detection.base import threshold
 from tables.detection.detectors import DETECTOR_OF_KIND, DETECTORS, KINDS
 from tests.detection.conftest import DetectedNight
 
@@ -83,11 +84,11 @@ def test_a_dealer_stacking_splits_is_flagged_with_the_deals_that_show_it(injecte
     alert = one(injected.of("faro_split_rate"), dealer=stacker["subjects"]["dealer"])
     evidence = alert["evidence"]
     deals, splits = evidence["deals"], evidence["splits"]
-    assert deals >= settings.DETECT_SPLIT_MIN_DEALS
+    assert deals >= threshold("SPLIT_MIN_DEALS")
     assert splits == sum(r["splits"] for r in evidence["rounds"])  # every deal is listed
     assert evidence["expected"] == pytest.approx(deals * FAIR, abs=0.01)
     assert evidence["z"] == pytest.approx((splits - deals * FAIR) / (1.19 * math.sqrt(deals)), abs=0.01)
-    assert evidence["z"] >= settings.DETECT_SPLIT_Z
+    assert evidence["z"] >= threshold("SPLIT_Z")
     assert min(r["splits"] for r in evidence["rounds"]) >= 6  # every deal was stacked (rate 1)
     assert alert["table"] == stacker["subjects"]["table"]
     assert all(r["table"] == stacker["subjects"]["table"] for r in evidence["rounds"])
@@ -99,7 +100,7 @@ def test_a_deal_with_many_splits_is_flagged_on_its_own(injected: DetectedNight) 
     assert deals, "the stacker's 7-split deal"
     for alert in deals:
         assert alert["dealer"] == stacker["subjects"]["dealer"]
-        assert alert["evidence"]["splits"] >= settings.DETECT_SPLIT_DEAL_MIN
+        assert alert["evidence"]["splits"] >= threshold("SPLIT_DEAL_MIN")
         assert len(alert["evidence"]["turns"]) == alert["evidence"]["splits"]
 
 
@@ -115,11 +116,11 @@ def test_a_cold_deck_shows_as_a_hold_far_above_the_theoretical(injected: Detecte
     assert evidence["hold_pct"] == pytest.approx(100 * evidence["win"] / evidence["handle"], abs=0.01)
     assert evidence["z"] == pytest.approx((evidence["win"] - evidence["theo"]) / evidence["sigma"], abs=0.02)
     assert evidence["hold_pct"] > evidence["band_95_pct"][1] > evidence["theo_hold_pct"]
-    assert evidence["handle"] >= settings.DETECT_HOLD_MIN_HANDLE
-    assert len(evidence["rounds"]) >= settings.DETECT_HOLD_MIN_ROUNDS
+    assert evidence["handle"] >= threshold("HOLD_MIN_HANDLE")
+    assert len(evidence["rounds"]) >= threshold("HOLD_MIN_ROUNDS")
     # Every turn fixed (rate 1; a turn with no money on its two ranks cannot be): far beyond a fair coin.
-    assert evidence["turns_for_house"] > 0.8 * evidence["turns_decided"] >= settings.DETECT_HOLD_MIN_TURNS
-    assert evidence["turns_p_value"] <= settings.DETECT_HOLD_TURNS_P
+    assert evidence["turns_for_house"] > 0.8 * evidence["turns_decided"] >= threshold("HOLD_MIN_TURNS")
+    assert evidence["turns_p_value"] <= threshold("HOLD_TURNS_P")
     by_table = one([a for a in alerts if a["evidence"]["scope"] == "table"], table=table)
     assert by_table["evidence"]["rounds"] == evidence["rounds"]  # the dealer never left the table
     assert alert["table"] == table
@@ -137,9 +138,9 @@ def test_soft_play_between_colluders_is_a_one_way_chip_flow(injected: DetectedNi
     assert evidence["by_wins"] is True
     assert evidence["rounds_b_paid_a"] == 0
     assert evidence["a_wins"] == 0
-    assert evidence["rounds_a_paid_b"] >= settings.DETECT_FLOW_MIN_ROUNDS
+    assert evidence["rounds_a_paid_b"] >= threshold("FLOW_MIN_ROUNDS")
     assert evidence["b_wins"] > evidence["b_expected_wins"]
-    assert max(evidence["a_p_value"], evidence["b_p_value"]) <= settings.DETECT_FLOW_P
+    assert max(evidence["a_p_value"], evidence["b_p_value"]) <= threshold("FLOW_P")
 
 
 def test_a_dumper_losing_big_to_one_partner_is_a_one_way_chip_flow(injected: DetectedNight) -> None:
@@ -148,9 +149,9 @@ def test_a_dumper_losing_big_to_one_partner_is_a_one_way_chip_flow(injected: Det
     evidence = alert["evidence"]
     assert evidence["pair"] == [giver, taker]
     assert evidence["by_amounts"] is True
-    assert evidence["rounds_a_paid_most"] >= settings.DETECT_FLOW_MIN_ROUNDS
-    assert evidence["top_payer_p_value"] <= settings.DETECT_FLOW_TOP_P
-    assert evidence["amount_a_to_b"] >= settings.DETECT_FLOW_MIN_AMOUNT
+    assert evidence["rounds_a_paid_most"] >= threshold("FLOW_MIN_ROUNDS")
+    assert evidence["top_payer_p_value"] <= threshold("FLOW_TOP_P")
+    assert evidence["amount_a_to_b"] >= threshold("FLOW_MIN_AMOUNT")
     assert evidence["amount_b_to_a"] == 0
 
 
@@ -160,15 +161,13 @@ def test_a_dealer_steering_wins_to_a_partner_is_flagged_twice(injected: Detected
     assert affinity["dealer"] == partner["dealer"]
     assert affinity["table"] == partner["table"]
     evidence = affinity["evidence"]
-    assert (
-        evidence["wins_with_dealer"] == evidence["rounds_with_dealer"] >= settings.DETECT_AFFINITY_MIN_ROUNDS
-    )
-    assert evidence["p_value"] <= settings.DETECT_AFFINITY_P < evidence["p_value_elsewhere"]
-    assert evidence["rounds_elsewhere"] >= settings.DETECT_AFFINITY_MIN_OTHER_ROUNDS
+    assert evidence["wins_with_dealer"] == evidence["rounds_with_dealer"] >= threshold("AFFINITY_MIN_ROUNDS")
+    assert evidence["p_value"] <= threshold("AFFINITY_P") < evidence["p_value_elsewhere"]
+    assert evidence["rounds_elsewhere"] >= threshold("AFFINITY_MIN_OTHER_ROUNDS")
     never = one(injected.of("never_loses"), player=partner["player"])
     assert never["dealer"] == partner["dealer"]
     assert never["evidence"]["losses"] == 0
-    assert never["evidence"]["chance"] <= settings.DETECT_NEVER_LOSES_P
+    assert never["evidence"]["chance"] <= threshold("NEVER_LOSES_P")
     assert never["evidence"]["result"] == evidence["result_with_dealer"] > 0
 
 
@@ -179,12 +178,12 @@ def test_a_player_probing_the_maximum_across_tables_is_flagged(injected: Detecte
     prober = injected.scenario("limit_prober")["subjects"]["player"]
     probing = one(injected.of("limit_probing"), player=prober)
     attempts = probing["evidence"]["attempts"]
-    assert probing["evidence"]["refusals"] == len(attempts) >= settings.DETECT_LIMIT_REFUSALS
+    assert probing["evidence"]["refusals"] == len(attempts) >= threshold("LIMIT_REFUSALS")
     assert all(a["amount"] and a["round"] for a in attempts)
     under = one(injected.of("just_under_max"), player=prober)
     bets = under["evidence"]["bets_list"]
-    assert len(under["evidence"]["tables"]) >= settings.DETECT_UNDER_MAX_MIN_TABLES
-    assert all(settings.DETECT_UNDER_MAX_RATIO * b["max_bet"] <= b["amount"] < b["max_bet"] for b in bets)
+    assert len(under["evidence"]["tables"]) >= threshold("UNDER_MAX_MIN_TABLES")
+    assert all(threshold("UNDER_MAX_RATIO") * b["max_bet"] <= b["amount"] < b["max_bet"] for b in bets)
     # every refused probe was over the maximum the table had then
     assert {a["table"] for a in attempts} <= set(under["evidence"]["tables"])
 
@@ -198,11 +197,11 @@ def test_fill_abuse_is_flagged_three_ways(injected: DetectedNight) -> None:
     fills = one(injected.of("fill_unexplained"), dealer=dealer)
     assert [f["fill"] for f in fills["evidence"]["fills"]] == abuser["stats"]["fills"]
     for fill in fills["evidence"]["fills"]:
-        assert fill["tray_before"] >= settings.DETECT_FILL_NEED_RATIO * fill["opening"]
+        assert fill["tray_before"] >= threshold("FILL_NEED_RATIO") * fill["opening"]
         assert fill["approved_by"] == approver
     pair = one(injected.of("fill_pair"), dealer=dealer)
     assert pair["evidence"]["approved_by"] == approver
-    assert pair["evidence"]["fills"] >= settings.DETECT_FILL_PAIR_MIN
+    assert pair["evidence"]["fills"] >= threshold("FILL_PAIR_MIN")
     assert pair["evidence"]["share"] == 1.0
     # The injected credit; the tray check may add an honest one too (the fills overfilled the tray).
     credits = {
@@ -219,7 +218,7 @@ def test_a_short_closing_count_is_flagged_with_the_session(injected: DetectedNig
     assert shorted
     for row in shorted:
         alert = one(injected.of("short_count"), table=row["table"])
-        assert alert["evidence"]["variance"] == -row["short"] < -settings.DETECT_SHORT_COUNT
+        assert alert["evidence"]["variance"] == -row["short"] < -threshold("SHORT_COUNT")
         assert alert["dealer"] == row["dealer"] == alert["evidence"]["closed_by"]
         assert alert["evidence"]["closing_inventory"] - alert["evidence"]["closing_ledger"] == -row["short"]
 
@@ -235,15 +234,15 @@ def test_structuring_across_two_days_is_flagged_with_every_transaction(injected:
     line = settings.CTR_THRESHOLD
     cash_in = evidence["cash_in"]["transactions"]
     assert {t["transfer"] for t in cash_in} == {row["transfer"] for row in scenario["stats"]["buy_ins"]}
-    assert all(settings.DETECT_STRUCTURING_LOW * line <= t["amount"] <= line for t in cash_in)
+    assert all(threshold("STRUCTURING_LOW") * line <= t["amount"] <= line for t in cash_in)
     assert {t["transfer"] for t in evidence["cash_out"]["transactions"]} == {
         row["transfer"] for row in scenario["stats"]["cash_outs"]
     }
     assert len(evidence["days"]) == 2
     assert alert["severity"] == "high"
     minimal = one(injected.of("minimal_play_cash_out"), player=player)
-    assert minimal["evidence"]["cash_out"] >= settings.DETECT_MINPLAY_MIN_CASH_OUT
-    assert minimal["evidence"]["handle"] <= settings.DETECT_MINPLAY_RATIO * minimal["evidence"]["cash_out"]
+    assert minimal["evidence"]["cash_out"] >= threshold("MINPLAY_MIN_CASH_OUT")
+    assert minimal["evidence"]["handle"] <= threshold("MINPLAY_RATIO") * minimal["evidence"]["cash_out"]
 
 
 def test_chips_bought_and_walked_out_are_flagged(injected: DetectedNight) -> None:
@@ -253,4 +252,4 @@ def test_chips_bought_and_walked_out_are_flagged(injected: DetectedNight) -> Non
     assert evidence["cash_in"] >= scenario["stats"]["buy_in"]
     assert evidence["cash_out"] == 0
     assert evidence["unredeemed"] == evidence["cash_in"] + evidence["result"]
-    assert evidence["handle"] <= settings.DETECT_WALK_PLAY_RATIO * evidence["cash_in"]
+    assert evidence["handle"] <= threshold("WALK_PLAY_RATIO") * evidence["cash_in"]

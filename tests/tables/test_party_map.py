@@ -80,10 +80,9 @@ def test_an_unknown_party_is_refused() -> None:
 
 
 @pytest.mark.django_db
-def test_maps_read_wallets_from_players_or_from_codes(player: Player, other_player: Player) -> None:
-    by_players = PartyMap.of_players(TABLE, [player.pk, other_player.pk])
-    by_codes = PartyMap.of_codes(TABLE, [player.wallet.code, tray_code(TABLE), RAKE])
+def test_a_map_reads_the_wallets_among_the_codes(player: Player, other_player: Player) -> None:
+    parties = PartyMap.of_codes(TABLE, [player.wallet.code, tray_code(TABLE), RAKE])
 
-    assert by_players.code(base.wallet(other_player.pk)) == other_player.wallet.code
-    assert by_codes.party(player.wallet.code) == base.wallet(player.pk)
-    assert by_codes.player_of(other_player.wallet.code) is None  # not among the codes
+    assert parties.party(player.wallet.code) == base.wallet(player.pk)
+    assert parties.code(base.wallet(player.pk)) == player.wallet.code
+    assert parties.player_of(other_player.wallet.code) is None  # not among the codes

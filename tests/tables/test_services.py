@@ -8,7 +8,7 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from casino.errors import Conflict, Forbidden, NotFound, SeparationOfDuties, ValidationFailed
-from casino.models import AuditLog, Player, User
+from casino.models import ActionLog, Player, User
 from ledger.errors import InsufficientFunds
 from ledger.models import Account, AccountKind, AccountPurpose, Entry, Transfer
 from ledger.services import Leg, post_transfer
@@ -227,7 +227,7 @@ def test_close_splits_an_unwon_pot_among_the_last_rounds_players(table: Table, d
         1_000 - 251 + 251,
     )
     assert (
-        AuditLog.objects.filter(
+        ActionLog.objects.filter(
             action="pot.split", actor=dealer, data__pot=pot_code(table.pk, "main")
         ).count()
         == 1

@@ -7,7 +7,7 @@ Each request locks its own table, so the tables' locks do not serialise them; th
 ``tables_player_in_one_seat`` stops all but the first insert. The losers used to get the
 ``IntegrityError`` as a 500; they now get ``already_seated`` as the check would have given.
 
-The races are made certain: the audit log, written after the row, is locked until every
+The races are made certain: the action log, written after the row, is locked until every
 request waits (the first for that lock, the others for the first one's row in the index).
 """
 
@@ -21,7 +21,7 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from casino.models import AuditLog, Role
+from casino.models import ActionLog, Role
 from tables.models import Seat, Table
 from tests import factories
 from tests.deploy.test_faults import held
@@ -42,7 +42,7 @@ def waiting_for_a_lock() -> int:
 
 
 def race(threads: list[threading.Thread]) -> None:
-    """Start the requests with the audit log locked; let them go once every one of them waits."""
+    """Start the requests with the action log locked; let them go once every one of them waits."""
     with held("LOCK TABLE casino_auditlog IN SHARE ROW EXCLUSIVE MODE"):
         for thread in threads:
             thread.start()
@@ -90,7 +90,7 @@ def test_twenty_racing_seatings_of_one_player_seat_them_once_and_refuse_the_rest
     assert all("already seated" in error["message"] for error in refusals)
     seated = Seat.objects.filter(player_id=player, left_at__isnull=True)
     assert seated.count() == 1
-    assert AuditLog.objects.filter(action="seat.taken").count() == 1
+    assert ActionLog.objects.filter(action="seat.taken").count() == 1
 
 
 def test_two_pit_bosses_naming_two_tables_alike_at_once_get_one_table_and_a_409() -> None:

@@ -1,0 +1,61 @@
+"""Cheating-pattern and AML detection (tables.detection; README there): one ``DETECTION`` dict.
+
+Cents for amounts, z-scores and p-values for the statistical rules. The keys are upper case,
+as in Django's own dict settings, and each one is read from the environment variable
+``DETECT_<KEY>`` (``DETECT_SPLIT_Z`` sets ``DETECTION["SPLIT_Z"]``). Detectors read them through
+``tables.detection.base.threshold``, so thresholds are tuned here, never in the detectors.
+"""
+
+from casino.settings.audit import AUDIT_VARIANCE_THRESHOLD
+from casino.settings.environment import env
+
+DETECTION: dict[str, int | float] = {
+    # Faro dealing integrity: a dealer's splits over the window against 25/17 per deal (sd 1.19).
+    "SPLIT_Z": env.float("DETECT_SPLIT_Z", default=3.0),
+    "SPLIT_MIN_DEALS": env.int("DETECT_SPLIT_MIN_DEALS", default=3),
+    "SPLIT_DEAL_MIN": env.int("DETECT_SPLIT_DEAL_MIN", default=7),  # one deal: P(>= 7) = 0.0006
+    # Hold: a table's or dealer's Faro win against its theoretical win, in standard deviations.
+    "HOLD_Z": env.float("DETECT_HOLD_Z", default=3.29),  # 99.9 % two-sided
+    "HOLD_MIN_HANDLE": env.int("DETECT_HOLD_MIN_HANDLE", default=100_000),
+    "HOLD_MIN_ROUNDS": env.int("DETECT_HOLD_MIN_ROUNDS", default=3),
+    "HOLD_TURNS_P": env.float("DETECT_HOLD_TURNS_P", default=0.0001),  # turn orders, each side
+    "HOLD_MIN_TURNS": env.int("DETECT_HOLD_MIN_TURNS", default=20),
+    # Collusion and chip dumping (pot and stakes games; Faro for dealer affinity and never-loses).
+    "FLOW_P": env.float("DETECT_FLOW_P", default=0.003),  # each side of the pair (by wins)
+    "FLOW_TOP_P": env.float("DETECT_FLOW_TOP_P", default=0.001),  # the largest payer (by amounts)
+    "FLOW_TOP_ELSEWHERE_P": env.float("DETECT_FLOW_TOP_ELSEWHERE_P", default=0.05),
+    "FLOW_MIN_ROUNDS": env.int("DETECT_FLOW_MIN_ROUNDS", default=6),
+    "FLOW_MAX_REVERSE": env.float("DETECT_FLOW_MAX_REVERSE", default=0.2),
+    "FLOW_MIN_AMOUNT": env.int("DETECT_FLOW_MIN_AMOUNT", default=1_000),
+    "AFFINITY_P": env.float("DETECT_AFFINITY_P", default=0.0001),
+    "AFFINITY_ELSEWHERE_P": env.float("DETECT_AFFINITY_ELSEWHERE_P", default=0.01),
+    "AFFINITY_MIN_ROUNDS": env.int("DETECT_AFFINITY_MIN_ROUNDS", default=6),
+    "AFFINITY_MIN_OTHER_ROUNDS": env.int("DETECT_AFFINITY_MIN_OTHER_ROUNDS", default=3),
+    "NEVER_LOSES_P": env.float("DETECT_NEVER_LOSES_P", default=0.0001),
+    "NEVER_LOSES_MIN_ROUNDS": env.int("DETECT_NEVER_LOSES_MIN_ROUNDS", default=6),
+    # Betting limits.
+    "LIMIT_REFUSALS": env.int("DETECT_LIMIT_REFUSALS", default=3),
+    "UNDER_MAX_RATIO": env.float("DETECT_UNDER_MAX_RATIO", default=0.9),
+    "UNDER_MAX_MIN_BETS": env.int("DETECT_UNDER_MAX_MIN_BETS", default=4),
+    "UNDER_MAX_MIN_TABLES": env.int("DETECT_UNDER_MAX_MIN_TABLES", default=2),
+    # Fills and credits.
+    "FILL_NEED_RATIO": env.float("DETECT_FILL_NEED_RATIO", default=0.5),  # tray / opening count
+    "FILL_PAIR_MIN": env.int("DETECT_FILL_PAIR_MIN", default=3),
+    "FILL_PAIR_SHARE": env.float("DETECT_FILL_PAIR_SHARE", default=0.75),
+    "FILL_PAIR_DAYS": env.int("DETECT_FILL_PAIR_DAYS", default=7),
+    "CREDIT_CLOSE_MIN": env.int("DETECT_CREDIT_CLOSE_MIN", default=100_000),
+    "SHORT_COUNT": env.int("DETECT_SHORT_COUNT", default=AUDIT_VARIANCE_THRESHOLD),
+    # AML (CTR_THRESHOLD in casino.settings.audit is the reporting line).
+    "STRUCTURING_LOW": env.float("DETECT_STRUCTURING_LOW", default=0.8),  # share of the CTR line
+    "STRUCTURING_MIN_COUNT": env.int("DETECT_STRUCTURING_MIN_COUNT", default=2),
+    "STRUCTURING_DAYS": env.int("DETECT_STRUCTURING_DAYS", default=2),
+    "MINPLAY_MIN_CASH_OUT": env.int("DETECT_MINPLAY_MIN_CASH_OUT", default=500_000),
+    "MINPLAY_RATIO": env.float("DETECT_MINPLAY_RATIO", default=0.1),  # handle / cash-out
+    "WALK_MIN_BUY_IN": env.int("DETECT_WALK_MIN_BUY_IN", default=500_000),
+    "WALK_PLAY_RATIO": env.float("DETECT_WALK_PLAY_RATIO", default=0.25),  # handle / buy-in
+    "WALK_UNREDEEMED_RATIO": env.float("DETECT_WALK_UNREDEEMED_RATIO", default=0.5),
+    # Beat (casino.settings.celery): the day that just ended, this many minutes after the
+    # rollover (after its audit); and the day in progress every LIVE_MINUTES (0: no live runs).
+    "MINUTES_AFTER_ROLLOVER": env.int("DETECT_MINUTES_AFTER_ROLLOVER", default=45),
+    "LIVE_MINUTES": env.int("DETECT_LIVE_MINUTES", default=15),
+}

@@ -1,0 +1,55 @@
+"""Who the client is, sign-in lockouts (django-axes) and the Content-Security-Policy.
+
+Production's cookie, HSTS and TLS settings are in ``production.py``; the API's no-store
+header is ``casino.api.caching.NoStoreApiMiddleware`` (in ``base.MIDDLEWARE``).
+"""
+
+from datetime import timedelta
+
+from django.utils.csp import CSP
+
+from casino.settings.environment import env
+
+# The client's address (casino/client_address.py): X-Forwarded-For is believed only from these
+# proxies (addresses or CIDR networks, comma list). Empty: REMOTE_ADDR is the client.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+
+# Sign-in brute-force protection on every path (API token, console, admin): django-axes with
+# casino/login_guard.py's policy. Failures only count; a floor's dealers share one address, so
+# it gets a larger allowance than one username. Lockouts double per further limit's worth.
+LOGIN_FAILURES_PER_USERNAME = env.int("LOGIN_FAILURES_PER_USERNAME", default=5)
+LOGIN_FAILURES_PER_ADDRESS = env.int("LOGIN_FAILURES_PER_ADDRESS", default=20)
+LOGIN_LOCKOUT = timedelta(minutes=env.float("LOGIN_LOCKOUT_MINUTES", default=15))
+LOGIN_LOCKOUT_MAX = timedelta(hours=env.float("LOGIN_LOCKOUT_MAX_HOURS", default=24))
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out client before any password check
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "casino.login_guard.LoginGuardHandler"  # PostgreSQL, not the cache: works without Redis
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks out on its own
+AXES_FAILURE_LIMIT = LOGIN_FAILURES_PER_USERNAME  # the address's count is scaled to it (login_guard)
+AXES_COOLOFF_TIME = "casino.login_guard.lockout_time"
+AXES_USE_ATTEMPT_EXPIRATION = True  # each failure row expires on its own lockout time
+AXES_CLIENT_IP_CALLABLE = "casino.client_address.client_address"
+AXES_LOCKOUT_CALLABLE = "casino.login_guard.lockout_response"
+AXES_RESET_ON_SUCCESS = False  # a success must not wash an address's failures (password spraying)
+AXES_DISABLE_ACCESS_LOG = True  # a success writes nothing
+
+# Content-Security-Policy (Django's own middleware) on every page: the console, the pit, the
+# audit pages and the admin run scripts and styles from our static files only, no inline
+# <script>, no on*= handlers, no eval (htmx is configured without it in console/base.html).
+# Inline style *attributes* stay allowed (style-src-attr): the Faro layout places each chip
+# and colours each seat per element; <style> blocks are refused. The Swagger UI at
+# /api/v1/docs needs its inline script and CDN: casino/api/urls.py gives it DOCS_CSP.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "style-src-attr": [CSP.UNSAFE_INLINE],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}

@@ -1,0 +1,132 @@
+"""Compute a gaming day's audit report from the ledger, the counts and the rounds.
+
+One module per section: ``tables`` (the count against the ledger), ``people`` (handle, results
+and time of players and dealers), ``cage`` (cash, CTR and MTL, cash flow), ``ledger`` (trial
+balance, zero-sum, stored balances, settlements and reversals), ``rounds`` (replay,
+commitments, theo), ``corrections``; ``assemble`` builds the report dict. Each section fills
+in one ``AuditState``; a section that raises becomes a finding and the others still run.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.db import connection, connections
+from django.utils import timezone
+
+from ledger.gaming_day import gaming_day_bounds
+from tables.audit import report as shape
+from tables.audit.compute.assemble import assemble
+from tables.audit.compute.cage import section_cage, section_cash_flow
+from tables.audit.compute.corrections import section_corrections
+from tables.audit.compute.ledger import (
+    section_account_balances,
+    section_settlements_vs_ledger,
+    section_trial_balance,
+    section_zero_sum,
+)
+from tables.audit.compute.people import load_people, section_settlements, section_time
+from tables.audit.compute.rounds import load_rounds, section_rounds
+from tables.audit.compute.state import AuditState, ProgressSink
+from tables.audit.compute.tables import finish_tables, section_tables
+
+logger = logging.getLogger(__name__)
+
+Section = Callable[[AuditState], None]
+
+# The sections that only read SQL; they run in a thread of their own while the rounds replay.
+LEDGER_SECTIONS: list[tuple[str, Section]] = [
+    ("tables", section_tables),
+    ("settlements", section_settlements),
+    ("time", section_time),
+    ("cage", section_cage),
+    ("cash flow", section_cash_flow),
+    ("trial balance", section_trial_balance),
+    ("transfers", section_zero_sum),
+    ("accounts", section_account_balances),
+    ("settlements vs ledger", section_settlements_vs_ledger),
+    ("corrections", section_corrections),
+]
+SECTIONS = len(LEDGER_SECTIONS) + 1  # progress steps besides one per replayed round: + table results
+CHECK_ORDER = (
+    "trial_balance",
+    "zero_sum",
+    "account_balances",
+    "settlements_vs_ledger",
+    "round_replay",
+    "commitments",
+    "rounds_finished",
+)
+
+
+def compute_audit(
+    *, day: dt.date, progress: ProgressSink | None = None, closed_at: dt.datetime | None = None
+) -> dict[str, Any]:
+    """The whole report for ``day`` as a JSON-ready dict (tables.audit.report.ReportData)."""
+    began = time.monotonic()
+    start, end = gaming_day_bounds(day)
+    now = timezone.now()
+    audit = AuditState(
+        day=day,
+        start=start,
+        end=end,
+        as_of=end if end <= now else None,
+        zone=ZoneInfo(settings.CASINO_TIME_ZONE),
+        progress=progress,
+    )
+    load_people(audit)
+    load_rounds(audit)
+    if progress is not None:
+        progress.set_total(len(audit.rounds) + SECTIONS)
+    if connection.in_atomic_block:
+        # Inside a caller's transaction another connection would not see its rows: one thread.
+        _run_sections(audit, LEDGER_SECTIONS)
+        _run_sections(audit, [("rounds", section_rounds)])
+    else:
+        # The replay is Python on this core; the ledger's sums are PostgreSQL's work on another.
+        # The SQL sections run meanwhile in a thread with its own connection.
+        worker = threading.Thread(
+            target=_run_sections, args=(audit, LEDGER_SECTIONS), kwargs={"own_connection": True}, daemon=True
+        )
+        worker.start()
+        _run_sections(audit, [("rounds", section_rounds)])
+        worker.join()
+    _run_sections(audit, [("table results", finish_tables)])
+    for player_id, theo in audit.theo_players.items():
+        audit.players[player_id].theo += theo
+    for dealer_id, theo in audit.theo_dealers.items():
+        audit.dealers[dealer_id].theo += theo
+    audit.checks.sort(key=lambda c: CHECK_ORDER.index(c["name"]) if c["name"] in CHECK_ORDER else 99)
+    return assemble(audit, began=began, closed_at=closed_at)
+
+
+def _run_sections(
+    audit: AuditState, sections: list[tuple[str, Section]], *, own_connection: bool = False
+) -> None:
+    """Run sections in order; one that fails becomes a finding and the others still run."""
+    try:
+        for label, section in sections:
+            try:
+                section(audit)
+            except Exception as error:
+                logger.exception("audit section %s failed for %s", label, audit.day)
+                audit.add(
+                    shape.finding(
+                        "audit_section_failed",
+                        "critical",
+                        f"The {label} section could not be computed: {type(error).__name__}: {error}",
+                        evidence={"section": label},
+                    )
+                )
+            if section is not section_rounds:
+                audit.step()
+    finally:
+        if own_connection:
+            connections.close_all()  # this thread's connections only

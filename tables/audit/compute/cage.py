@@ -1,0 +1,128 @@
+"""The cage: cash in and out per player, CTR and MTL, and the day's cash flow hour by hour."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+
+from casino.money import format_dollars
+from tables.audit import report as shape
+from tables.audit.compute.state import AuditState, sql_rows
+
+
+def section_cage(audit: AuditState) -> None:
+    """Cash in and out per player: CTR above the daily threshold, an MTL entry per large transaction."""
+    rows = sql_rows(
+        """
+        SELECT e.account_id, t.id, t.kind, t.created_at, e.amount
+          FROM ledger_entry e
+          JOIN ledger_transfer t ON t.id = e.transfer_id
+          JOIN ledger_account a ON a.id = e.account_id
+         WHERE t.gaming_day = %s AND t.kind IN ('buy_in', 'cash_out') AND a.purpose = 'wallet'
+         ORDER BY t.created_at, t.id
+        """,
+        [audit.day],
+    )
+    mtl: list[shape.MtlEntryData] = []
+    total_in = total_out = 0
+    for account_id, transfer_id, kind, at, amount in rows:
+        player_id = audit.wallet_player.get(account_id)
+        if player_id is None:
+            continue
+        player = audit.players[player_id]
+        cents = abs(int(amount))
+        if kind == "buy_in":
+            player.cash_in += cents
+            total_in += cents
+        else:
+            player.cash_out += cents
+            total_out += cents
+        if cents > audit.mtl_threshold:
+            mtl.append(
+                {
+                    "player": player_id,
+                    "name": audit.player_names.get(player_id, ""),
+                    "kind": kind,
+                    "amount": cents,
+                    "at": at.astimezone(audit.zone).isoformat(),
+                    "transfer": transfer_id,
+                }
+            )
+    ctr: list[shape.CtrData] = []
+    for player_id, player in sorted(audit.players.items()):
+        directions = [
+            label
+            for label, total in (("cash_in", player.cash_in), ("cash_out", player.cash_out))
+            if total > audit.ctr_threshold
+        ]
+        if not directions:
+            continue
+        name = audit.player_names.get(player_id, "")
+        ctr.append(
+            {
+                "player": player_id,
+                "name": name,
+                "cash_in": player.cash_in,
+                "cash_out": player.cash_out,
+                "directions": directions,
+            }
+        )
+        audit.add(
+            shape.finding(
+                "ctr_required",
+                "compliance",
+                f"{name}: "
+                + " and ".join(
+                    f"{label.replace('_', ' ')} {format_dollars(total)}"
+                    for label, total in (("cash_in", player.cash_in), ("cash_out", player.cash_out))
+                    if label in directions
+                )
+                + f" above the CTR threshold of {format_dollars(audit.ctr_threshold)}: "
+                "a Currency Transaction Report is due.",
+                player=player_id,
+                amount=max(player.cash_in, player.cash_out),
+                evidence={"cash_in": player.cash_in, "cash_out": player.cash_out},
+            )
+        )
+    audit.cage = {
+        "cash_in": total_in,
+        "cash_out": total_out,
+        "transactions": len(rows),
+        "ctr": ctr,
+        "mtl": mtl,
+    }
+
+
+def section_cash_flow(audit: AuditState) -> None:
+    """The day hour by hour (casino time): buy-ins, cash-outs, fills and credits."""
+    rows = sql_rows(
+        """
+        SELECT date_trunc('hour', t.created_at AT TIME ZONE %s), t.kind, SUM(e.amount)
+          FROM ledger_entry e
+          JOIN ledger_transfer t ON t.id = e.transfer_id
+         WHERE t.gaming_day = %s AND t.kind IN ('buy_in', 'cash_out', 'fill', 'credit') AND e.amount > 0
+         GROUP BY 1, 2
+        """,
+        [str(audit.zone), audit.day],
+    )
+    by_hour: dict[dt.datetime, dict[str, int]] = defaultdict(dict)
+    for hour, kind, total in rows:
+        by_hour[hour.replace(tzinfo=None)][kind] = int(total)
+    hours: list[shape.CashFlowHour] = []
+    moment = audit.start
+    while moment < audit.end:
+        local = moment.astimezone(audit.zone)
+        key = local.replace(minute=0, second=0, microsecond=0, tzinfo=None)
+        sums = by_hour.get(key, {})
+        hours.append(
+            {
+                "hour": local.strftime("%H:00"),
+                "start": local.isoformat(),
+                "cash_in": sums.get("buy_in", 0),
+                "cash_out": sums.get("cash_out", 0),
+                "fills": sums.get("fill", 0),
+                "credits": sums.get("credit", 0),
+            }
+        )
+        moment += dt.timedelta(hours=1)
+    audit.cash_flow = hours

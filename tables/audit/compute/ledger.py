@@ -1,0 +1,343 @@
+"""Ledger checks: trial balance, zero-sum transfers, stored balances, settlements and reversals.
+
+Each recomputes from the entries what the ledger stores or promises, so a row changed behind
+the ledger's back shows up as a critical finding.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.utils import timezone
+
+from casino.money import format_dollars
+from ledger.models import Transfer
+from ledger.selectors import get_trial_balance
+from tables.audit import report as shape
+from tables.audit.compute.state import MAX_FINDINGS_PER_KIND, AuditState, sql_rows
+
+
+def section_trial_balance(audit: AuditState) -> None:
+    """Total debits = total credits, balances sum to 0, summed from the entries themselves.
+
+    As of the day's end (or now, after an early close): from entries rather than the stored
+    account totals, so an entry changed behind the ledger's back unbalances it.
+    """
+    trial = get_trial_balance(as_of=audit.as_of or timezone.now())
+    groups: dict[str, shape.PurposeBalance] = {}
+    for row in trial.rows:
+        group = groups.setdefault(
+            row.purpose, {"purpose": row.purpose, "accounts": 0, "debits": 0, "credits": 0, "balance": 0}
+        )
+        group["accounts"] += 1
+        group["debits"] += row.debits
+        group["credits"] += row.credits
+        group["balance"] += row.balance
+    balances = sum(row.balance for row in trial.rows)
+    audit.trial_balance = {
+        "as_of": (audit.as_of or timezone.now()).isoformat(),
+        "total_debits": trial.total_debits,
+        "total_credits": trial.total_credits,
+        "sum_of_balances": balances,
+        "balanced": trial.balanced,
+        "by_purpose": sorted(groups.values(), key=lambda g: g["purpose"]),
+    }
+    audit.check(
+        "trial_balance",
+        "Trial balance: debits = credits, balances sum to 0",
+        len(trial.rows),
+        0 if trial.balanced else 1,
+    )
+    if not trial.balanced:
+        audit.add(
+            shape.finding(
+                "trial_balance_unbalanced",
+                "critical",
+                f"The trial balance does not balance: debits {format_dollars(trial.total_debits)}, "
+                f"credits {format_dollars(trial.total_credits)}, balances sum to {format_dollars(balances)}.",
+                amount=trial.total_credits - trial.total_debits,
+                evidence={
+                    "total_debits": trial.total_debits,
+                    "total_credits": trial.total_credits,
+                    "sum": balances,
+                },
+            )
+        )
+
+
+def section_zero_sum(audit: AuditState) -> None:
+    """Every transfer of the day has two or more entries summing to 0 (the trigger's rule, rechecked)."""
+    checked = sql_rows("SELECT COUNT(*) FROM ledger_transfer WHERE gaming_day = %s", [audit.day])[0][0]
+    bad = sql_rows(
+        """
+        SELECT t.id, t.key, t.kind, COALESCE(SUM(e.amount), 0), COUNT(e.id),
+               t.meta ->> 'table', t.meta ->> 'round'
+          FROM ledger_transfer t
+          LEFT JOIN ledger_entry e ON e.transfer_id = t.id
+         WHERE t.gaming_day = %s
+         GROUP BY t.id
+        HAVING COALESCE(SUM(e.amount), 0) <> 0 OR COUNT(e.id) < 2
+         ORDER BY t.id
+        """,
+        [audit.day],
+    )
+    audit.check("zero_sum", "Every transfer's entries sum to 0", int(checked), len(bad))
+    for transfer_id, key, kind, total, entries, table_ref, round_ref in bad:
+        table_id = int(table_ref) if table_ref else None
+        acc = audit.table_for(table_id) if table_id else None
+        audit.add(
+            shape.finding(
+                "transfer_not_zero_sum",
+                "critical",
+                f"Transfer {transfer_id} ({kind}, key {key}) has {entries} entries summing to "
+                f"{int(total)} cents, not 0.",
+                table=table_id,
+                table_name=acc.table.name if acc else None,
+                round=int(round_ref) if round_ref else None,
+                transfer=transfer_id,
+                amount=int(total),
+                evidence={"key": key, "kind": kind, "entries": int(entries), "sum": int(total)},
+            )
+        )
+
+
+def section_account_balances(audit: AuditState) -> None:
+    """Every account touched in the day: stored balance and totals equal the sum of its entries."""
+    rows = sql_rows(
+        """
+        WITH touched AS (
+            SELECT DISTINCT e.account_id
+              FROM ledger_entry e JOIN ledger_transfer t ON t.id = e.transfer_id
+             WHERE t.gaming_day = %s
+        ), sums AS (
+            SELECT e.account_id,
+                   COALESCE(SUM(e.amount), 0) AS balance,
+                   COALESCE(-SUM(e.amount) FILTER (WHERE e.amount < 0), 0) AS debits,
+                   COALESCE(SUM(e.amount) FILTER (WHERE e.amount > 0), 0) AS credits
+              FROM ledger_entry e JOIN touched USING (account_id)
+             GROUP BY e.account_id
+        )
+        SELECT a.id, a.code, a.balance, a.debits_posted, a.credits_posted, s.balance, s.debits, s.credits
+          FROM ledger_account a JOIN sums s ON s.account_id = a.id
+        """,
+        [audit.day],
+    )
+    bad = [r for r in rows if (r[2], r[3], r[4]) != (r[5], r[6], r[7])]
+    audit.check("account_balances", "Stored balances equal the sum of their entries", len(rows), len(bad))
+    for _pk, code, balance, debits, credits, e_balance, e_debits, e_credits in bad:
+        audit.add(
+            shape.finding(
+                "account_balance_mismatch",
+                "critical",
+                f"Account {code} stores a balance of {balance} cents; its entries sum to {int(e_balance)}.",
+                amount=int(balance) - int(e_balance),
+                evidence={
+                    "account": code,
+                    "stored": {"balance": balance, "debits": debits, "credits": credits},
+                    "entries": {
+                        "balance": int(e_balance),
+                        "debits": int(e_debits),
+                        "credits": int(e_credits),
+                    },
+                },
+            )
+        )
+
+
+def section_settlements_vs_ledger(audit: AuditState) -> None:
+    """Each round transfer's entries are exactly its RoundSettlement rows' debits and credits.
+
+    Compared per transfer as (count, sum of a hash of each (account, signed amount)), which
+    needs no sort of the day's entries; only the transfers that differ are fetched leg by leg.
+    A settlement row a correction voided still describes its original transfer, so it takes
+    part like any other; the correction's reversal (kind ``reversal``, ``reverses`` a round
+    transfer) has no settlement rows and is checked by ``_check_reversals`` instead.
+    """
+    rows = sql_rows(
+        """
+        WITH round_transfers AS (
+            SELECT t.id FROM ledger_transfer t
+             WHERE t.gaming_day = %s AND t.meta ? 'round'
+               AND NOT (t.kind = 'reversal' AND t.reverses_id IS NOT NULL)
+        ), ledger_side AS (
+            SELECT e.transfer_id, COUNT(*) AS n,
+                   SUM(hashtextextended(e.account_id::text || ':' || e.amount::text, 0)::numeric) AS h
+              FROM ledger_entry e JOIN round_transfers rt ON rt.id = e.transfer_id
+             GROUP BY e.transfer_id
+        ), settled AS (
+            SELECT s.transfer_id, s.from_account AS code, -s.amount AS amount
+              FROM tables_roundsettlement s JOIN ledger_transfer t ON t.id = s.transfer_id
+             WHERE t.gaming_day = %s
+            UNION ALL
+            SELECT s.transfer_id, s.to_account, s.amount
+              FROM tables_roundsettlement s JOIN ledger_transfer t ON t.id = s.transfer_id
+             WHERE t.gaming_day = %s
+        ), settlement_side AS (
+            SELECT st.transfer_id, COUNT(*) AS n,
+                   SUM(hashtextextended(COALESCE(a.id::text, st.code) || ':' || st.amount::text, 0)::numeric)
+                       AS h
+              FROM settled st LEFT JOIN ledger_account a ON a.code = st.code
+             GROUP BY st.transfer_id
+        )
+        SELECT COALESCE(l.transfer_id, s.transfer_id),
+               l.n IS NOT DISTINCT FROM s.n AND l.h IS NOT DISTINCT FROM s.h
+          FROM ledger_side l FULL JOIN settlement_side s ON s.transfer_id = l.transfer_id
+        """,
+        [audit.day, audit.day, audit.day],
+    )
+    reversals_checked, reversal_problems = _check_reversals(audit)
+    bad = sorted(transfer_id for transfer_id, same in rows if not same)
+    audit.check(
+        "settlements_vs_ledger",
+        "Round settlements equal their ledger legs; corrections reverse exactly what they voided",
+        len(rows) + reversals_checked,
+        len(bad) + reversal_problems,
+    )
+    if not bad:
+        return
+    details = sql_rows(
+        """
+        WITH legs AS (
+            SELECT e.transfer_id,
+                   MAX(a.code) FILTER (WHERE e.amount < 0) AS payer,
+                   MAX(a.code) FILTER (WHERE e.amount > 0) AS payee,
+                   MAX(e.amount) FILTER (WHERE e.amount > 0) AS amount
+              FROM ledger_entry e JOIN ledger_account a ON a.id = e.account_id
+             WHERE e.transfer_id = ANY(%s)
+             GROUP BY e.transfer_id, e.leg
+        ), settled AS (
+            SELECT transfer_id, from_account AS payer, to_account AS payee, amount
+              FROM tables_roundsettlement WHERE transfer_id = ANY(%s)
+        )
+        (SELECT transfer_id, 'ledger', payer, payee, amount FROM legs
+         EXCEPT ALL SELECT transfer_id, 'ledger', payer, payee, amount FROM settled)
+        UNION ALL
+        (SELECT transfer_id, 'settlement', payer, payee, amount FROM settled
+         EXCEPT ALL SELECT transfer_id, 'settlement', payer, payee, amount FROM legs)
+        """,
+        [bad[:MAX_FINDINGS_PER_KIND], bad[:MAX_FINDINGS_PER_KIND]],
+    )
+    diffs: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    for transfer_id, side, payer, payee, amount in details:
+        diffs[transfer_id].append((side, payer, payee, amount))
+    metas = dict(Transfer.objects.filter(pk__in=bad).values_list("pk", "meta"))
+    for transfer_id in bad:
+        meta = metas.get(transfer_id) or {}
+        table_id = meta.get("table")
+        acc = audit.table_for(table_id) if isinstance(table_id, int) else None
+        found = diffs.get(transfer_id, [])
+        audit.add(
+            shape.finding(
+                "settlement_ledger_mismatch",
+                "critical",
+                f"Transfer {transfer_id}'s ledger entries differ from the round's settlement rows.",
+                table=table_id if isinstance(table_id, int) else None,
+                table_name=acc.table.name if acc else None,
+                round=meta.get("round") if isinstance(meta.get("round"), int) else None,
+                transfer=transfer_id,
+                evidence={
+                    "only_in_ledger": [list(d[1:]) for d in found if d[0] == "ledger"],
+                    "only_in_settlements": [list(d[1:]) for d in found if d[0] == "settlement"],
+                },
+            )
+        )
+
+
+def _check_reversals(audit: AuditState) -> tuple[int, int]:
+    """The day's reversals of round transfers, and the day's voided settlement rows.
+
+    Each reversal must be the exact mirror of the transfer it reverses (same accounts, every
+    amount negated), and that transfer's settlement rows must all be voided: the money came
+    back, so the round must no longer count it. Conversely a voided settlement row whose
+    transfer no transfer reverses left the money where it was. Returns (checked, failed).
+    """
+    reversals = sql_rows(
+        """
+        WITH rev AS (
+            SELECT r.id, r.reverses_id, r.meta ->> 'table' AS table_ref, r.meta ->> 'round' AS round_ref
+              FROM ledger_transfer r JOIN ledger_transfer o ON o.id = r.reverses_id
+             WHERE r.gaming_day = %s AND r.kind = 'reversal' AND (o.meta ? 'round' OR r.meta ? 'round')
+        ), reversal_side AS (
+            SELECT rev.id, COUNT(*) AS n,
+                   SUM(hashtextextended(e.account_id::text || ':' || e.amount::text, 0)::numeric) AS h
+              FROM rev JOIN ledger_entry e ON e.transfer_id = rev.id
+             GROUP BY rev.id
+        ), original_side AS (
+            SELECT rev.id, COUNT(*) AS n,
+                   SUM(hashtextextended(e.account_id::text || ':' || (-e.amount)::text, 0)::numeric) AS h
+              FROM rev JOIN ledger_entry e ON e.transfer_id = rev.reverses_id
+             GROUP BY rev.id
+        ), rows_of AS (
+            SELECT rev.id, COUNT(s.id) AS n, COUNT(s.id) FILTER (WHERE s.voided_by_id IS NULL) AS live
+              FROM rev LEFT JOIN tables_roundsettlement s ON s.transfer_id = rev.reverses_id
+             GROUP BY rev.id
+        )
+        SELECT rev.id, rev.reverses_id, rev.table_ref, rev.round_ref,
+               rs.n IS NOT DISTINCT FROM os.n AND rs.h IS NOT DISTINCT FROM os.h, rows_of.n, rows_of.live
+          FROM rev
+          LEFT JOIN reversal_side rs ON rs.id = rev.id
+          LEFT JOIN original_side os ON os.id = rev.id
+          JOIN rows_of ON rows_of.id = rev.id
+         ORDER BY rev.id
+        """,
+        [audit.day],
+    )
+    unreversed = sql_rows(
+        """
+        SELECT s.transfer_id, MIN(s.round_id), MIN(s.voided_by_id), MIN(r.table_id)
+          FROM tables_roundsettlement s
+          JOIN ledger_transfer t ON t.id = s.transfer_id
+          JOIN tables_round r ON r.id = s.round_id
+         WHERE t.gaming_day = %s AND s.voided_by_id IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM ledger_transfer x WHERE x.reverses_id = s.transfer_id)
+         GROUP BY s.transfer_id
+         ORDER BY s.transfer_id
+        """,
+        [audit.day],
+    )
+    failed = 0
+    for transfer_id, original, table_ref, round_ref, mirror, rows, live in reversals:
+        problems = []
+        if not mirror:
+            problems.append(f"is not the exact mirror of transfer {original}")
+        if not rows:
+            problems.append(f"reverses transfer {original}, which has no round settlement rows")
+        elif live:
+            problems.append(
+                f"reverses transfer {original}, but {live} of its {rows} settlement rows are not voided"
+            )
+        if not problems:
+            continue
+        failed += 1
+        table_id = int(table_ref) if table_ref and table_ref.isdigit() else None
+        acc = audit.table_for(table_id) if table_id else None
+        audit.add(
+            shape.finding(
+                "reversal_mismatch",
+                "critical",
+                f"Reversal {transfer_id} " + "; ".join(problems) + ".",
+                table=table_id,
+                table_name=acc.table.name if acc else None,
+                round=int(round_ref) if round_ref and round_ref.isdigit() else None,
+                transfer=transfer_id,
+                evidence={"reverses": original, "mirror": bool(mirror), "rows": rows, "live_rows": live},
+            )
+        )
+    for transfer_id, round_id, correction_id, table_id in unreversed:
+        failed += 1
+        acc = audit.table_for(table_id)
+        audit.add(
+            shape.finding(
+                "reversal_mismatch",
+                "critical",
+                f"Transfer {transfer_id}'s settlement rows were voided by correction {correction_id}, "
+                "but no transfer reverses it: the chips never went back.",
+                table=table_id,
+                table_name=acc.table.name if acc else None,
+                round=round_id,
+                transfer=transfer_id,
+                evidence={"correction": correction_id},
+            )
+        )
+    return len(reversals) + len(unreversed), failed
