@@ -90,7 +90,7 @@ from bench.app_db import (
     served_env,
     staff,
 )
-from bench.harness import children_of
+from bench.harness import children_of, stop_after
 from bench.served import VENV_BIN, Processes, bench_parser, run_child, wait_until_up
 from bench.tcp_proxy import TcpProxy
 
@@ -1000,14 +1000,6 @@ def goals(phases: list[Phase], expected: int) -> list[tuple[str, bool]]:
 # --------------------------------------------------------------------------- main
 
 
-class Stop(BaseException):
-    """Raised by SIGALRM, SIGTERM or SIGINT so that every ``finally`` runs."""
-
-
-def _stop(signum: int, frame: Any) -> None:
-    raise Stop(f"stopped by signal {signal.Signals(signum).name}")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = bench_parser(
         __doc__,
@@ -1021,9 +1013,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(child_setup() if args.child == "setup" else child_verify(), default=str))
         return 0
     profile = QUICK if args.quick else FULL
-    for signum in (signal.SIGALRM, signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, _stop)
-    signal.alarm(int(BUDGET))
+    stop_after(BUDGET)
     machine = describe_machine()
     bench = FaultBench(profile, args.duration)
     failure: BaseException | None = None

@@ -16,6 +16,7 @@ import importlib
 import multiprocessing as mp
 import os
 import queue as queue_module
+import signal
 import statistics
 import threading
 import time
@@ -250,3 +251,18 @@ def call_in_child(reference: str, params: dict[str, Any], *, timeout: float) -> 
     if "error" in outcome:
         raise RuntimeError(f"{reference} failed:\n{outcome['error']}")
     return outcome["result"]
+
+
+class Stop(BaseException):
+    """Raised by SIGALRM, SIGTERM or SIGINT so that every ``finally`` runs."""
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise Stop(f"stopped by signal {signal.Signals(signum).name}")
+
+
+def stop_after(seconds: float) -> None:
+    """Turn SIGTERM, SIGINT and an alarm in ``seconds`` into ``Stop``: a bounded run that cleans up."""
+    for signum in (signal.SIGALRM, signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, _stop)
+    signal.alarm(int(seconds))

@@ -66,7 +66,7 @@ from bench.app_db import (
     served_env,
     staff,
 )
-from bench.harness import children_of, cpu_seconds, percentile
+from bench.harness import children_of, cpu_seconds, percentile, stop_after
 from bench.served import VENV_BIN, Processes, bench_parser, run_child, wait_until_up
 
 OUTPUT = ROOT / "build" / "bench" / "load.md"
@@ -1118,14 +1118,6 @@ def verdicts(run: dict[str, Any]) -> list[tuple[str, bool]]:
     ]
 
 
-class Stop(BaseException):
-    """Raised by SIGALRM, SIGTERM or SIGINT so that every ``finally`` runs."""
-
-
-def _stop(signum: int, frame: Any) -> None:
-    raise Stop(f"stopped by signal {signal.Signals(signum).name}")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = bench_parser(
         __doc__,
@@ -1140,9 +1132,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     profile = QUICK if args.quick else FULL
     duration = args.duration or profile.seconds
-    for signum in (signal.SIGALRM, signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, _stop)
-    signal.alarm(int(duration + BUDGET))  # the whole run, cleanup included, is bounded
+    stop_after(duration + BUDGET)  # the whole run, cleanup included, is bounded
     env = describe_machine()
     processes = Processes("load")
     redis_db = free_redis_db()

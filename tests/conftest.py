@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -11,6 +12,7 @@ from rest_framework.test import APIClient
 from casino.models import Player, Role, User
 from ledger.services import ensure_system_accounts
 from tests import factories
+from tests.celery_support import route_all_tasks_to
 
 
 @pytest.fixture(autouse=True)
@@ -110,3 +112,12 @@ def other_player(cashier: User) -> Player:
 def table(pit_boss: User, dealer: User) -> Any:
     """A closed Faro table ($5 to $500) with ``dealer`` assigned."""
     return factories.TableFactory(actor=pit_boss, dealer=dealer)
+
+
+@pytest.fixture
+def task_queue() -> Iterator[str]:
+    """Every task this test sends goes to a queue of its own (tests/celery_support.py)."""
+    queue = f"test-{uuid.uuid4().hex[:12]}"
+    route_all_tasks_to(queue)
+    yield queue
+    route_all_tasks_to(None)

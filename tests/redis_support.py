@@ -31,6 +31,8 @@ def free_port() -> int:
 
 
 class PrivateRedis:
+    """One ``redis-server`` of the test's own (see the module docstring)."""
+
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.port = free_port()
@@ -81,6 +83,15 @@ class PrivateRedis:
             self.process.kill()
             self.process.wait(timeout=10)
         self.process = None
+
+    def answers(self) -> bool:
+        client = redis.Redis(port=self.port, socket_connect_timeout=0.5, socket_timeout=0.5)
+        try:
+            return bool(client.ping())
+        except redis.RedisError:
+            return False
+        finally:
+            client.close()
 
     def pause(self) -> None:
         assert self.process is not None

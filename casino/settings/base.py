@@ -21,7 +21,18 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 # A database host that drops packets must not hold a request for the OS's connect timeout:
 # after this many seconds the request answers 503 unavailable (casino.error_pages).
-DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env.int("DB_CONNECT_TIMEOUT", default=3)
+# A database host gone silent on a live connection (unacknowledged data) is given up after
+# tcp_user_timeout, and an idle one is probed by keepalives, instead of the OS's minutes.
+DATABASES["default"].setdefault("OPTIONS", {}).update(
+    {
+        "connect_timeout": env.int("DB_CONNECT_TIMEOUT", default=3),
+        "tcp_user_timeout": env.int("DB_TCP_USER_TIMEOUT_MS", default=3000),
+        "keepalives": 1,
+        "keepalives_idle": 10,
+        "keepalives_interval": 2,
+        "keepalives_count": 3,
+    }
+)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 INSTALLED_APPS = [

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from casino.csv_safety import spreadsheet_safe
-from tables.audit.report import SummaryData
+from tables.audit import report as shape
 
 
 def _cell(value: Any) -> Any:
@@ -59,19 +59,28 @@ def _flat_tables(tables: Iterable[Mapping[str, Any]]) -> Iterable[dict[str, Any]
         yield row
 
 
-TABLE_COLUMNS = (
-    "id", "name", "game", "variant", "sessions", "open", "opener", "closer", "fills", "credits", "win",
-    "ledger_win",
-    "variance", "recorded_variance", "variance_flagged", "rake", "house_win", "handle", "hold_pct", "theo",
-    "theo_hold_pct", "theo_band_low_pct", "theo_band_high_pct", "rounds", "bets",
-)  # fmt: skip
+def _columns(typed: Any) -> list[str]:
+    """A section's columns: its TypedDict's fields in report.py's order."""
+    return list(typed.__annotations__)
 
 
+def _table_columns() -> list[str]:
+    """A table row's fields, the theo band as two columns in its place."""
+    columns: list[str] = []
+    for name in _columns(shape.TableData):
+        columns += ["theo_band_low_pct", "theo_band_high_pct"] if name == "theo_band" else [name]
+    return columns
+
+
+# The two files whose columns differ from the JSON: severity first, and a correction's
+# ``whole_round`` left out (``voided`` says it in words, before the action numbers).
+FINDING_COLUMNS = ["severity", *(name for name in _columns(shape.FindingData) if name != "severity")]
 CORRECTION_COLUMNS = (
     "id", "table", "table_name", "round", "round_number", "voided", "actions", "reason", "status",
     "requested_by", "requested_by_name", "requested_at", "decided_by", "decided_by_name", "decided_at",
     "note", "reversals", "amount_reversed",
 )  # fmt: skip
+TABLE_COLUMNS = _table_columns()
 
 
 def sections(report: Mapping[str, Any]) -> dict[str, bytes]:
@@ -86,55 +95,17 @@ def sections(report: Mapping[str, Any]) -> dict[str, bytes]:
         "balance": trial["sum_of_balances"],
     }
     return {
-        "summary.csv": _csv(["gaming_day", *SummaryData.__annotations__], [summary]),
-        "findings.csv": _csv(
-            [
-                "severity",
-                "kind",
-                "message",
-                "table",
-                "table_name",
-                "round",
-                "player",
-                "transfer",
-                "amount",
-                "evidence",
-            ],
-            report["findings"],
-        ),
-        "variances.csv": _csv(
-            ["table", "table_name", "session", "stage", "counted", "ledger", "amount", "flagged"],
-            report["variances"],
-        ),
+        "summary.csv": _csv(["gaming_day", *_columns(shape.SummaryData)], [summary]),
+        "findings.csv": _csv(FINDING_COLUMNS, report["findings"]),
+        "variances.csv": _csv(_columns(shape.VarianceData), report["variances"]),
         "tables.csv": _csv(TABLE_COLUMNS, _flat_tables(report["tables"])),
-        "dealers.csv": _csv(
-            ["id", "name", "tables", "minutes", "rounds", "handle", "win", "theo"], report["dealers"]
-        ),
-        "players.csv": _csv(
-            [
-                "id",
-                "name",
-                "tables",
-                "minutes",
-                "handle",
-                "result",
-                "theo",
-                "cash_in",
-                "cash_out",
-                "ctr_in",
-                "ctr_out",
-            ],
-            report["players"],
-        ),
-        "cash_flow.csv": _csv(
-            ["hour", "start", "cash_in", "cash_out", "fills", "credits"], report["cash_flow"]
-        ),
-        "mtl.csv": _csv(["player", "name", "kind", "amount", "at", "transfer"], report["cage"]["mtl"]),
-        "ctr.csv": _csv(["player", "name", "cash_in", "cash_out", "directions"], report["cage"]["ctr"]),
-        "checks.csv": _csv(["name", "label", "checked", "failed", "passed"], report["checks"]),
-        "trial_balance.csv": _csv(
-            ["purpose", "accounts", "debits", "credits", "balance"], [*trial["by_purpose"], total]
-        ),
+        "dealers.csv": _csv(_columns(shape.DealerData), report["dealers"]),
+        "players.csv": _csv(_columns(shape.PlayerData), report["players"]),
+        "cash_flow.csv": _csv(_columns(shape.CashFlowHour), report["cash_flow"]),
+        "mtl.csv": _csv(_columns(shape.MtlEntryData), report["cage"]["mtl"]),
+        "ctr.csv": _csv(_columns(shape.CtrData), report["cage"]["ctr"]),
+        "checks.csv": _csv(_columns(shape.CheckData), report["checks"]),
+        "trial_balance.csv": _csv(_columns(shape.PurposeBalance), [*trial["by_purpose"], total]),
         "corrections.csv": _csv(CORRECTION_COLUMNS, report.get("corrections", [])),
     }
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -20,7 +20,7 @@ from casino.celery import app as celery_app
 from casino.models import ActionLog, ApiToken, Role, User
 from casino.services import TOKEN_USE_RESOLUTION, issue_token, purge_expired_tokens
 from casino.tasks import purge_expired_tokens_task
-from tests.celery_support import route_all_tasks_to, worker_on
+from tests.celery_support import worker_on
 from tests.factories import PASSWORD, staff
 
 ME = "/api/v1/me"
@@ -212,19 +212,11 @@ def test_beat_purges_tokens_with_a_task_the_worker_knows() -> None:
         assert scheduled["task"] in celery_app.tasks, scheduled
 
 
-@pytest.fixture
-def tokens_queue() -> Iterator[str]:
-    queue = f"tokens-test-{uuid.uuid4().hex[:12]}"
-    route_all_tasks_to(queue)
-    yield queue
-    route_all_tasks_to(None)
-
-
 @pytest.mark.django_db(transaction=True)
-def test_a_worker_runs_the_purge(tokens_queue: str) -> None:
+def test_a_worker_runs_the_purge(task_queue: str) -> None:
     made = _tokens(staff(Role.DEALER))
 
-    with worker_on(tokens_queue):
+    with worker_on(task_queue):
         assert purge_expired_tokens_task.delay().get(timeout=60) == 2
 
     assert not ApiToken.objects.filter(pk=made["expired"].pk).exists()

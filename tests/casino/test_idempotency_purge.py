@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -17,7 +15,7 @@ from casino.models import IdempotencyRecord, User
 from casino.services import purge_idempotency_records
 from casino.tasks import purge_idempotency_records_task
 from tests import factories
-from tests.celery_support import route_all_tasks_to, worker_on
+from tests.celery_support import worker_on
 
 MINUTE = timedelta(minutes=1)
 
@@ -74,21 +72,13 @@ def test_beat_purges_idempotency_records_with_a_task_the_worker_knows() -> None:
     assert entry["task"] in celery_app.tasks
 
 
-@pytest.fixture
-def purge_queue() -> Iterator[str]:
-    queue = f"idempotency-purge-{uuid.uuid4().hex[:12]}"
-    route_all_tasks_to(queue)
-    yield queue
-    route_all_tasks_to(None)
-
-
 @pytest.mark.django_db(transaction=True)
-def test_a_worker_runs_the_purge(purge_queue: str) -> None:
+def test_a_worker_runs_the_purge(task_queue: str) -> None:
     user = factories.staff("cashier")
     _aged(user, "old", settings.IDEMPOTENCY_TTL + MINUTE)
     _aged(user, "young", settings.IDEMPOTENCY_TTL - MINUTE)
 
-    with worker_on(purge_queue):
+    with worker_on(task_queue):
         assert purge_idempotency_records_task.delay().get(timeout=60) == 1
 
     assert list(IdempotencyRecord.objects.filter(user=user).values_list("key", flat=True)) == ["young"]

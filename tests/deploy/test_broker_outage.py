@@ -12,7 +12,6 @@ not a benchmark: the old code took 19 s.
 
 from __future__ import annotations
 
-import os
 import time
 import uuid
 from collections.abc import Iterator
@@ -23,9 +22,11 @@ import pytest
 
 from tables.models import RoundStat
 from tables.tasks import rate_unrated_rounds_task
+from tests import redis_support
 from tests.celery_support import celery_on, route_all_tasks_to, worker_on
-from tests.deploy.test_faults import Service, assert_books_balance, free_port, wait_for
+from tests.deploy.test_faults import assert_books_balance, wait_for
 from tests.factories import ApiFloor, table_money
+from tests.redis_support import PrivateRedis
 
 pytestmark = [
     pytest.mark.slow,
@@ -35,64 +36,20 @@ pytestmark = [
 
 BUY_IN = 50_000
 ANTE = 300
+QUEUE = f"outage-{uuid.uuid4().hex[:12]}"
 OUTAGE_BOUND = 1.0  # seconds a settling request may take with Redis down (it took 19)
-
-
-class PrivateRedis:
-    """A ``redis-server`` of this test's own, on a free port, that can be stopped and started."""
-
-    def __init__(self, log_dir: Path) -> None:
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.log_dir = log_dir
-        self.server: Service | None = None
-        self.starts = 0
-        self.queue = f"outage-{uuid.uuid4().hex[:12]}"  # every task goes here, on this Redis
-
-    def start(self) -> None:
-        self.starts += 1
-        command = [
-            "redis-server",
-            "--port",
-            str(self.port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ]
-        self.server = Service(command, dict(os.environ), self.log_dir / f"redis-{self.starts}.log")
-        wait_for(self.answers, timeout=30, what=f"redis-server on port {self.port}")
-
-    def answers(self) -> bool:
-        import redis
-
-        try:
-            return bool(redis.Redis(port=self.port, socket_connect_timeout=0.5).ping())
-        except redis.RedisError:
-            return False
-
-    def stop(self) -> None:
-        if self.server is not None:
-            self.server.stop()
-            self.server = None
-        assert not self.answers()
 
 
 @pytest.fixture
 def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
-    server = PrivateRedis(tmp_path)
-    server.start()
-    try:
+    with redis_support.private_redis(tmp_path) as server:
+        server.start()
         with celery_on(server.url):
-            route_all_tasks_to(server.queue)
+            route_all_tasks_to(QUEUE)  # every task goes to this Redis, on a queue of this test's own
             try:
                 yield server
             finally:
                 route_all_tasks_to(None)
-    finally:
-        server.stop()
 
 
 def timed_act(floor: ApiFloor, round_id: int, action: dict[str, Any]) -> tuple[dict[str, Any], float]:
@@ -148,7 +105,7 @@ def test_rounds_settled_while_redis_is_down_answer_at_once_and_are_rated_once_it
 
     private_redis.start()
     settings.RATINGS_SWEEP_GRACE_SECONDS = 0  # the rounds just settled: sweep them now, not in 15 s
-    with worker_on(private_redis.queue):
+    with worker_on(QUEUE):
         swept = rate_unrated_rounds_task.delay().get(timeout=60)
         assert swept == len(rounds)
         assert set(RoundStat.objects.filter(round_id__in=rounds).values_list("round_id", flat=True)) == set(

@@ -24,7 +24,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -54,6 +53,7 @@ from tables.services import seat_player
 from tables.simulation.night import NightConfig, simulate_night
 from tests import factories
 from tests.celery_support import forget_broker_pools, forget_routes
+from tests.redis_support import free_port
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -445,12 +445,6 @@ class BetStream:
                         sent.status, sent.answer = response.status_code, response.json()
                         break
                     time.sleep(0.25)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def test_bets_survive_a_gunicorn_worker_killed_mid_stream(

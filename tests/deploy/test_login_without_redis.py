@@ -9,10 +9,7 @@ never touched.
 
 from __future__ import annotations
 
-import contextlib
-import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,39 +20,18 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from casino.models import Role
-from tests.deploy.test_faults import Service, free_port, wait_for
+from tests import redis_support
 from tests.factories import PASSWORD, staff
+from tests.redis_support import PrivateRedis
 
 TOKEN_URL = "/api/v1/auth/token"
 
 
-@dataclass(frozen=True)
-class PrivateRedis:
-    server: Service
-    url: str
-
-
-def _answers(client: redis.Redis) -> bool:
-    with contextlib.suppress(redis.exceptions.ConnectionError):
-        return bool(client.ping())
-    return False
-
-
 @pytest.fixture
 def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
-    port = free_port()
-    server = Service(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", str(tmp_path)],
-        dict(os.environ),
-        tmp_path / "redis.log",
-    )
-    client = redis.Redis(port=port)
-    try:
-        wait_for(lambda: _answers(client), timeout=30, what="the private redis-server")
-        yield PrivateRedis(server=server, url=f"redis://127.0.0.1:{port}/0")
-    finally:
-        client.close()
-        server.stop()
+    with redis_support.private_redis(tmp_path) as server:
+        server.start()
+        yield server
 
 
 @pytest.mark.django_db
@@ -73,7 +49,7 @@ def test_every_sign_in_path_works_while_redis_is_down(
     assert cache.get("probe") == 1  # the cache really is the private Redis
     person = staff(Role.PIT_BOSS, is_staff=True)
 
-    private_redis.server.stop()
+    private_redis.stop()
     with pytest.raises(redis.exceptions.ConnectionError):
         cache.get("probe")
 

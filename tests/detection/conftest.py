@@ -156,14 +156,6 @@ def injected(nights: dict[str, DetectedNight]) -> DetectedNight:
     return nights["injected"]
 
 
-@pytest.fixture
-def detect_queue() -> Iterator[str]:
-    queue = f"detect-test-{uuid.uuid4().hex[:12]}"
-    route_all_tasks_to(queue)
-    yield queue
-    route_all_tasks_to(None)
-
-
 @pytest.fixture(scope="session")
 def system_accounts_back_after_flushes(
     django_db_setup: None, django_db_blocker: DjangoDbBlocker
@@ -175,7 +167,7 @@ def system_accounts_back_after_flushes(
 
 
 @pytest.fixture
-def detect_worker(detect_queue: str, system_accounts_back_after_flushes: None) -> Iterator[Any]:
+def detect_worker(task_queue: str, system_accounts_back_after_flushes: None) -> Iterator[Any]:
     """A real worker thread (solo pool) on the Redis broker and result backend, for one test."""
-    with worker_on(detect_queue) as worker:
+    with worker_on(task_queue) as worker:
         yield worker

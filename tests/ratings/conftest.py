@@ -9,7 +9,6 @@ ledger migration 0003; they are put back when the session ends.
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -19,7 +18,7 @@ from django.db.backends.signals import connection_created
 from pytest_django import DjangoDbBlocker
 
 from ledger.services import ensure_system_accounts
-from tests.celery_support import route_all_tasks_to, worker_on
+from tests.celery_support import worker_on
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -32,17 +31,9 @@ def _system_accounts_back_after_flushes(
 
 
 @pytest.fixture
-def ratings_queue() -> Iterator[str]:
-    queue = f"ratings-test-{uuid.uuid4().hex[:12]}"
-    route_all_tasks_to(queue)
-    yield queue
-    route_all_tasks_to(None)
-
-
-@pytest.fixture
-def ratings_worker(ratings_queue: str) -> Iterator[Any]:
+def ratings_worker(task_queue: str) -> Iterator[Any]:
     """A real worker on the Redis broker and result backend (not ``task_always_eager``)."""
-    with worker_on(ratings_queue) as worker:
+    with worker_on(task_queue) as worker:
         yield worker
 
 

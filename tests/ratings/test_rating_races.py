@@ -51,7 +51,7 @@ def waiting_for_a_lock(exclude: set[int]) -> set[int]:
 
 
 def test_an_action_racing_the_rating_of_its_round_gets_round_over_and_neither_deadlocks(
-    ratings_queue: str,
+    task_queue: str,
 ) -> None:
     floor = ApiFloor()
     rid = settled_faro_deal(floor)
