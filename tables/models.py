@@ -475,6 +475,9 @@ class RoundStat(models.Model):
     win = models.BigIntegerField(default=0, help_text="house win: tray net plus rake")
     decisions = models.PositiveIntegerField(default=0)
     theo_milli = models.BigIntegerField(default=0)
+    theo_variance = models.BigIntegerField(
+        default=0, help_text="cents²: Σ stake² x each decided Faro bet's variance, the spread of win about theo"
+    )
 
     class Meta:
         indexes = [

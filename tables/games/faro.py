@@ -371,6 +371,30 @@ def _settle_turn(bets: tuple[Bet, ...], loser: str, winner: str) -> tuple[tuple[
     return tuple(kept), moves
 
 
+def decided_bets(before: FaroState, after: FaroState) -> frozenset[str]:
+    """Ids of the bets the turn dealt between two states decided: won, lost or split.
+
+    Ratings count a bet as handle only once a turn decides it (README "Handle, win, theo"):
+    a push (a multi-rank bet covering both cards), a turn that misses the bet and the
+    hand-back after the hock move no chips for it and decide nothing; every call is decided
+    by the last turn.
+    """
+    if len(after.turns) == len(before.turns):
+        return frozenset()
+    turn = after.turns[-1]
+    loser, winner = rank_of(turn.banker), rank_of(turn.player)
+    decided = set()
+    for bet in before.bets:
+        if bet.kind == "call":
+            if turn.hock is not None:
+                decided.add(bet.id)
+            continue
+        decide = _decide_rank_bet if bet.kind == "rank" else _decide_target_bet
+        if decide(bet, loser, winner)[1]:
+            decided.add(bet.id)
+    return frozenset(decided)
+
+
 def _settle_calls(bets: tuple[Bet, ...], order: tuple[str, str, str], rules: FaroRules) -> Moves:
     """A call is right only in the exact order; a pair among the three (cat-hop) pays less."""
     pays = rules.cat_hop_pays if len(set(order)) == 2 else rules.call_turn_pays

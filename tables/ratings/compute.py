@@ -1,22 +1,29 @@
 """A settled round's figures, from its stored settlements and a replay of its actions.
 
-Definitions (per round, per player):
+The one producer of handle, win, theo, decisions and average bet (README "Handle, win, theo,
+decisions"): ``rate_round`` writes what this returns as ``RoundStat``/``RoundPlayerStat``,
+and the pit, hourly results, ratings, the audit and the detectors read those rows.
 
-* handle — chips the player put into play at the table: Faro bets and calls
-  (wallet → layout); in pot and stakes games everything paid out of the wallet (antes,
-  pass chips, penalties, payments to other players). Time rake is a fee, not handle.
-* result — the player's wallet's net change over the round's settlements (wins − losses;
-  a Faro layout is empty again when the deal ends, so the wallet's net is the result).
-* bets — wagers placed (Faro bets and calls; one per deal in pot and stakes games), the
-  divisor of the average bet.
+Per round, per player:
+
+* handle — chips the player put at risk on bets that were decided. Faro: the stake of every
+  bet and call a turn decided (won, lost or split), counted once however often it rides; a
+  bet taken down undecided, or handed back after the hock undecided, is not handle. Pot and
+  stakes games: every chip paid out of the wallet during the round (antes, pass chips,
+  penalties, payments to other players). Time rake is a seat fee, not handle.
+* result — the player's wallet's net change over the round's settlements (wins − losses).
+* bets — Faro: the decided bets and calls; pot and stakes games: one per deal. The divisor
+  of the average bet (handle / bets).
 * decisions — Faro: the turns dealt while the player had chips on the layout; pot and
   stakes games: the deal itself.
-* theo — Faro: each bet's amount × its exact lifetime edge given the cards live when it
-  was placed (``tables.games.faro_edge``); pot and stakes games: the rake taken from pots
+* theo — Faro: each decided bet's amount × its exact lifetime edge given the cards live when
+  it was placed (``tables.games.faro_edge``); pot and stakes games: the rake taken from pots
   the player won (time rake is added per sitting from ``Seat.time_rake_paid``).
 
-Per round for the table: handle is the players' total; win is the house's: the tray's net
-from the round plus the rake it raised.
+Per round for the table: handle, bets and theo are the players' totals; decisions are the
+turns dealt (Faro) or 1; win is the house's: the tray's net from the round's settlements
+plus the rake they raised; ``theo_variance`` is Σ stake² × each decided Faro bet's variance
+per unit (cents²), the spread of win about theo that the audit's band and the hold detector use.
 """
 
 from __future__ import annotations
@@ -29,8 +36,9 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 
-from tables.accounts import LAYOUT, POT, PartyMap, split_party
+from tables.accounts import POT, PartyMap, split_party
 from tables.games.base import BANK, RAKE
+from tables.games.faro import decided_bets
 from tables.games.faro_edge import action_edge
 from tables.games.registry import engine_for
 from tables.models import Round, RoundSettlement
@@ -54,7 +62,16 @@ class RoundFigures:
     win: int = 0
     decisions: int = 0
     theo_milli: int = 0
+    theo_variance: int = 0
     players: dict[int, PlayerFigures] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class _FaroBet:
+    player: int
+    amount: int
+    theo_milli: int
+    variance: float  # amount² x the edge's variance per unit
 
 
 def hour_of(moment: dt.datetime) -> dt.datetime:
@@ -65,6 +82,7 @@ def hour_of(moment: dt.datetime) -> dt.datetime:
 
 def figures_for(round_: Round, settlements: list[RoundSettlement]) -> RoundFigures:
     figures = RoundFigures()
+    faro = round_.game == "faro"
     # Every wallet the settlements touched, not just the seats at the start: a Faro punter may
     # sit down during the deal and bet.
     parties = PartyMap.of_codes(
@@ -75,8 +93,8 @@ def figures_for(round_: Round, settlements: list[RoundSettlement]) -> RoundFigur
     def of(player: int) -> PlayerFigures:
         return players.setdefault(player, PlayerFigures())
 
-    for player in round_.players or [int(p) for p in round_.context.get("seats", {}).values()]:
-        if round_.game != "faro":
+    if not faro:
+        for player in round_.players or [int(p) for p in round_.context.get("seats", {}).values()]:
             of(player).decisions = 1
             of(player).bets = 1
     pot_winner: dict[tuple[int, str], int] = {}
@@ -85,7 +103,7 @@ def figures_for(round_: Round, settlements: list[RoundSettlement]) -> RoundFigur
         payer, payee = parties.player_of(row.from_account), parties.player_of(row.to_account)
         if payer is not None:
             of(payer).result -= row.amount
-            if round_.game != "faro" or split_party(target)[0] == LAYOUT:
+            if not faro:  # Faro's handle is its decided bets (_faro_bets), not wallet → layout
                 of(payer).handle += row.amount
         if payee is not None:
             of(payee).result += row.amount
@@ -100,7 +118,7 @@ def figures_for(round_: Round, settlements: list[RoundSettlement]) -> RoundFigur
             winner = row.player_id or pot_winner.get((row.action.seq if row.action else 0, source))
             if winner is not None:
                 of(winner).theo_milli += row.amount * MILLI
-    if round_.game == "faro":
+    if faro:
         _faro_bets(round_, figures)
     else:
         figures.decisions = 1
@@ -110,43 +128,45 @@ def figures_for(round_: Round, settlements: list[RoundSettlement]) -> RoundFigur
 
 
 def _faro_bets(round_: Round, figures: RoundFigures) -> None:
-    """Walk the deal: each bet's edge at placement, and who had chips on each turn.
+    """Walk the deal: each bet's edge at placement, which bets a turn decided, who had chips down.
 
-    A bet taken down before any turn was dealt on it was never at risk: it earns no theo
-    and counts in neither handle nor bets (otherwise place-and-withdraw would farm comps).
+    A bet counts (handle, a bet, theo, variance) once a turn decides it. One taken down
+    undecided, or handed back after the hock undecided, never had chips won or lost on it:
+    counting it would let place-and-withdraw farm comps and would make handle depend on
+    chips that only visited the layout.
     """
     engine = engine_for("faro")
-    placed: dict[str, tuple[int, int, int]] = {}  # bet id -> (player, amount, theo_milli)
-    faced: set[str] = set()
+    placed: dict[str, _FaroBet] = {}
+    decided: set[str] = set()
 
     def step(_seq: int, payload: Mapping[str, Any] | None, before: Any, after: Any, _moved: Any) -> None:
         kind = payload.get("type") if payload is not None else None
-        if payload is None or kind not in {"bet", "call_turn", "turn", "last_turn", "remove_bet"}:
-            return
-        if kind == "remove_bet":
-            if payload.get("bet") in placed and payload.get("bet") not in faced:
-                pid, amount, theo = placed[payload["bet"]]
-                player = figures.players.setdefault(pid, PlayerFigures())
-                player.theo_milli -= theo
-                player.handle -= amount
-                player.bets -= 1
+        if payload is None or kind not in {"bet", "call_turn", "turn", "last_turn"}:
             return
         public = engine.public_state(before)
         if kind in {"turn", "last_turn"}:
             figures.decisions += 1
-            faced.update(bet["id"] for bet in public.get("bets", []))
             for pid in {int(bet["player"]) for bet in public.get("bets", [])}:
                 figures.players.setdefault(pid, PlayerFigures()).decisions += 1
+            decided.update(decided_bets(before, after))
             return
         pid, amount = int(payload["player"]), int(payload["amount"])
-        player = figures.players.setdefault(pid, PlayerFigures())
+        figures.players.setdefault(pid, PlayerFigures())
         edge = action_edge(payload, public, round_.rules)
         theo = round(amount * edge.edge * MILLI) if edge is not None else 0
-        player.theo_milli += theo
-        player.bets += 1
+        variance = amount * amount * edge.variance if edge is not None else 0.0
         existing = {bet["id"] for bet in public.get("bets", [])}
         for bet in engine.public_state(after).get("bets", []):
             if bet["id"] not in existing:
-                placed[bet["id"]] = (pid, amount, theo)
+                placed[bet["id"]] = _FaroBet(pid, amount, theo, variance)
 
     fold(round_, observer=step)
+    variance = 0.0
+    for bet_id, bet in placed.items():
+        if bet_id in decided:
+            player = figures.players[bet.player]
+            player.handle += bet.amount
+            player.bets += 1
+            player.theo_milli += bet.theo_milli
+            variance += bet.variance
+    figures.theo_variance = round(variance)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -64,6 +64,7 @@ def rate_round(*, round_id: int) -> RoundStat | None:
         win=figures.win,
         decisions=figures.decisions,
         theo_milli=figures.theo_milli,
+        theo_variance=figures.theo_variance,
     )
     sittings = _sittings_for(round_, sorted(figures.players))
     RoundPlayerStat.objects.bulk_create(
@@ -85,29 +86,42 @@ def rate_round(*, round_id: int) -> RoundStat | None:
     return stat
 
 
-def rate_unrated_rounds(*, grace: timedelta | None = None) -> int:
-    """Rate settled rounds that have no stats yet; returns how many it rated (at most a batch).
+def rate_unrated_rounds(
+    *,
+    grace: timedelta | None = None,
+    ended_from: datetime | None = None,
+    ended_before: datetime | None = None,
+) -> int:
+    """Rate settled rounds that have no stats yet; returns how many it rated.
 
-    The on-commit task of a round settled while the broker was down was never sent (the send
-    gives up at once, casino.task_sending), and a lost task is never redelivered; this beat
-    task (``RATINGS_SWEEP_SECONDS``) finds the round by its missing stats instead. Rounds
-    settled within ``grace`` are left to their own task, and only the last
-    ``RATINGS_SWEEP_LOOKBACK_HOURS`` are looked at, so a run reads a bounded slice of the
-    partial index ``tables_round_settled_ended``; older gaps are ``rebuild_ratings``'s.
+    The sweep (no window): the on-commit task of a round settled while the broker was down was
+    never sent (the send gives up at once, casino.task_sending), and a lost task is never
+    redelivered; this beat task (``RATINGS_SWEEP_SECONDS``) finds the round by its missing
+    stats instead. Rounds settled within ``grace`` are left to their own task, and only the
+    last ``RATINGS_SWEEP_LOOKBACK_HOURS`` are looked at, at most a batch per run, so a run
+    reads a bounded slice of the partial index ``tables_round_settled_ended``; older gaps are
+    ``rebuild_ratings``'s.
+
+    A window (``ended_from`` ≤ ended < ``ended_before``): every unrated round in it, no grace,
+    no batch. The readers of the rows that need them complete (the detectors' run, the audit)
+    call this first, so they read figures and never compute them.
     Rating is idempotent, so a round its task rates at the same moment is only rated twice.
     """
-    now = timezone.now()
-    grace = timedelta(seconds=settings.RATINGS_SWEEP_GRACE_SECONDS) if grace is None else grace
-    unrated = (
-        Round.objects.filter(
-            status=RoundStatus.SETTLED,
+    rounds = Round.objects.filter(status=RoundStatus.SETTLED, stat__isnull=True)
+    if ended_from is None and ended_before is None:
+        now = timezone.now()
+        grace = timedelta(seconds=settings.RATINGS_SWEEP_GRACE_SECONDS) if grace is None else grace
+        rounds = rounds.filter(
             ended_at__gte=now - timedelta(hours=settings.RATINGS_SWEEP_LOOKBACK_HOURS),
             ended_at__lte=now - grace,
-            stat__isnull=True,
         )
-        .order_by("ended_at")
-        .values_list("pk", flat=True)[: settings.RATINGS_SWEEP_BATCH]
-    )
+        unrated = rounds.order_by("ended_at").values_list("pk", flat=True)[: settings.RATINGS_SWEEP_BATCH]
+    else:
+        if ended_from is not None:
+            rounds = rounds.filter(ended_at__gte=ended_from)
+        if ended_before is not None:
+            rounds = rounds.filter(ended_at__lt=ended_before)
+        unrated = rounds.order_by("ended_at").values_list("pk", flat=True)
     rated = 0
     for round_id in list(unrated):
         rated += rate_round(round_id=round_id) is not None

@@ -15,15 +15,15 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q
 
+from tables.accounts import PartyMap
 from tables.audit import report as shape
 from tables.audit.compute.state import AuditState, TableAcc, add_tables, sql_rows
 from tables.games import faro_edge
-from tables.games.cards import RANKS, rank_of
-from tables.games.faro_edge import DECK_SIZE
+from tables.games.faro import casekeeper_counts
 from tables.games.registry import engine_for
 from tables.games.shoe import commitment_for
 from tables.models import LIVE_ROUND_STATUSES, Round, RoundSettlement, RoundStatus, ShoeKind
-from tables.rounds import context_of
+from tables.round_state import fold
 
 
 def load_rounds(audit: AuditState) -> None:
@@ -41,35 +41,10 @@ def load_rounds(audit: AuditState) -> None:
     add_tables(audit, {r.table_id for r in audit.rounds})
 
 
-def _party_mapper(audit: AuditState, table_id: int) -> Callable[[str], str]:
-    """Ledger code → engine party (the inverse of tables.rounds._Accounts.code)."""
-    tray = f"tray:{table_id}"
-    layout_prefix = f"layout:{table_id}:"
-    pot_prefix = f"pot:{table_id}:"
-
-    seen: dict[str, str] = {}
-
-    def party(code: str) -> str:
-        known = seen.get(code)
-        if known is not None:
-            return known
-        player = audit.wallet_code_player.get(code)
-        if player is not None:
-            found = f"wallet:{player}"
-        elif code == tray:
-            found = "bank"
-        elif code == "rake":
-            found = "rake"
-        elif code.startswith(layout_prefix):
-            found = f"layout:{code[len(layout_prefix) :]}"
-        elif code.startswith(pot_prefix):
-            found = f"pot:{code[len(pot_prefix) :]}"
-        else:
-            found = code
-        seen[code] = found
-        return found
-
-    return party
+def _party_map(audit: AuditState, table_id: int) -> Callable[[str], str]:
+    """Ledger code → engine party at one table (tables.accounts.PartyMap, read once per code)."""
+    wallets = {player: code for code, player in audit.wallet_code_player.items()}
+    return PartyMap(table_id, wallets).party
 
 
 def section_rounds(audit: AuditState) -> None:
@@ -109,7 +84,7 @@ def section_rounds(audit: AuditState) -> None:
     failed_replay = failed_commitment = electronic = live = 0
     for round_ in audit.rounds:
         party = mappers.get(round_.table_id) or mappers.setdefault(
-            round_.table_id, _party_mapper(audit, round_.table_id)
+            round_.table_id, _party_map(audit, round_.table_id)
         )
         counter = stored[round_.pk]
         for action_id, kind, payer, payee, amount in raw.pop(round_.pk, ()):
@@ -187,35 +162,33 @@ def _replay_round(
     actions: list[tuple[int, int, dict[str, Any], int]],
     stored: Counter[tuple[int, str, str, str, int]],
 ) -> list[str]:
-    """Fold the engine over the actions (as tables.rounds.replay_round does); return the problems."""
+    """The one fold (tables.round_state) over the standing actions; return the problems.
+
+    Its observer checks the seqs, reads the casekeeper before each Faro bet for the bet's
+    theoretical win, and gathers the settlements the engine makes.
+    """
     problems: list[str] = []
     acc = audit.tables.get(round_.table_id)
     faro = round_.game == "faro"
-    try:
-        engine = engine_for(round_.game)
-        state, opening = engine.start(context_of(round_))
-        expected: Counter[tuple[int, str, str, str, int]] = Counter(
-            (0, s.kind, s.payer, s.payee, s.amount) for s in opening
-        )
-        counts: tuple[dict[str, int], int] | None = None
-        last = 0
-        for _pk, seq, payload, actor_id in actions:
+    actors = {seq: actor_id for _pk, seq, _payload, actor_id in actions}
+    expected: Counter[tuple[int, str, str, str, int]] = Counter()
+    last = 0
+
+    def observe(seq: int, payload: Any, before: Any, after: Any, moved: Any) -> None:
+        nonlocal last
+        if payload is not None:
             if not last < seq <= round_.version:
                 problems.append(
                     f"action seq {seq} is out of order (after {last}, round version {round_.version})"
                 )
             last = seq
-            kind = payload.get("type")
-            if faro and (kind == "bet" or kind == "call_turn"):
-                if counts is None:
-                    counts = _casekeeper_counts(engine, state)
-                _add_theo(audit, acc, round_, payload, counts, actor_id)
-            state, moved = engine.apply(state, payload)
-            if faro and kind not in _NO_CARDS:
-                counts = None  # cards came out: the casekeeper moved on
-            if moved:
-                expected.update((seq, s.kind, s.payer, s.payee, s.amount) for s in moved)
-        if engine.public_state(state) != round_.state:
+            if faro and payload.get("type") in ("bet", "call_turn"):
+                _add_theo(audit, acc, round_, payload, casekeeper_counts(before), actors[seq])
+        expected.update((seq, s.kind, s.payer, s.payee, s.amount) for s in moved)
+
+    try:
+        state = fold(round_, [(seq, payload) for _pk, seq, payload, _actor in actions], observe)
+        if engine_for(round_.game).public_state(state) != round_.state:
             problems.append("the stored state differs from the replayed state")
     except Exception as error:
         problems.append(f"the actions no longer replay ({type(error).__name__}: {error})")
@@ -281,37 +254,11 @@ def _check_void_round(round_: Round, rows: _VoidRound | None) -> list[str]:
     if unreversed:
         problems.append(f"the round is void but transfers {unreversed[:5]} are not reversed")
     try:
-        engine = engine_for(round_.game)
-        state, _opening = engine.start(context_of(round_))
-        if engine.public_state(state) != round_.state:
+        if engine_for(round_.game).public_state(fold(round_, ())) != round_.state:
             problems.append("the stored state is not the round's state before its first action")
     except Exception as error:
         problems.append(f"the round no longer starts ({type(error).__name__}: {error})")
     return problems
-
-
-_NO_CARDS = frozenset({"bet", "call_turn", "remove_bet"})
-
-
-def _casekeeper_counts(engine: Any, state: Any) -> tuple[dict[str, int], int]:
-    """Per-rank cards left and cards left in the shoe: the casekeeper before a bet.
-
-    Read from the Faro state's dealt cards (its soda and turns) rather than by building the
-    whole public view before every turn's bets, which would cost as much as the replay
-    itself; the public view is still compared once, at the end of each round.
-    """
-    soda, turns = getattr(state, "soda", None), getattr(state, "turns", None)
-    if turns is None:
-        public = engine.public_state(state)
-        left = {rank: int(row["left"]) for rank, row in public["casekeeper"].items()}
-        return left, int(public["cards_remaining"])
-    left = dict.fromkeys(RANKS, 4)
-    dealt = [soda] if soda is not None else []
-    for turn in turns:
-        dealt += [card for card in (turn.banker, turn.player, turn.hock) if card is not None]
-    for card in dealt:
-        left[rank_of(card)] -= 1
-    return left, DECK_SIZE - len(dealt)
 
 
 def _add_theo(

@@ -1,0 +1,123 @@
+"""Issue 21 item 1: a refused action (a 400) is a message on the same screen, DEBUG on or off.
+
+With DEBUG on, ``{% htmx_script %}`` used to add django-htmx's debug handler, which replaces the
+whole document with any 400 response: the dealer lost the styled screen to bare HTML. Each case
+checks that the screen's landmarks are still there and on screen, and the refusal is in words.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tables.rounds import start_round
+from tables.services import seat_player
+from tests.console.conftest import Floor, build_floor
+from tests.console.test_browser import TABLET, _bet, _page, _sign_in, browser  # noqa: F401 (fixture)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# The page still carries its stylesheet, its top bar and the marker set before the refusal: a
+# document rewritten by innerHTML would lose the marker on <html> and the console.css link.
+SAME_PAGE = """() => ({
+    marker: document.documentElement.dataset.before === "refusal",
+    styled: !!document.querySelector('link[rel=stylesheet][href*="console/console.css"]'),
+    topbar: !!document.querySelector("header.topbar"),
+})"""
+
+
+@pytest.fixture
+def world(transactional_db: None) -> Floor:
+    return build_floor(prefix="ref", more_tables=True)
+
+
+@pytest.fixture(params=[False, True], ids=["debug-off", "debug-on"])
+def debug(request: Any, settings: Any) -> bool:
+    settings.DEBUG = request.param
+    return bool(request.param)
+
+
+def _mark(page: Any) -> None:
+    page.evaluate("document.documentElement.dataset.before = 'refusal'")
+
+
+def _on_screen(page: Any, selector: str) -> None:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, f"{selector} is not laid out"
+    assert 0 <= box["x"] and box["x"] + box["width"] <= TABLET["width"], box
+    assert 0 <= box["y"] and box["y"] + box["height"] <= TABLET["height"], box
+
+
+def _assert_same_page(page: Any) -> None:
+    assert page.evaluate(SAME_PAGE) == {"marker": True, "styled": True, "topbar": True}
+    _on_screen(page, "header.topbar")
+
+
+def _refusal_in_words(receipt: Any) -> str:
+    text = receipt.inner_text()
+    assert text.startswith("Refused: "), text
+    assert "<" not in text and "Bad Request" not in text, text
+    assert len(re.findall(r"[A-Za-z]{2,}", text)) >= 4, text
+    return text
+
+
+def test_an_over_limit_faro_bet_is_refused_on_the_same_screen(
+    browser: Any,  # noqa: F811
+    live_server: Any,
+    world: Floor,
+    debug: bool,
+) -> None:
+    world.open_faro()
+    seat_player(actor=world.dealer, table_id=world.faro.pk, player_id=world.kate.pk)
+    start_round(actor=world.dealer, table_id=world.faro.pk, shoe="electronic")
+    page = _page(browser, live_server)
+    _sign_in(page, world.dealer.username)
+    page.goto(f"/console/tables/{world.faro.pk}/")
+    assert ("django-htmx.js" in page.content()) is debug  # the debug script is really there
+    _mark(page)
+
+    with page.expect_response(lambda response: response.request.method == "POST") as sent:
+        _bet(page, "Kate Elder", ["K"], "$600")
+    assert sent.value.status == 400
+    page.locator("#bet-form").get_by_test_id("inline-error").filter(
+        has_text="The table maximum is $500.00"
+    ).wait_for()
+    _assert_same_page(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    _on_screen(page, ".table-head h1")
+    assert page.locator(".table-head h1").inner_text() == world.faro.name
+    receipt = page.get_by_test_id("receipt")
+    assert "The table maximum is $500.00" in _refusal_in_words(receipt)
+    _on_screen(page, "[data-testid=receipt]")
+    assert page.locator("#bet-form [data-confirm]").is_visible()
+
+
+def test_the_pits_min_above_max_is_refused_on_the_same_screen(
+    browser: Any,  # noqa: F811
+    live_server: Any,
+    world: Floor,
+    debug: bool,
+) -> None:
+    page = _page(browser, live_server)
+    _sign_in(page, world.pit_boss.username)
+    page.get_by_role("heading", name="The pit").wait_for()
+    _mark(page)
+    card = page.get_by_test_id("pit-table").filter(has_text=world.faro.name)
+    card.get_by_label("Min ($)").fill("600")
+    card.get_by_label("Max ($)").fill("500")
+    with page.expect_response(lambda response: response.request.method == "POST") as sent:
+        card.get_by_role("button", name=f"Change limits at {world.faro.name}").click()
+    assert sent.value.status == 400
+    receipt = page.get_by_test_id("receipt")
+    receipt.wait_for()
+    _assert_same_page(page)
+    _refusal_in_words(receipt)
+    page.evaluate("window.scrollTo(0, 0)")
+    _on_screen(page, "[data-testid=receipt]")
+    heading = page.get_by_role("heading", name="The pit")
+    assert heading.is_visible()
+    _on_screen(page, "main.page h1")
+    world.faro.refresh_from_db()
+    assert (world.faro.min_bet, world.faro.max_bet) == (500, 50_000)
