@@ -15,8 +15,10 @@ from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from casino import ledger_admin  # noqa: F401 (registers the ledger's models, amounts in dollars)
 from casino.errors import DomainError
 from casino.models import ActionLog, ApiToken, IdempotencyRecord, Player, User
+from casino.money import format_dollars
 from casino.services import check_username, revoke_token
 from ledger.admin import ReadOnlyAdmin
 
@@ -60,13 +62,17 @@ class CasinoUserAdmin(UserAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(ReadOnlyAdmin):
-    list_display = ("id", "name", "username", "wallet", "created_at")
+    list_display = ("id", "name", "username", "wallet", "balance", "created_at")
     search_fields = ("user__name", "user__username")
     list_select_related = ("user", "wallet")
 
     @admin.display(ordering="user__username")
     def username(self, player: Player) -> str:
         return player.user.username
+
+    @admin.display(description="wallet balance", ordering="wallet__balance")
+    def balance(self, player: Player) -> str:
+        return format_dollars(player.wallet.balance)
 
 
 @admin.register(ApiToken)

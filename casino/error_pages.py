@@ -23,7 +23,8 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 from django.views import defaults
 
-from casino.api.exceptions import TOO_LARGE, TOO_LARGE_MESSAGE, error_body
+from casino.api.exceptions import TOO_LARGE, TOO_LARGE_MESSAGE
+from casino.errors import error_body
 
 logger = logging.getLogger(__name__)
 

@@ -5,6 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 
+def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON every error on /api/ answers with, whichever layer turned it away."""
+    return {"error": {"code": code, "message": message, "fields": fields or {}}}
+
+
 class DomainError(Exception):
     code = "bad_request"
     status = 400

@@ -30,7 +30,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from rest_framework.request import Request
 
-from casino.errors import DomainError
+from casino.errors import DomainError, error_body
 
 
 class LoginLockedOut(DomainError):
@@ -93,8 +93,6 @@ def lockout_response(
     request: HttpRequest, original_response: HttpResponse | None = None, credentials: Any = None
 ) -> HttpResponse:
     """``AXES_LOCKOUT_CALLABLE``: the refusal in the style of the page that was asked for."""
-    from casino.api.exceptions import error_body
-
     message = lockout_message(request)
     if request.path.startswith("/api/"):
         return JsonResponse(error_body(LoginLockedOut.code, message), status=LoginLockedOut.status)

@@ -9,7 +9,10 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models, transaction
 from django.db.models import Q
+from django.utils import timezone
 
+from casino.observability.context import current_request
+from casino.user_sessions import delete_user_sessions
 from casino.usernames import username_skeleton
 
 
@@ -52,7 +55,7 @@ class User(AbstractUser):
         password, an account or a role is changed by code we do not own: the Django admin's
         forms, ``manage.py changepassword``, ``set_password()`` + ``save()`` in a shell. Every
         one of them ends here, so none can forget the revocation; it runs in the same
-        transaction as the change (``casino.services.revoke_credentials``). A save limited to
+        transaction as the change (``_revoke_credentials``). A save limited to
         other fields (a login's ``last_login``) costs no extra query. ``QuerySet.update()``
         bypasses save() and so this check: change credentials through a model instance.
         A rehash of the same password on login (a new hasher) also counts as a change, as it
@@ -66,9 +69,25 @@ class User(AbstractUser):
             changed = self._changed_credentials(update_fields)
             super().save(**kwargs)
             if changed:
-                from casino.services import revoke_credentials
+                self._revoke_credentials(changed)
 
-                revoke_credentials(user=self, changed=changed)
+    def _revoke_credentials(self, changed: list[str]) -> None:
+        """End every live token and session of this user: their password, account or role changed.
+
+        A model method, not a service, because save() calls it (see there why); it is logged
+        like a service's action, in the transaction that writes the change.
+        """
+        now = timezone.now()
+        tokens = ApiToken.objects.filter(user=self, revoked_at__isnull=True, expires_at__gt=now).update(
+            revoked_at=now
+        )
+        sessions = delete_user_sessions(user_id=self.pk, now=now)
+        ActionLog.objects.record(
+            actor=None,
+            action="user.credentials_revoked",
+            obj=self,
+            data={"changed": changed, "tokens": tokens, "sessions": sessions},
+        )
 
     def _changed_credentials(self, update_fields: Iterable[str] | None) -> list[str]:
         """Which credential fields this save writes with a new value; locks the row to compare."""
@@ -122,8 +141,30 @@ class ApiToken(models.Model):
     revoked_at = models.DateTimeField(null=True, blank=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
 
+    class Meta:
+        verbose_name = "API token"
+
     def __str__(self) -> str:
         return f"token for {self.user_id}"
+
+
+class ActionLogManager(models.Manager["ActionLog"]):
+    def record(self, *, actor: Any, action: str, obj: Any, data: dict[str, Any] | None = None) -> ActionLog:
+        """One row for ``action`` on ``obj``, with the request id and client address it came from.
+
+        Services call it through ``casino.action_log.record_action``; ``User.save()``, which
+        sits below the services, calls it directly.
+        """
+        info = current_request.get()
+        return self.create(
+            actor=actor if getattr(actor, "pk", None) else None,
+            action=action,
+            object_type=type(obj).__name__.lower(),
+            object_id=str(getattr(obj, "pk", obj)),
+            data=data or {},
+            request_id=info.request_id,
+            remote_addr=info.remote_addr,
+        )
 
 
 class ActionLog(models.Model):
@@ -142,8 +183,12 @@ class ActionLog(models.Model):
     request_id = models.CharField(max_length=64, blank=True)
     remote_addr = models.GenericIPAddressField(null=True, blank=True)
 
+    objects = ActionLogManager()
+
     class Meta:
         db_table = "casino_auditlog"
+        verbose_name = "action log entry"
+        verbose_name_plural = "action log"
         indexes = [models.Index(fields=["object_type", "object_id"], name="casino_audit_object")]
 
     def __str__(self) -> str:

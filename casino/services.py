@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime, timedelta
-from importlib import import_module
 
 from django.conf import settings
-from django.contrib.auth import SESSION_KEY, password_validation
+from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -16,6 +15,7 @@ from django.utils import timezone
 from casino.action_log import record_action
 from casino.errors import Conflict, ValidationFailed
 from casino.models import STAFF_ROLES, ApiToken, IdempotencyRecord, Player, Role, User
+from casino.tokens import token_digest
 from casino.usernames import is_mixed_script_lookalike, username_skeleton
 from ledger.models import AccountKind, AccountPurpose, Transfer
 from ledger.services import Leg, open_account, post_transfer
@@ -23,8 +23,6 @@ from ledger.services import Leg, open_account, post_transfer
 
 def issue_token(*, user: User) -> str:
     """A new random token; only its digest is stored, so a database leak reveals no token."""
-    from casino.api.authentication import token_digest
-
     key = secrets.token_urlsafe(32)
     now = timezone.now()
     # Signing in is the token's first use, so its first minute of requests writes nothing.
@@ -75,51 +73,6 @@ def purge_idempotency_records() -> int:
     cutoff = timezone.now() - settings.IDEMPOTENCY_TTL
     deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()
     return deleted
-
-
-@transaction.atomic
-def revoke_credentials(*, user: User, changed: list[str]) -> None:
-    """End every live token and session of ``user``: their password, account or role changed.
-
-    Called by ``User.save()`` (see there why), inside the transaction that writes the change,
-    so a credential change and the end of the old credentials commit together.
-    """
-    now = timezone.now()
-    tokens = ApiToken.objects.filter(user=user, revoked_at__isnull=True, expires_at__gt=now).update(
-        revoked_at=now
-    )
-    sessions = _delete_sessions(user_id=user.pk, now=now)
-    record_action(
-        actor=None,
-        action="user.credentials_revoked",
-        obj=user,
-        data={"changed": changed, "tokens": tokens, "sessions": sessions},
-    )
-
-
-def _delete_sessions(*, user_id: int, now: datetime) -> int:
-    """Delete the user's sessions from a database-backed session engine (ours: the default db).
-
-    Sessions are not indexed by user, so the live ones are decoded and matched on
-    ``_auth_user_id``; a floor has hundreds, not millions. An engine with nothing to list
-    (cache, signed cookies) still refuses a changed password (Django's session hash) and a
-    deactivated user (``ModelBackend.get_user``), but not a role change: keep a db engine.
-    """
-    store_class = import_module(settings.SESSION_ENGINE).SessionStore
-    if not hasattr(store_class, "get_model_class"):
-        return 0
-    store = store_class()
-    rows = (
-        store_class.get_model_class().objects.filter(expire_date__gt=now).only("session_key", "session_data")
-    )
-    keys = [
-        row.session_key
-        for row in rows.iterator()
-        if store.decode(row.session_data).get(SESSION_KEY) == str(user_id)
-    ]
-    for key in keys:
-        store.delete(key)
-    return len(keys)
 
 
 def _check_password(password: str, user: User) -> None:

@@ -160,6 +160,7 @@ class Entry(models.Model):
     created_at = models.DateTimeField()
 
     class Meta:
+        verbose_name_plural = "entries"
         constraints = [
             models.CheckConstraint(condition=~Q(amount=0), name="ledger_entry_amount_not_zero"),
         ]

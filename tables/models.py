@@ -159,6 +159,8 @@ class TrayRequest(models.Model):
     )
 
     class Meta:
+        verbose_name = "fill or credit"
+        verbose_name_plural = "fills and credits"
         constraints = [
             models.CheckConstraint(condition=Q(amount__gt=0), name="tables_trayrequest_amount_positive"),
             models.CheckConstraint(
@@ -476,7 +478,8 @@ class RoundStat(models.Model):
     decisions = models.PositiveIntegerField(default=0)
     theo_milli = models.BigIntegerField(default=0)
     theo_variance = models.BigIntegerField(
-        default=0, help_text="cents²: Σ stake² x each decided Faro bet's variance, the spread of win about theo"
+        default=0,
+        help_text="cents²: Σ stake² x each decided Faro bet's variance, the spread of win about theo",
     )
 
     class Meta:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from casino.action_log import record_action
+from casino.models import Player
 from ledger.services import Leg, post_transfer
 from tables.accounts import pot_name, table_pots
 from tables.games.base import split_evenly
@@ -23,8 +24,6 @@ def split_unwon_pots(*, table: Table, actor: Any, session: TableSession) -> list
     last = Round.objects.filter(table=table, status=RoundStatus.SETTLED).order_by("-number").first()
     if last is None or not last.players:
         return []
-    from casino.models import Player
-
     wallets = dict(Player.objects.filter(pk__in=last.players).values_list("pk", "wallet__code"))
     transfers: list[dict[str, Any]] = []
     for account in pots:

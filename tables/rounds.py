@@ -10,6 +10,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from celery import current_app
 from django.db import models, transaction
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
@@ -58,6 +59,7 @@ from tables.reserves import dealt_in
 from tables.round_state import context_of, deck_for, derive_seed, engine_state
 from tables.state_cache import STATE_CACHE
 
+RATE_ROUND_TASK = "tables.tasks.rate_round_task"
 RESERVED_ACTION_KEYS = ("limits", "version")
 
 
@@ -334,12 +336,11 @@ def finish_round(round_: Round, engine: Any, state: Any) -> list[str]:
     round_.status = RoundStatus.SETTLED
     round_.ended_at = timezone.now()
     round_.carry = engine.carry_out(state)
-    from tables.tasks import rate_round_task
-
     # After commit, without holding the action up if the broker is down (a failed send is
     # logged); the ratings sweep (rate_unrated_rounds_task) rates a round whose send failed.
     # Nobody reads this task's result, so none is stored (and none is subscribed to here).
-    send_task_after_commit(rate_round_task, args=[round_.pk], ignore_result=True)
+    # By name: ratings sit above rounds (tasks.py imports both), so rounds never import them.
+    send_task_after_commit(current_app.signature(RATE_ROUND_TASK), args=[round_.pk], ignore_result=True)
     return ["status", "ended_at", "carry"]
 
 

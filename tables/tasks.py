@@ -6,6 +6,8 @@ from celery import shared_task
 
 from ledger.services import expire_holds
 from tables.rake import charge_time_rake
+from tables.ratings.services import rate_round, rate_unrated_rounds
+from tables.rounds import RATE_ROUND_TASK
 
 
 @shared_task(acks_late=True)
@@ -18,17 +20,16 @@ def expire_holds_task() -> int:
     return expire_holds()
 
 
-@shared_task(acks_late=True)
+@shared_task(acks_late=True, name=RATE_ROUND_TASK)
 def rate_round_task(round_id: int) -> bool:
-    """Ratings are refreshed per settled round, so reads are sums of small rows."""
-    from tables.ratings.services import rate_round
+    """Ratings are refreshed per settled round, so reads are sums of small rows.
 
+    Sent by name from ``tables.rounds`` when a round settles.
+    """
     return rate_round(round_id=round_id) is not None
 
 
 @shared_task(acks_late=True)
 def rate_unrated_rounds_task() -> int:
     """Beat: rate what ``rate_round_task`` never got to (a send lost in a broker outage)."""
-    from tables.ratings.services import rate_unrated_rounds
-
     return rate_unrated_rounds()

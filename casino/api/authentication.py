@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from django.utils import timezone
@@ -11,10 +10,7 @@ from rest_framework.request import Request
 
 from casino.models import ApiToken
 from casino.services import record_token_use
-
-
-def token_digest(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
+from casino.tokens import token_digest
 
 
 class ExpiringTokenAuthentication(authentication.BaseAuthentication):

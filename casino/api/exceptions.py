@@ -11,6 +11,7 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from casino.errors import error_body
 from casino.observability.metrics import API_ERRORS
 
 _DRF_CODES: dict[type[exceptions.APIException], str] = {
@@ -29,10 +30,6 @@ _DRF_CODES: dict[type[exceptions.APIException], str] = {
 # Django raises these when a body passes DATA_UPLOAD_MAX_MEMORY_SIZE or its field/file counts.
 TOO_LARGE = (RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent)
 TOO_LARGE_MESSAGE = "The request body is larger than this service accepts."
-
-
-def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"error": {"code": code, "message": message, "fields": fields or {}}}
 
 
 def _flatten(detail: Any) -> Any:

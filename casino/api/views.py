@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino.api.authentication import ExpiringTokenAuthentication
 from casino.api.fields import CentsField, IdField
 from casino.api.idempotency import run_idempotent
 from casino.api.pagination import NewestFirstCursorPagination
@@ -56,8 +57,6 @@ class TokenCreateApi(APIView):
     @extend_schema(request=None, responses={204: None, **errors(401)})
     def delete(self, request: Request) -> Response:
         """Revoke the token this request was made with (sign out)."""
-        from casino.api.authentication import ExpiringTokenAuthentication
-
         pair = ExpiringTokenAuthentication().authenticate(request)
         if pair is None:
             from rest_framework.exceptions import NotAuthenticated

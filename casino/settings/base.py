@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "django.contrib.postgres",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files served from our static files (no CDN)
     "django_filters",
     "django_htmx",
     "axes",
@@ -147,6 +148,9 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": True,  # api-contract-check (and API.md) want GET /api/v1/schema described too
     "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI from drf-spectacular-sidecar's static files: the docs work with no internet.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     # casino/converters.py: ids are canonical decimals; <player:> is such an id or "me".
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}},
     # Bodies are JSON (API.md); the form parsers stay for old clients but are not the contract.

@@ -40,7 +40,8 @@ AXES_DISABLE_ACCESS_LOG = True  # a success writes nothing
 # <script>, no on*= handlers, no eval (htmx is configured without it in console/base.html).
 # Inline style *attributes* stay allowed (style-src-attr): the Faro layout places each chip
 # and colours each seat per element; <style> blocks are refused. The Swagger UI at
-# /api/v1/docs needs its inline script and CDN: casino/api/urls.py gives it DOCS_CSP.
+# /api/v1/docs (served from drf-spectacular-sidecar, no CDN) needs its inline <style>:
+# casino/api/docs.py gives it that one addition.
 SECURE_CSP = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF],

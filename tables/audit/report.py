@@ -104,10 +104,10 @@ class TableData(TypedDict):
     recorded_variance: int  # what the sessions posted to over/short
     variance_flagged: bool
     rake: int
-    house_win: Annotated[int, Doc("win (ledger_win if uncounted) + rake")]
-    handle: Annotated[int, Doc("chips moved from wallets to the table's layouts and pots")]
+    house_win: Annotated[int, Doc("the rounds' house win (RoundStat.win): tray net + their rake")]
+    handle: Annotated[int, Doc("chips on decided bets (RoundStat.handle; README)")]
     hold_pct: float | None
-    theo: Annotated[int | None, Doc("Faro only: Σ bet x edge when placed")]
+    theo: Annotated[int | None, Doc("Faro only: Σ decided bet x edge when placed")]
     theo_hold_pct: float | None
     theo_band: BandData
     rounds: int

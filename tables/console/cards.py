@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-from tables.games.cards import RANKS, SUITS
+from tables.games.cards import RANKS, SUIT_SYMBOLS, SUITS, card_label
 
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+__all__ = ["SUIT_SYMBOLS", "card_label", "card_name", "deck_by_suit", "suit_class"]
+
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
-
-
-def card_label(code: str) -> str:
-    if code == "JK":
-        return "Joker"
-    rank, suit = code[:-1], code[-1:]
-    return f"{rank}{SUIT_SYMBOLS.get(suit, suit)}"
 
 
 def card_name(code: str) -> str:

@@ -1,4 +1,8 @@
-"""Reads the detectors share: settled rounds of a window with each player's result in them."""
+"""Reads the detectors share: settled rounds of a window with each player's result in them.
+
+The results are the ratings' rows (``RoundPlayerStat``): ``run_detectors`` rates the window's
+unrated rounds first, so a detector only reads.
+"""
 
 from __future__ import annotations
 
@@ -6,20 +10,6 @@ from dataclasses import dataclass, field
 
 from tables.detection.base import Window
 from tables.models import Round, RoundPlayerStat, RoundStatus
-
-
-def ensure_ratings(window: Window) -> int:
-    """Rate settled rounds of the window that have no stats yet (the ratings task may lag)."""
-    from tables.ratings.services import rate_round
-
-    missing = list(
-        Round.objects.filter(
-            status=RoundStatus.SETTLED, ended_at__gte=window.start, ended_at__lt=window.end, stat__isnull=True
-        ).values_list("pk", flat=True)
-    )
-    for round_id in missing:
-        rate_round(round_id=round_id)
-    return len(missing)
 
 
 @dataclass(slots=True)

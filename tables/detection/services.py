@@ -19,6 +19,7 @@ from casino.permissions import require_role
 from tables.detection.base import Finding, Window
 from tables.detection.detectors import DETECTORS
 from tables.models import Alert, AlertStatus
+from tables.ratings.services import rate_unrated_rounds
 
 logger = logging.getLogger(__name__)
 NOTE_MAX = 2000
@@ -49,11 +50,15 @@ def run_detectors(
 ) -> dict[str, dict[str, Any]]:
     """Run detectors over a gaming day and upsert their findings; safe to run again and again.
 
-    Each detector only reads; its findings are written in one transaction of its own, so a
-    detector that fails leaves the others' alerts in place (its error is in the summary and
-    the log, and the exception is raised again once the others have run).
+    The window's settled rounds are rated first (``rate_unrated_rounds``), so each detector
+    only reads: the figures are the ratings' rows. Each detector's findings are written in one
+    transaction of its own, so a detector that fails leaves the others' alerts in place (its
+    error is in the summary and the log, and the exception is raised again once the others
+    have run).
     """
     window = Window.for_day(day, live=live)
+    # Detectors read the ratings' rows; a round whose rating task lags or was lost is rated now.
+    rate_unrated_rounds(ended_from=window.start, ended_before=window.end)
     summary: dict[str, dict[str, Any]] = {}
     failed: Exception | None = None
     for name in check_names(names):

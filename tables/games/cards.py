@@ -10,6 +10,15 @@ RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J"
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 JOKER = "JK"
 RED_SUITS = frozenset({"H", "D"})
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def card_label(code: str) -> str:
+    """A card as people read it: 10H → 10♥, JK → Joker (the console, the admin, messages)."""
+    if code == JOKER:
+        return "Joker"
+    rank, suit = code[:-1], code[-1:]
+    return f"{rank}{SUIT_SYMBOLS.get(suit, suit)}"
 
 
 def parse_card(text: object) -> str:

@@ -70,7 +70,7 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
@@ -85,9 +85,8 @@ from tables.accounts import CAGE
 from tables.games.cards import FULL_DECK, rank_of
 from tables.games.shoe import shuffle
 from tables.models import Round, Seat, Table
-
-if TYPE_CHECKING:
-    from tables.simulation.night import Night
+from tables.simulation.floor import Floor
+from tables.simulation.specs import SPECS
 
 SCENARIOS = (
     "split_stacker",
@@ -152,9 +151,9 @@ class Stint:
 
 
 class Injector:
-    """Plays the scenarios on top of a ``Night``: the night calls its hooks at fixed points."""
+    """Plays the scenarios on top of a night (a ``Floor``): the night calls its hooks at fixed points."""
 
-    def __init__(self, night: Night, rates: Mapping[str, float]) -> None:
+    def __init__(self, night: Floor, rates: Mapping[str, float]) -> None:
         self.night = night
         self.rates = dict(rates)
         self.rng = random.Random(f"inject:{night.config.seed}")
@@ -171,8 +170,6 @@ class Injector:
 
     def add_tables(self) -> None:
         """A stakes table for each scenario that needs one, after the night's own tables."""
-        from tables.simulation.night import SPECS
-
         spec = SPECS["stakes"]
         for name, (variant, extra) in STAKES_TABLES.items():
             if name not in self.rates:
@@ -337,7 +334,7 @@ class Injector:
         if "structurer" in self.rates and player.pk == self.roles["structurer"]["player"].pk:
             pieces = []
             while True:
-                available = self.night._available(player)
+                available = self.night.available(player)
                 amount = self._line()
                 if available < amount:
                     break
@@ -352,7 +349,7 @@ class Injector:
     def _top_up_prober(self, table: Table | None) -> None:
         player = self.roles["limit_prober"]["player"]
         need = 3 * (table.max_bet if table else 50_000)
-        while self.night._available(player) < need:
+        while self.night.available(player) < need:
             buy_in(actor=self.night.cashier, player=player, amount=500_000)
 
     # --- seats -----------------------------------------------------------------------
@@ -362,7 +359,7 @@ class Injector:
             current = Seat.objects.filter(player=stint.player, left_at__isnull=True).first()
             wanted = stint.table_at(number)
             here = wanted is not None and wanted.pk == table.pk
-            if here and stint.top_up_below and self.night._available(stint.player) < stint.top_up_below:
+            if here and stint.top_up_below and self.night.available(stint.player) < stint.top_up_below:
                 buy_in(actor=self.night.cashier, player=stint.player, amount=stint.top_up)
             if (
                 current is not None
@@ -504,7 +501,7 @@ class Injector:
         if not live:
             return []
         chip = int(table.rules.get("chip", 100))
-        if self.night._available(player) < table.max_bet:
+        if self.night.available(player) < table.max_bet:
             return []
         rank = self.rng.choice(live)
         self._count("limit_prober", "probes")
@@ -519,8 +516,6 @@ class Injector:
         role = self.roles.get("fill_abuser")
         if role is None or table.dealer_id != role["dealer"].pk:
             return
-        from tables.simulation.night import SPECS
-
         opening = SPECS[table.game].opening
         table.tray.refresh_from_db()
         if table.tray.balance < opening // 2 or self.rng.random() >= self.rates["fill_abuser"]:
@@ -537,8 +532,6 @@ class Injector:
         role = self.roles.get("fill_abuser")
         if role is None or table.dealer_id != role["dealer"].pk or not self.stats["fill_abuser"].get("fills"):
             return
-        from tables.simulation.night import SPECS
-
         amount = SPECS[table.game].opening // 4
         table.tray.refresh_from_db()
         if table.tray.balance < amount:

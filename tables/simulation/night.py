@@ -31,36 +31,9 @@ from tables.round_state import engine_state
 from tables.rounds import apply_round_action, log_refused_action, start_round
 from tables.simulation.bots import chip_amount, faro_bets, pick_action
 from tables.simulation.inject import Injector
+from tables.simulation.specs import GAME_MIX, SPECS, STAKES_VARIANTS
 
 ACTION_CAP = 3000  # a round that needs more engine steps than this is a bug, not a long game
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    label: str
-    min_bet: int
-    max_bet: int
-    ante: int
-    opening: int
-    seats: tuple[int, int]
-    rules: dict[str, Any] = field(default_factory=dict)
-
-
-SPECS: dict[str, GameSpec] = {
-    "faro": GameSpec("Faro", 500, 50_000, 0, 2_000_000, (3, 7)),
-    "farmer": GameSpec(
-        "Farmer", 100, 5_000, 500, 0, (3, 6), {"rake": {"kind": "percent", "percent": 5, "cap": 500}}
-    ),
-    "fan_tan": GameSpec(
-        "Fan Tan", 100, 5_000, 100, 0, (3, 6), {"rake": {"kind": "percent", "percent": 5, "cap": 500}}
-    ),
-    "newmarket": GameSpec("Newmarket", 100, 5_000, 100, 0, (3, 6)),
-    "tonk": GameSpec("Tonk", 100, 10_000, 500, 0, (2, 4)),
-    "stakes": GameSpec("Card room", 100, 5_000, 200, 0, (2, 5)),
-}
-STAKES_VARIANTS = ("page_one", "old_maid", "gops", "fifty_one", "piquet", "crazy_eights", "500_rummy")
-# Faro is the house game: half the tables, the rest spread over the player-pot games.
-GAME_MIX = ("faro", "farmer", "faro", "fan_tan", "faro", "newmarket", "faro", "tonk", "faro", "stakes")
 
 
 @dataclass
@@ -188,7 +161,8 @@ class Night:
         buy_in(actor=self.cashier, player=player, amount=amount)
         self.summary.buy_ins += 1
 
-    def _available(self, player: Player) -> int:
+    def available(self, player: Player) -> int:
+        """What the player can stake now: their wallet less what reserves hold."""
         player.wallet.refresh_from_db(fields=["balance", "held"])
         return player.wallet.available
 
@@ -233,7 +207,7 @@ class Night:
         ]
         self.rng.shuffle(free)
         for player in free[: max(target - len(seated_here), 0)]:
-            if self._available(player) < table.min_bet * 4 + table.ante * 4:
+            if self.available(player) < table.min_bet * 4 + table.ante * 4:
                 self._buy_in(player)
             services.seat_player(actor=dealer_of(table), table_id=table.pk, player_id=player.pk)
 
@@ -283,7 +257,7 @@ class Night:
             s.player_id: s.player
             for s in Seat.objects.filter(table=table, left_at__isnull=True).select_related("player__wallet")
         }
-        budgets = {pid: self._available(p) for pid, p in seated.items()}
+        budgets = {pid: self.available(p) for pid, p in seated.items()}
         next_action = public.get("next_action")
         if next_action in {"turn", "last_turn"}:
             for bet in faro_bets(self.rng, public, budgets, chip=chip):
@@ -386,7 +360,7 @@ class Night:
         for player in self.players:
             if self.injector and self.injector.cash_out(player):
                 continue
-            available = self._available(player)
+            available = self.available(player)
             if available > 0:
                 cash_out(actor=self.cashier, player=player, amount=available)
                 self.summary.cash_outs += 1

@@ -39,6 +39,12 @@ def debug(request: Any, settings: Any) -> bool:
     return bool(request.param)
 
 
+def _check_debug(page: Any, debug: bool) -> None:
+    """The live server really runs with this DEBUG: only DEBUG shows Django's technical 404."""
+    page.goto("/console/no-such-screen/")
+    assert ("URLconf" in page.content()) is debug
+
+
 def _mark(page: Any) -> None:
     page.evaluate("document.documentElement.dataset.before = 'refusal'")
 
@@ -52,7 +58,6 @@ def _on_screen(page: Any, selector: str) -> None:
 
 def _assert_same_page(page: Any) -> None:
     assert page.evaluate(SAME_PAGE) == {"marker": True, "styled": True, "topbar": True}
-    _on_screen(page, "header.topbar")
 
 
 def _refusal_in_words(receipt: Any) -> str:
@@ -73,9 +78,9 @@ def test_an_over_limit_faro_bet_is_refused_on_the_same_screen(
     seat_player(actor=world.dealer, table_id=world.faro.pk, player_id=world.kate.pk)
     start_round(actor=world.dealer, table_id=world.faro.pk, shoe="electronic")
     page = _page(browser, live_server)
+    _check_debug(page, debug)
     _sign_in(page, world.dealer.username)
     page.goto(f"/console/tables/{world.faro.pk}/")
-    assert ("django-htmx.js" in page.content()) is debug  # the debug script is really there
     _mark(page)
 
     with page.expect_response(lambda response: response.request.method == "POST") as sent:
@@ -85,13 +90,15 @@ def test_an_over_limit_faro_bet_is_refused_on_the_same_screen(
         has_text="The table maximum is $500.00"
     ).wait_for()
     _assert_same_page(page)
-    page.evaluate("window.scrollTo(0, 0)")
+    # Where the dealer is (no scrolling): the sticky table header, with the refusal in it.
     _on_screen(page, ".table-head h1")
     assert page.locator(".table-head h1").inner_text() == world.faro.name
     receipt = page.get_by_test_id("receipt")
     assert "The table maximum is $500.00" in _refusal_in_words(receipt)
     _on_screen(page, "[data-testid=receipt]")
     assert page.locator("#bet-form [data-confirm]").is_visible()
+    page.evaluate("window.scrollTo(0, 0)")
+    _on_screen(page, "header.topbar")
 
 
 def test_the_pits_min_above_max_is_refused_on_the_same_screen(
@@ -101,6 +108,7 @@ def test_the_pits_min_above_max_is_refused_on_the_same_screen(
     debug: bool,
 ) -> None:
     page = _page(browser, live_server)
+    _check_debug(page, debug)
     _sign_in(page, world.pit_boss.username)
     page.get_by_role("heading", name="The pit").wait_for()
     _mark(page)
@@ -114,10 +122,46 @@ def test_the_pits_min_above_max_is_refused_on_the_same_screen(
     receipt.wait_for()
     _assert_same_page(page)
     _refusal_in_words(receipt)
-    page.evaluate("window.scrollTo(0, 0)")
+    # The refusal is where the pit boss is looking, not at the top of a scrolled page.
     _on_screen(page, "[data-testid=receipt]")
-    heading = page.get_by_role("heading", name="The pit")
-    assert heading.is_visible()
+    assert card.get_by_role("button", name=f"Change limits at {world.faro.name}").is_visible()
+    page.evaluate("window.scrollTo(0, 0)")
+    _on_screen(page, "header.topbar")
     _on_screen(page, "main.page h1")
     world.faro.refresh_from_db()
     assert (world.faro.min_bet, world.faro.max_bet) == (500, 50_000)
+
+
+def test_a_server_failure_or_a_lost_connection_is_said_on_the_same_screen(
+    browser: Any,  # noqa: F811
+    live_server: Any,
+    world: Floor,
+) -> None:
+    """htmx swaps nothing on a 5xx or a failed send: console.js says so in the receipt's place."""
+    world.open_faro()
+    seat_player(actor=world.dealer, table_id=world.faro.pk, player_id=world.kate.pk)
+    start_round(actor=world.dealer, table_id=world.faro.pk, shoe="electronic")
+    page = _page(browser, live_server)
+    _sign_in(page, world.dealer.username)
+    page.goto(f"/console/tables/{world.faro.pk}/")
+    _mark(page)
+    page.route(
+        "**/*",
+        lambda route: (
+            route.fulfill(status=500, body="<h1>Server Error (500)</h1>")
+            if route.request.method == "POST"
+            else route.continue_()
+        ),
+    )
+    _bet(page, "Kate Elder", ["K"], "$10")
+    page.get_by_test_id("receipt").filter(has_text="The server failed (error 500)").wait_for()
+    _assert_same_page(page)
+    _on_screen(page, "[data-testid=receipt]")
+    assert "Server Error" not in page.inner_text("body")
+
+    page.unroute("**/*")
+    page.route("**/*", lambda route: route.abort() if route.request.method == "POST" else route.continue_())
+    page.locator("#bet-form [data-confirm]").click()
+    page.get_by_test_id("receipt").filter(has_text="No answer from the server").wait_for()
+    _assert_same_page(page)
+    assert page.get_by_test_id("receipt").count() == 1

@@ -1,10 +1,11 @@
 """Compute a gaming day's audit report from the ledger, the counts and the rounds.
 
-One module per section: ``tables`` (the count against the ledger), ``people`` (handle, results
-and time of players and dealers), ``cage`` (cash, CTR and MTL, cash flow), ``ledger`` (trial
-balance, zero-sum, stored balances, settlements and reversals), ``rounds`` (replay,
-commitments, theo), ``corrections``; ``assemble`` builds the report dict. Each section fills
-in one ``AuditState``; a section that raises becomes a finding and the others still run.
+One module per section: ``tables`` (the count against the ledger), ``people`` (handle, win and
+theo by table, player and dealer, read from the ratings' rows; time at the tables), ``cage``
+(cash, CTR and MTL, cash flow), ``ledger`` (trial balance, zero-sum, stored balances,
+settlements and reversals), ``rounds`` (replay, commitments), ``corrections``; ``assemble``
+builds the report dict. Each section fills in one ``AuditState``; a section that raises
+becomes a finding and the others still run.
 """
 
 from __future__ import annotations
@@ -32,10 +33,11 @@ from tables.audit.compute.ledger import (
     section_trial_balance,
     section_zero_sum,
 )
-from tables.audit.compute.people import load_people, section_settlements, section_time
+from tables.audit.compute.people import load_people, section_figures, section_time
 from tables.audit.compute.rounds import load_rounds, section_rounds
 from tables.audit.compute.state import AuditState, ProgressSink
 from tables.audit.compute.tables import finish_tables, section_tables
+from tables.ratings.services import rate_unrated_rounds
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +46,7 @@ Section = Callable[[AuditState], None]
 # The sections that only read SQL; they run in a thread of their own while the rounds replay.
 LEDGER_SECTIONS: list[tuple[str, Section]] = [
     ("tables", section_tables),
-    ("settlements", section_settlements),
+    ("figures", section_figures),
     ("time", section_time),
     ("cage", section_cage),
     ("cash flow", section_cash_flow),
@@ -72,6 +74,8 @@ def compute_audit(
     """The whole report for ``day`` as a JSON-ready dict (tables.audit.report.ReportData)."""
     began = time.monotonic()
     start, end = gaming_day_bounds(day)
+    # Handle, win and theo are the ratings' rows: a round whose rating lags or was lost is rated now.
+    rate_unrated_rounds(ended_from=start, ended_before=end)
     now = timezone.now()
     audit = AuditState(
         day=day,
@@ -99,10 +103,6 @@ def compute_audit(
         _run_sections(audit, [("rounds", section_rounds)])
         worker.join()
     _run_sections(audit, [("table results", finish_tables)])
-    for player_id, theo in audit.theo_players.items():
-        audit.players[player_id].theo += theo
-    for dealer_id, theo in audit.theo_dealers.items():
-        audit.dealers[dealer_id].theo += theo
     audit.checks.sort(key=lambda c: CHECK_ORDER.index(c["name"]) if c["name"] in CHECK_ORDER else 99)
     return assemble(audit, began=began, closed_at=closed_at)
 

@@ -1,8 +1,9 @@
-"""People: handle and results by table, player and dealer, and their time at the tables.
+"""People: handle, win and theo by table, player and dealer, and their time at the tables.
 
-Handle and house win come from the day's round settlements (whoever keyed the action is its
-dealer), a player's result from the wallet's entries with a table in the transfer's meta,
-minutes from ``Seat`` and ``DealerShift``, clipped to the day.
+The figures are the ratings' rows (``RoundStat``/``RoundPlayerStat``, README "Handle, win,
+theo, decisions") of the rounds that ended in the day, so the audit, the pit and the ratings
+give the same numbers; ``compute_audit`` rates any unrated round of the day first. Minutes
+come from ``Seat`` and ``DealerShift``, clipped to the day.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from casino.models import Player
-from tables.audit.compute.state import AuditState, add_tables, sql_rows
-from tables.models import DealerShift, RoundStatus, Seat
+from tables.audit.compute.state import AuditState, add_tables
+from tables.models import DealerShift, RoundPlayerStat, RoundStat, RoundStatus, Seat
 
 
 def load_people(audit: AuditState) -> None:
@@ -27,60 +28,47 @@ def load_people(audit: AuditState) -> None:
         audit.player_names[pk] = name or username
 
 
-def section_settlements(audit: AuditState) -> None:
-    """Handle and house win from the day's round settlements, by table, player and dealer.
+MILLI = 1000  # theo_milli is in thousandths of a cent
 
-    Handle: chips moved from a wallet onto the table's layouts or into its pots. The dealer
-    of a movement is whoever keyed the action (the round's starter for its opening antes).
-    Rows a correction voided are skipped: their transfers were reversed, so the ledger nets
-    them out of the wallets and the tray, and they are no handle either.
+
+def section_figures(audit: AuditState) -> None:
+    """Handle, house win, theo and bets by table, dealer and player, read from the ratings' rows.
+
+    A round's figures belong to the day it ended in and to the dealer who started it; a live
+    round has none yet (it is a ``round_live`` finding), and what a correction voided is in no
+    row.
     """
-    rows = sql_rows(
-        """
-        SELECT r.table_id, s.player_id, COALESCE(act.actor_id, r.started_by_id),
-               SUM(CASE WHEN s.from_account LIKE 'wallet:%%'
-                         AND (s.to_account LIKE 'layout:%%' OR s.to_account LIKE 'pot:%%')
-                        THEN s.amount ELSE 0 END),
-               SUM(CASE WHEN s.to_account = 'tray:' || r.table_id OR s.to_account = 'rake'
-                        THEN s.amount ELSE 0 END)
-             - SUM(CASE WHEN s.from_account = 'tray:' || r.table_id OR s.from_account = 'rake'
-                        THEN s.amount ELSE 0 END)
-          FROM tables_roundsettlement s
-          JOIN tables_round r ON r.id = s.round_id
-          JOIN ledger_transfer t ON t.id = s.transfer_id
-          LEFT JOIN tables_roundaction act ON act.id = s.action_id
-         WHERE t.gaming_day = %s AND s.voided_by_id IS NULL
-         GROUP BY 1, 2, 3
-        """,
-        [audit.day],
+    stats = list(
+        RoundStat.objects.filter(ended_at__gte=audit.start, ended_at__lt=audit.end).values_list(
+            "table_id", "dealer_id", "handle", "win", "theo_milli", "theo_variance"
+        )
     )
-    add_tables(audit, {r[0] for r in rows})
-    for table_id, player_id, dealer_id, handle, house in rows:
+    players = list(
+        RoundPlayerStat.objects.filter(
+            round__ended_at__gte=audit.start, round__ended_at__lt=audit.end, round__stat__isnull=False
+        ).values_list("table_id", "player_id", "handle", "result", "bets", "theo_milli")
+    )
+    add_tables(audit, {row[0] for row in stats} | {row[0] for row in players})
+    for table_id, dealer_id, handle, win, theo_milli, theo_variance in stats:
         acc = audit.tables[table_id]
-        acc.handle += int(handle)
-        dealer = audit.dealers[dealer_id]
-        dealer.handle += int(handle)
-        dealer.win += int(house)
-        dealer.tables.add(acc.table.name)
-        if player_id is not None:
-            player = audit.players[player_id]
-            player.handle += int(handle)
-            player.tables.add(acc.table.name)
-    results = sql_rows(
-        """
-        SELECT e.account_id, t.meta ->> 'table', SUM(e.amount)
-          FROM ledger_entry e
-          JOIN ledger_transfer t ON t.id = e.transfer_id
-          JOIN ledger_account a ON a.id = e.account_id
-         WHERE t.gaming_day = %s AND a.purpose = 'wallet' AND t.meta ? 'table'
-         GROUP BY 1, 2
-        """,
-        [audit.day],
-    )
-    for account_id, _table, total in results:
-        player_id = audit.wallet_player.get(account_id)
-        if player_id is not None:
-            audit.players[player_id].win += int(total)  # the player's side: positive = player won
+        acc.handle += handle
+        acc.win += win
+        acc.theo += theo_milli / MILLI
+        acc.theo_var += theo_variance
+        if dealer_id is not None:
+            dealer = audit.dealers[dealer_id]
+            dealer.handle += handle
+            dealer.win += win
+            dealer.theo += theo_milli / MILLI
+            dealer.tables.add(acc.table.name)
+    for table_id, player_id, handle, result, bets, theo_milli in players:
+        acc = audit.tables[table_id]
+        acc.bets += bets
+        player = audit.players[player_id]
+        player.handle += handle
+        player.win += result  # the player's side: positive = player won
+        player.theo += theo_milli / MILLI
+        player.tables.add(acc.table.name)
     for round_ in audit.rounds:
         if round_.status != RoundStatus.VOID:
             audit.dealers[round_.started_by_id].rounds += 1

@@ -1,7 +1,6 @@
-"""Rounds: replay every round from its actions, check its commitment, and Faro's theoretical win.
+"""Rounds: replay every round from its actions and check its settlements, state and commitment.
 
-The same fold reads the casekeeper before each Faro bet, which gives the bet's exact edge
-(tables.games.faro_edge), so the theoretical win costs no second replay.
+Theo, like handle and win, is the ratings' figure (``people.section_figures``), not the replay's.
 """
 
 from __future__ import annotations
@@ -17,9 +16,7 @@ from django.db.models import Exists, OuterRef, Q
 
 from tables.accounts import PartyMap
 from tables.audit import report as shape
-from tables.audit.compute.state import AuditState, TableAcc, add_tables, sql_rows
-from tables.games import faro_edge
-from tables.games.faro import casekeeper_counts
+from tables.audit.compute.state import AuditState, add_tables, sql_rows
 from tables.games.registry import engine_for
 from tables.games.shoe import commitment_for
 from tables.models import LIVE_ROUND_STATUSES, Round, RoundSettlement, RoundStatus, ShoeKind
@@ -48,11 +45,7 @@ def _party_map(audit: AuditState, table_id: int) -> Callable[[str], str]:
 
 
 def section_rounds(audit: AuditState) -> None:
-    """Replay every round from its actions (and seed); check settlements, state and commitment.
-
-    The same fold reads the casekeeper before each Faro bet, which gives the bet's exact edge
-    (tables.games.faro_edge), so the theoretical win costs no second replay.
-    """
+    """Replay every round from its actions (and seed); check settlements, state and commitment."""
     round_ids = [r.pk for r in audit.rounds]
     actions: dict[int, list[tuple[int, int, dict[str, Any], int]]] = defaultdict(list)
     seq_of: dict[int, int] = {}
@@ -164,13 +157,9 @@ def _replay_round(
 ) -> list[str]:
     """The one fold (tables.round_state) over the standing actions; return the problems.
 
-    Its observer checks the seqs, reads the casekeeper before each Faro bet for the bet's
-    theoretical win, and gathers the settlements the engine makes.
+    Its observer checks the seqs and gathers the settlements the engine makes.
     """
     problems: list[str] = []
-    acc = audit.tables.get(round_.table_id)
-    faro = round_.game == "faro"
-    actors = {seq: actor_id for _pk, seq, _payload, actor_id in actions}
     expected: Counter[tuple[int, str, str, str, int]] = Counter()
     last = 0
 
@@ -182,8 +171,6 @@ def _replay_round(
                     f"action seq {seq} is out of order (after {last}, round version {round_.version})"
                 )
             last = seq
-            if faro and payload.get("type") in ("bet", "call_turn"):
-                _add_theo(audit, acc, round_, payload, casekeeper_counts(before), actors[seq])
         expected.update((seq, s.kind, s.payer, s.payee, s.amount) for s in moved)
 
     try:
@@ -259,26 +246,3 @@ def _check_void_round(round_: Round, rows: _VoidRound | None) -> list[str]:
     except Exception as error:
         problems.append(f"the round no longer starts ({type(error).__name__}: {error})")
     return problems
-
-
-def _add_theo(
-    audit: AuditState,
-    acc: TableAcc | None,
-    round_: Round,
-    payload: dict[str, Any],
-    counts: tuple[dict[str, int], int],
-    actor_id: int,
-) -> None:
-    edge = faro_edge.bet_edge(payload, counts[0], counts[1], round_.rules)
-    amount = payload.get("amount")
-    if edge is None or not isinstance(amount, int) or isinstance(amount, bool):
-        return
-    theo = amount * edge.edge
-    if acc is not None:
-        acc.bets += 1
-        acc.theo += theo
-        acc.theo_var += amount * amount * edge.variance
-    player = payload.get("player")
-    if isinstance(player, int) and not isinstance(player, bool):
-        audit.theo_players[player] += theo
-    audit.theo_dealers[actor_id] += theo

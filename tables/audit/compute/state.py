@@ -43,8 +43,10 @@ class TableAcc:
     slip_fills: int = 0
     slip_credits: int = 0
     rake: int = 0
-    handle: int = 0
     rounds: int = 0
+    # The ratings' figures of the rounds that ended in the day (people.section_figures).
+    handle: int = 0
+    win: int = 0
     bets: int = 0
     theo: float = 0.0
     theo_var: float = 0.0
@@ -93,9 +95,6 @@ class AuditState:
     table_rows: list[shape.TableData] = field(default_factory=list)
     corrections: list[shape.CorrectionData] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    # The replay's theo by player and dealer, kept apart from the SQL thread's dicts until both end.
-    theo_players: dict[int, float] = field(default_factory=lambda: defaultdict(float))
-    theo_dealers: dict[int, float] = field(default_factory=lambda: defaultdict(float))
     _counted: Counter[str] = field(default_factory=Counter)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 

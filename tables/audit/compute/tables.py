@@ -224,8 +224,9 @@ def _table_row(audit: AuditState, acc: TableAcc) -> shape.TableData:
                 evidence={"variance": variance, "recorded_variance": recorded},
             )
         )
-    counted_win = win if win is not None else ledger_win
-    house_win = counted_win + acc.rake
+    # The house's win from play is the rounds' (README "Handle, win, theo, decisions"), as the pit
+    # and the ratings show it; the count's win above is checked against the ledger, not used here.
+    house_win = acc.win
     theo = round(acc.theo) if table.game == "faro" else None
     return {
         "id": table.pk,

@@ -29,7 +29,7 @@ from casino.models import Player
 from casino.money import format_dollars
 from ledger.models import AccountPurpose, Entry
 from tables.detection.base import Finding, Window, threshold
-from tables.detection.data import ensure_ratings, settled_rounds
+from tables.detection.data import settled_rounds
 
 KINDS = ("structuring", "minimal_play_cash_out", "chip_walking")
 DIRECTIONS = {"buy_in": "cash_in", "cash_out": "cash_out"}
@@ -81,7 +81,6 @@ def cash_by_player(window: Window) -> dict[int, Cash]:
 
 
 def detect(window: Window) -> list[Finding]:
-    ensure_ratings(window)
     wide = window.widened(int(threshold("STRUCTURING_DAYS")))
     cash = cash_by_player(wide)
     play: dict[int, dict[str, Any]] = defaultdict(lambda: {"handle": 0, "result": 0, "tables": set()})

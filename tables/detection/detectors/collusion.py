@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 from casino.money import format_dollars
 from tables.detection.base import Finding, Window, threshold
-from tables.detection.data import RoundResults, ensure_ratings, settled_rounds
+from tables.detection.data import RoundResults, settled_rounds
 from tables.detection.stats import rounded, tail_at_least, tail_at_most
 
 KINDS = ("chip_flow", "dealer_affinity", "never_loses")
@@ -66,7 +66,6 @@ class PairFlow:
 
 
 def detect(window: Window) -> list[Finding]:
-    ensure_ratings(window)
     rounds = [r for r in settled_rounds(window) if r.game not in UNEQUAL_SEATS]
     trials = _trials(rounds)
     findings = _chip_flows([r for r in rounds if r.game != "faro"], trials)

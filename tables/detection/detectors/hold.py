@@ -1,14 +1,13 @@
 """Hold anomalies: a Faro table's or dealer's win far outside what the bets' edges allow.
 
-For every bet of the window the exact lifetime edge and variance per unit staked come from
-``tables.games.faro_edge`` (the casekeeper's counts when it was placed), so the theoretical
-win is ``Σ amount x edge`` and its variance ``Σ amount² x variance`` (bets treated as
-independent, as the audit's band does). The house win is the ledger's: the tray's net from
-the rounds (``RoundStat.win``), not the count, so a short count is the tray detector's
-business, not a hold anomaly. A table or dealer is flagged when
-``|win - theo| / σ >= DETECT_HOLD_Z`` (3.29: the 99.9 % band; the audit draws the 95 % band,
-``1.96 σ``, which a fair night leaves one time in twenty per table, too often to page a pit
-boss) once its handle reaches ``DETECT_HOLD_MIN_HANDLE``.
+The figures are the ratings' rows (``RoundStat``, README "Handle, win, theo, decisions"):
+handle, the house win (the tray's net from the rounds, not the count, so a short count is
+the tray detector's business, not a hold anomaly), theo (Σ decided bet x its exact lifetime
+edge, ``tables.games.faro_edge``) and ``theo_variance`` (Σ stake² x variance, bets treated
+as independent, as the audit's band does). A table or dealer is flagged when
+``|win - theo| / σ >= DETECTION["HOLD_Z"]`` (3.29: the 99.9 % band; the audit draws the 95 %
+band, ``1.96 σ``, which a fair night leaves one time in twenty per table, too often to page a
+pit boss) once its handle reaches ``DETECTION["HOLD_MIN_HANDLE"]``.
 
 A few very large bets make σ wide, so the hold alone is slow to show a dealer who fixes the
 cards. The turns say it sooner, and exactly: swapping a turn's banker and player cards is
@@ -16,8 +15,8 @@ as likely as not in a fairly shuffled shoe (electronic or manual), whatever was 
 so for every turn whose two orders would move the layout's money differently (given every
 bet on it then: ranks, placements, coppers, even/odd/high), the order that favours the house
 comes with probability exactly 1/2, independently of the turns before. A table or dealer is
-also flagged when the house-favoured orders over at least ``DETECT_HOLD_MIN_TURNS`` such
-turns are beyond chance either way (binomial, P <= ``DETECT_HOLD_TURNS_P`` per side): a
+also flagged when the house-favoured orders over at least ``DETECTION["HOLD_MIN_TURNS"]`` such
+turns are beyond chance either way (binomial, P <= ``DETECTION["HOLD_TURNS_P"]`` per side): a
 cold deck, or a dealer paying a friend.
 """
 
@@ -31,15 +30,15 @@ from typing import Any
 
 from casino.money import format_dollars as dollars
 from tables.detection.base import Finding, Window, threshold
-from tables.detection.data import ensure_ratings
 from tables.detection.stats import normal_two_sided, rounded, tail_at_least, tail_at_most
 from tables.games.cards import rank_index, rank_of
-from tables.games.faro_edge import EVEN_RANKS, action_edge
+from tables.games.faro_edge import EVEN_RANKS
 from tables.games.registry import engine_for
 from tables.models import Round, RoundStat, RoundStatus
 from tables.round_state import fold
 
 KINDS = ("hold_anomaly",)
+MILLI = 1000  # RoundStat.theo_milli is in thousandths of a cent
 
 
 @dataclass
@@ -107,62 +106,59 @@ def _turn_order(bets: list[dict[str, Any]], banker: str, player: str) -> int | N
     return None if dealt == swapped else (1 if dealt > swapped else -1)
 
 
-def round_moments(round_: Round, win: int) -> RoundMoments:
-    """Replay one deal: each bet's edge and variance given the cards live when it was placed,
-    and the order of every turn against the money on the layout."""
+def turn_orders(round_: Round) -> tuple[int, int]:
+    """Replay one deal for the order of every turn against the money on the layout.
+
+    Returns (turns whose order mattered, those that fell the house's way). The money figures
+    are not recomputed here: they are the round's ``RoundStat``.
+    """
     engine = engine_for("faro")
-    book = Book()
+    turns = house_turns = 0
 
     def step(_seq: int, payload: Mapping[str, Any] | None, before: Any, after: Any, _moved: Any) -> None:
-        kind = payload.get("type") if payload is not None else None
-        if payload is None or kind not in {"bet", "call_turn", "turn", "last_turn"}:
+        nonlocal turns, house_turns
+        if payload is None or payload.get("type") not in {"turn", "last_turn"}:
             return
-        public = engine.public_state(before)
-        if kind in {"bet", "call_turn"}:
-            edge = action_edge(payload, public, round_.rules)
-            amount = int(payload.get("amount", 0))
-            book.handle += amount
-            if edge is not None:
-                book.theo += amount * edge.edge
-                book.variance += amount * amount * edge.variance
-            return
+        bets = list(engine.public_state(before).get("bets") or ())
         latest = engine.public_state(after).get("latest_turn") or {}
-        order = _turn_order(
-            list(public.get("bets") or ()), rank_of(latest["banker"]), rank_of(latest["player"])
-        )
+        order = _turn_order(bets, rank_of(latest["banker"]), rank_of(latest["player"]))
         if order is not None:
-            book.turns += 1
-            book.house_turns += order > 0
+            turns += 1
+            house_turns += order > 0
 
     fold(round_, observer=step)
+    return turns, house_turns
+
+
+def round_moments(round_: Round, stat: RoundStat) -> RoundMoments:
+    """One deal's figures from its rating row, and the order of its turns from a replay."""
+    turns, house_turns = turn_orders(round_)
     return RoundMoments(
         round_id=round_.pk,
-        handle=book.handle,
-        win=win,
-        theo=book.theo,
-        variance=book.variance,
-        turns=book.turns,
-        house_turns=book.house_turns,
+        handle=stat.handle,
+        win=stat.win,
+        theo=stat.theo_milli / MILLI,
+        variance=float(stat.theo_variance),
+        turns=turns,
+        house_turns=house_turns,
     )
 
 
 def detect(window: Window) -> list[Finding]:
-    ensure_ratings(window)
     z_min = float(threshold("HOLD_Z"))
     min_handle = int(threshold("HOLD_MIN_HANDLE"))
     min_rounds = int(threshold("HOLD_MIN_ROUNDS"))
     min_turns = int(threshold("HOLD_MIN_TURNS"))
     turns_p = float(threshold("HOLD_TURNS_P"))
-    wins = dict(
-        RoundStat.objects.filter(
-            game="faro", ended_at__gte=window.start, ended_at__lt=window.end
-        ).values_list("round_id", "win")
-    )
+    stats = {
+        stat.round_id: stat
+        for stat in RoundStat.objects.filter(game="faro", ended_at__gte=window.start, ended_at__lt=window.end)
+    }
     by_table: dict[int, Book] = defaultdict(Book)
     by_dealer: dict[int, Book] = defaultdict(Book)
-    rounds = Round.objects.filter(pk__in=list(wins), status=RoundStatus.SETTLED).order_by("pk")
+    rounds = Round.objects.filter(pk__in=list(stats), status=RoundStatus.SETTLED).order_by("pk")
     for round_ in rounds.iterator(chunk_size=100):
-        moments = round_moments(round_, wins[round_.pk])
+        moments = round_moments(round_, stats[round_.pk])
         by_table[round_.table_id].add(moments, table=round_.table_id, dealer=round_.started_by_id)
         by_dealer[round_.started_by_id].add(moments, table=round_.table_id, dealer=round_.started_by_id)
     findings = []

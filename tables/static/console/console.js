@@ -245,18 +245,98 @@
     render();
   }
 
-  function initReceipt(root) {
-    root.querySelectorAll("[data-close-receipt]").forEach(function (btn) {
-      btn.addEventListener("click", function () { btn.closest(".receipt").remove(); });
+  /* A receipt (console/_receipt.html) shows two lines; "more" opens the rest. A success fades after
+     data-fade-after ms unless the dealer is reading it (opened, or focus inside); a refusal has no
+     data-fade-after and stays until dismissed. A faded receipt is hidden, not removed. */
+  function initReceipt(receipt) {
+    if (receipt.dataset.ready) return;
+    receipt.dataset.ready = "1";
+    var body = receipt.querySelector("[data-receipt-body]");
+    var more = receipt.querySelector("[data-receipt-more]");
+    var close = receipt.querySelector("[data-close-receipt]");
+    var timer = null;
+
+    function hide() {
+      stop();
+      receipt.hidden = true;
+    }
+    function stop() {
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+    }
+    function fade() {
+      receipt.classList.add("fading");
+      timer = setTimeout(hide, 700);  // the CSS transition is 0.6 s
+    }
+    function schedule() {
+      stop();
+      receipt.classList.remove("fading");
+      var after = Number(receipt.dataset.fadeAfter);
+      if (after > 0 && !receipt.classList.contains("expanded")) timer = setTimeout(fade, after);
+    }
+
+    if (close) close.addEventListener("click", hide);
+    if (more && body && body.scrollHeight > body.clientHeight + 1) {
+      more.hidden = false;
+      more.addEventListener("click", function () {
+        var open = receipt.classList.toggle("expanded");
+        more.setAttribute("aria-expanded", open ? "true" : "false");
+        more.textContent = open ? "less" : "more";
+        if (open) stop();
+        else schedule();
+      });
+    }
+    receipt.addEventListener("focusin", stop);
+    receipt.addEventListener("focusout", function (event) {
+      if (!receipt.contains(event.relatedTarget) && !receipt.classList.contains("expanded")) schedule();
     });
+    schedule();
   }
+
+  /* htmx swaps nothing on a 5xx or when the server cannot be reached (htmx-config in base.html):
+     say so where receipts appear, instead of leaving the dealer looking at an unchanged screen. */
+  function showProblem(text) {
+    var receipt = document.createElement("div");
+    receipt.className = "receipt err";
+    receipt.setAttribute("role", "alert");
+    receipt.dataset.testid = "receipt";
+    var body = document.createElement("div");
+    body.className = "receipt-body";
+    body.dataset.receiptBody = "";
+    var line = document.createElement("p");
+    line.textContent = text;
+    body.appendChild(line);
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "close-receipt";
+    close.dataset.closeReceipt = "";
+    close.setAttribute("aria-label", "Dismiss");
+    close.textContent = "\u00d7";
+    receipt.appendChild(body);
+    receipt.appendChild(close);
+    var old = document.querySelector(".table-head .receipt, .receipt-slot .receipt");
+    var home = document.querySelector(".table-head, .receipt-slot");
+    if (old) old.replaceWith(receipt);
+    else if (home) home.appendChild(receipt);
+    else document.getElementById("main").prepend(receipt);
+    initReceipt(receipt);
+  }
+
+  document.addEventListener("htmx:responseError", function (event) {
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    showProblem("The server failed (error " + status + ") and the screen was not updated. Reload the page to see where things stand before trying again.");
+  });
+  document.addEventListener("htmx:sendError", function () {
+    showProblem("No answer from the server: check the connection, then reload the page to see whether it was done.");
+  });
 
   function init(root) {
     var scope = root && root.querySelectorAll ? root : document;
     scope.querySelectorAll("form[data-faro-bet]").forEach(initBetForm);
     scope.querySelectorAll("form[data-card-slots]").forEach(initSlots);
     scope.querySelectorAll("form[data-keying]").forEach(initKeying);
-    initReceipt(scope);
+    if (scope.matches && scope.matches(".receipt")) initReceipt(scope);
+    scope.querySelectorAll(".receipt").forEach(initReceipt);
     scope.querySelectorAll("#pit-live input").forEach(function (input) {
       input.addEventListener("input", function () { input.dataset.dirty = "1"; });
     });

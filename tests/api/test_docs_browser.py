@@ -1,0 +1,49 @@
+"""Issue 21 item 9: the Swagger UI at /api/v1/docs works with no internet.
+
+It loaded its files from a CDN, so on a floor without internet the page was blank. Its files
+now come from drf-spectacular-sidecar through our static files. Chromium is allowed to reach
+the live server only; the page must render its operations and ask no other host for anything.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.console.test_browser import _page, browser  # noqa: F401 (fixture)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_swagger_ui_renders_its_operations_offline(browser: Any, live_server: Any) -> None:  # noqa: F811
+    page = _page(browser, live_server)
+    here = {"127.0.0.1", urlsplit(live_server.url).hostname}  # the live server says "localhost"
+    blocked: list[str] = []
+
+    def only_this_server(route: Any) -> None:
+        if urlsplit(route.request.url).hostname in here:
+            route.continue_()
+        else:
+            blocked.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", only_this_server)
+    refused: list[str] = []
+    page.on("console", lambda message: refused.append(message.text) if "Refused to" in message.text else None)
+
+    page.goto("/api/v1/docs")
+    page.locator(".swagger-ui .info .title").filter(has_text="Casekeeper API").wait_for()
+    players = page.locator(".opblock-summary-path", has_text="/api/v1/players").first
+    players.wait_for()
+    assert players.is_visible()
+    assert page.locator(".opblock").count() > 20
+    # Opening an operation shows its parameters: the UI's own script runs, not just its markup.
+    players.click()
+    page.locator(".opblock.is-open .opblock-body").first.wait_for()
+    assert "Parameters" in page.locator(".opblock.is-open").first.inner_text()
+    assert blocked == []
+    assert refused == []
+    styles = page.evaluate("[...document.styleSheets].map(s => s.href).filter(Boolean)")
+    assert styles and all(urlsplit(href).hostname in here for href in styles)

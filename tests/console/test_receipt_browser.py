@@ -1,0 +1,103 @@
+"""Issue 21 item 5: a receipt never covers the game.
+
+It sat in the sticky table header with no height limit: a Newmarket start gave a 13-line, 450 px
+receipt over half of a 1280×800 screen until dismissed. Now it shows two lines with "more", a
+success fades after a few seconds and a refusal stays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tables.rounds import start_round
+from tables.services import seat_player
+from tests.console.conftest import Floor, build_floor
+from tests.console.test_browser import TABLET, _bet, _page, _sign_in, browser  # noqa: F401 (fixture)
+from tests.console.test_games import make_table
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+BOX = """el => {
+    const style = getComputedStyle(el.querySelector("[data-receipt-body]"));
+    const rect = el.getBoundingClientRect();
+    return {height: rect.height, bottom: rect.bottom, line: parseFloat(style.lineHeight),
+            items: el.querySelectorAll("li").length};
+}"""
+
+
+@pytest.fixture
+def world(transactional_db: None) -> Floor:
+    return build_floor(prefix="rc")
+
+
+def test_a_long_receipt_shows_two_lines_opens_with_more_and_fades(
+    browser: Any,  # noqa: F811
+    live_server: Any,
+    world: Floor,
+) -> None:
+    table, _ = make_table(world, "newmarket", 3)
+    page = _page(browser, live_server)
+    _sign_in(page, world.dealer.username)
+    page.goto(f"/console/tables/{table.pk}/")
+    page.get_by_role("button", name="Start deal").click()
+    receipt = page.get_by_test_id("receipt").filter(has_text="started")
+    receipt.wait_for()
+
+    closed = receipt.evaluate(BOX)
+    assert closed["items"] >= 5, closed  # a long receipt: the start lists every pot and ante
+    more = receipt.get_by_role("button", name="more")
+    more_box = more.bounding_box()
+    assert more_box is not None and more.is_visible()
+    # Two lines of text (or the "more" button, if taller) plus the padding and border.
+    assert closed["height"] <= max(2 * closed["line"], more_box["height"]) + 24, closed
+    assert closed["bottom"] <= TABLET["height"] * 0.25, closed
+
+    more.click()
+    opened = receipt.evaluate(BOX)
+    assert opened["height"] > closed["height"] + closed["line"], (closed, opened)
+    last = receipt.locator("li").last
+    last.scroll_into_view_if_needed()
+    assert last.is_visible()
+    assert receipt.get_by_role("button", name="less").get_attribute("aria-expanded") == "true"
+    # Opened, it is being read: it does not fade. Closed again, it fades and is hidden.
+    receipt.get_by_role("button", name="less").click()
+    assert receipt.evaluate(BOX)["height"] == closed["height"]
+    receipt.wait_for(state="hidden", timeout=20_000)
+    assert page.get_by_test_id("receipt").count() == 1  # hidden, still there for a screen reader's history
+
+
+def test_a_refusal_stays_while_a_success_fades(
+    browser: Any,  # noqa: F811
+    live_server: Any,
+    world: Floor,
+) -> None:
+    world.open_faro()
+    seat_player(actor=world.dealer, table_id=world.faro.pk, player_id=world.kate.pk)
+    start_round(actor=world.dealer, table_id=world.faro.pk, shoe="electronic")
+
+    refused = _page(browser, live_server)
+    _sign_in(refused, world.dealer.username)
+    refused.goto(f"/console/tables/{world.faro.pk}/")
+    _bet(refused, "Kate Elder", ["K"], "$600")
+    refusal = refused.get_by_test_id("receipt").filter(has_text="Refused: The table maximum is $500.00")
+    refusal.wait_for()
+    assert refusal.get_attribute("data-fade-after") is None
+
+    # Only after the refusal is on screen: a success on a second screen, waited for until it has
+    # faded. The refusal has been up longer than that success, so a fade would have hidden it.
+    done = _page(browser, live_server)
+    _sign_in(done, world.dealer.username)
+    done.goto(f"/console/tables/{world.faro.pk}/")
+    _bet(done, "Kate Elder", ["Q"], "$25")
+    success = done.get_by_test_id("receipt").filter(has_text="Kate Elder bet $25.00 on Q")
+    success.wait_for()
+    assert success.get_by_role("button", name="more").is_hidden()  # it fits: no "more"
+    success.wait_for(state="hidden", timeout=20_000)
+
+    assert refusal.is_visible()
+    box = refusal.bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= TABLET["height"]
+    refusal.get_by_role("button", name="Dismiss").click()
+    refusal.wait_for(state="hidden")
