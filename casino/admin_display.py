@@ -22,7 +22,9 @@ SUFFIX = "_in_dollars"
 def dollars_of(model: type[Model], field: str) -> Callable[[Any], str]:
     """The admin column for a cents field: '$1,234.50', labelled with the field's verbose name."""
 
-    @admin.display(description=str(model._meta.get_field(field).verbose_name), ordering=field)
+    label = getattr(model._meta.get_field(field), "verbose_name", field)
+
+    @admin.display(description=str(label), ordering=field)
     def show(obj: Any) -> str:
         return format_dollars(getattr(obj, field))
 
@@ -48,12 +50,13 @@ class DollarsMixin:
         swapped = [name + SUFFIX if name in self.money_fields else name for name in names]
         return list(dict.fromkeys(swapped))  # once each, in order
 
-    def get_list_display(self, request: HttpRequest) -> Sequence[Any]:
+    # Typed Any: the stubs' ModelAdmin and InlineModelAdmin disagree on these signatures' generics.
+    def get_list_display(self, request: HttpRequest) -> Any:
         return self._in_dollars(super().get_list_display(request))  # type: ignore[misc]
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> Sequence[Any]:
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         return self._in_dollars(super().get_fields(request, obj))  # type: ignore[misc]
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Sequence[Any]:
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         names = self._in_dollars(super().get_readonly_fields(request, obj))  # type: ignore[misc]
         return list(dict.fromkeys([*names, *(field + SUFFIX for field in self.money_fields)]))

@@ -14,6 +14,11 @@ forwarded_allow_ips = os.environ.get("TRUSTED_PROXIES", "")
 workers = int(os.environ.get("GUNICORN_WORKERS", "4"))
 threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+# Django is imported once, in the master: a worker that dies (or is recycled by max_requests)
+# is replaced by a fork that serves at once instead of after seconds of imports, so losing a
+# worker under load does not leave the others queueing. Nothing opens a connection at import
+# (database, Redis and broker connections are made lazily in each worker).
+preload_app = True
 graceful_timeout = 20
 max_requests = 5000
 max_requests_jitter = 500

@@ -171,7 +171,8 @@ class Entry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.amount:+d} on {self.account_id}"
+        # No amount: the ledger cannot write dollars (casino.money is above it); the admin shows them.
+        return f"entry {self.pk}: leg {self.leg} of transfer {self.transfer_id}"
 
 
 class ClosedGamingDay(models.Model):

@@ -7,6 +7,8 @@ from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models import F, Q
 
+from casino.money import format_dollars
+
 
 class Game(models.TextChoices):
     FARO = "faro", "Faro"
@@ -175,7 +177,7 @@ class TrayRequest(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.amount} for {self.table_id}"
+        return f"{self.kind} of {format_dollars(self.amount)} for table {self.table_id}"
 
 
 class LimitChange(models.Model):
@@ -322,7 +324,7 @@ class RoundSettlement(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.amount} {self.from_account}->{self.to_account}"
+        return f"{self.kind} {format_dollars(self.amount)} {self.from_account}->{self.to_account}"
 
 
 class CorrectionStatus(models.TextChoices):

@@ -7,6 +7,7 @@ bytes, so the PDF and the auditors' HTML page show the very same pictures.
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import functools
 import io
 from collections.abc import Callable, Mapping, Sequence
@@ -164,6 +165,31 @@ def _outside(row: Mapping[str, Any]) -> bool:
     return not band["low_pct"] <= hold <= band["high_pct"]
 
 
+def _last_hour(report: Mapping[str, Any]) -> int:
+    """The index of the chart's last hour: the last one in which cash moved, and never one after
+    the day's close (a day closed early stops there), so the line does not run on past it."""
+    hours: Sequence[Mapping[str, Any]] = report.get("cash_flow", [])
+    moved = [i for i, h in enumerate(hours) if h["cash_in"] or h["cash_out"] or h["fills"] or h["credits"]]
+    last = moved[-1] if moved else -1
+    closed_at = (report.get("closed") or {}).get("at")
+    if closed_at:
+        close = dt.datetime.fromisoformat(closed_at)
+        started = [i for i, h in enumerate(hours) if dt.datetime.fromisoformat(h["start"]) <= close]
+        last = min(last, started[-1] if started else -1)
+    return last
+
+
+def running_net(report: Mapping[str, Any]) -> list[int]:
+    """The running net cash in (buy-ins - cash-outs), hour by hour, up to the last hour with data."""
+    hours: Sequence[Mapping[str, Any]] = report.get("cash_flow", [])
+    net: list[int] = []
+    running = 0
+    for h in hours[: _last_hour(report) + 1]:
+        running += h["cash_in"] - h["cash_out"]
+        net.append(running)
+    return net
+
+
 @_styled
 def cash_flow(report: Mapping[str, Any], *, dpi: int = 160) -> bytes:
     """The cage hour by hour: buy-ins up, cash-outs down, and the running net."""
@@ -178,14 +204,14 @@ def cash_flow(report: Mapping[str, Any], *, dpi: int = 160) -> bytes:
         cash_out = [-h["cash_out"] for h in hours]
         ax.bar(xs, cash_in, color=HOUSE, width=0.8, label="buy-ins")
         ax.bar(xs, cash_out, color=LOSS, width=0.8, label="cash-outs")
-        running, net = 0, []
-        for h in hours:
-            running += h["cash_in"] - h["cash_out"]
-            net.append(running)
-        ax.plot(xs, net, color=THEO, linewidth=1.6, marker="o", markersize=2.5, label="net cash in (running)")
-        fills = [h["fills"] - h["credits"] for h in hours]
+        net = running_net(report)
+        line_xs = xs[: len(net)]
+        ax.plot(
+            line_xs, net, color=THEO, linewidth=1.6, marker="o", markersize=2.5, label="net cash in (running)"
+        )
+        fills = [h["fills"] - h["credits"] for h in hours[: len(net)]]
         if any(fills):
-            ax.plot(xs, fills, color=MUTED, linewidth=1, linestyle="--", label="fills - credits")
+            ax.plot(line_xs, fills, color=MUTED, linewidth=1, linestyle="--", label="fills - credits")
         ax.axhline(0, color="#333", linewidth=0.6)
         ax.set_xticks(xs[::2])
         ax.set_xticklabels([h["hour"] for h in hours][::2], fontsize=7)

@@ -3,7 +3,8 @@
 Why a ZIP of files and not one CSV with a ``section`` column: the sections have different
 columns (a table row has 20, a finding 10), and a spreadsheet or ``pandas.read_csv`` reads a
 file with one header cleanly. Files (UTF-8, comma-separated, header row, amounts in integer
-cents, percentages as numbers, empty cell = no value):
+cents in columns named ``…_cents`` so a spreadsheet never reads them as dollars, percentages
+as numbers, empty cell = no value):
 
     summary.csv       one row: the day's totals
     findings.csv      most serious first; ``evidence`` is JSON
@@ -41,10 +42,24 @@ def _cell(value: Any) -> Any:
     return spreadsheet_safe(value)
 
 
+# The report's money fields (report.py: integer cents). Their CSV headers carry the unit, so
+# ``cash_in`` reads ``cash_in_cents``; counts (rounds, bets, accounts) and ids keep their names.
+MONEY_FIELDS = frozenset({
+    "amount", "amount_reversed", "balance", "cash_in", "cash_out", "closer", "counted", "credits",
+    "debits", "fills", "handle", "house_win", "ledger", "ledger_win", "opener", "rake",
+    "recorded_variance", "result", "theo", "variance", "win",
+})  # fmt: skip
+
+
+def header(column: str) -> str:
+    """A column's CSV header: money fields end in ``_cents``."""
+    return f"{column}_cents" if column in MONEY_FIELDS else column
+
+
 def _csv(columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> bytes:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(columns)
+    writer.writerow([header(column) for column in columns])
     for row in rows:
         writer.writerow([_cell(row.get(column)) for column in columns])
     return buffer.getvalue().encode("utf-8")

@@ -18,11 +18,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
-from casino.errors import ValidationFailed
 from casino.models import Role
-from casino.money import format_dollars, parse_dollars
+from casino.money import format_dollars
 from casino.permissions import may, role_of
 from tables import services
+from tables.console import forms
 from tables.console.access import (
     APPROVER_ROLES,
     LIMIT_ROLES,
@@ -41,7 +41,7 @@ from tables.console.views import SERVICE_ERRORS, Flash, change_limits_work
 from tables.corrections import approve_correction, refuse_correction
 from tables.detection.selectors import count_open_alerts, list_open_alerts
 from tables.detection.services import resolve_alert as resolve_alert_service
-from tables.models import Alert, Correction, RoundStatus, TrayRequest, TrayRequestKind
+from tables.models import Alert, Correction, RoundStatus, TrayRequest
 from tables.selectors import list_pending_tray_requests
 
 ALERTS_SHOWN = 20
@@ -97,15 +97,9 @@ def perform_pit_tap(request: HttpRequest, *, form: str, work: Callable[[], dict[
     status = 200
     try:
         outcome = run_tap(request, work)
-        flash = Flash(
-            ok=True,
-            headline=outcome.result["headline"],
-            lines=tuple(outcome.result.get("lines", [])),
-            form=form,
-            replayed=outcome.replayed,
-        )
+        flash = Flash.done(outcome, form)
     except SERVICE_ERRORS as error:
-        flash = Flash(ok=False, headline=error.message, form=form, code=error.code)
+        flash = Flash.refused(error, form)
         status = int(getattr(error, "status", 400))
     template = "pit/_live.html" if request.htmx else "pit/pit.html"  # type: ignore[attr-defined]
     return render(request, template, pit_context(request, flash), status=status)
@@ -135,7 +129,7 @@ def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
             table_id=tray.table_id,
             request_id=tray.pk,
             kind=tray.kind,
-            note=request.POST.get("note", ""),
+            note=forms.checked(forms.NoteForm(request.POST)).cleaned_data["note"],
         )
         return {
             "headline": f"Refused: {tray.kind} of {amount} for {tray.table.name}.",
@@ -151,15 +145,14 @@ def tray_request(request: HttpRequest, table_id: int) -> HttpResponse:
     """A pit boss asks for a fill or a credit from the floor; someone else must approve it."""
 
     def work() -> dict[str, Any]:
-        kind = request.POST.get("kind", "")
-        if kind not in TrayRequestKind.values:
-            raise ValidationFailed("Choose a fill or a credit.", fields={"kind": "required"})
-        amount = parse_dollars(request.POST.get("amount"), field=f"{kind} amount")
+        asked = forms.checked(forms.TrayRequestForm(request.POST)).cleaned_data
         made = services.request_tray_change(
-            actor=actor_of(request), table_id=table_id, kind=kind, amount=amount
+            actor=actor_of(request), table_id=table_id, kind=asked["kind"], amount=asked["amount"]
         )
         return {
-            "headline": f"{kind.title()} of {format_dollars(made.amount)} requested for {made.table.name}.",
+            "headline": (
+                f"{asked['kind'].title()} of {format_dollars(made.amount)} requested for {made.table.name}."
+            ),
             "lines": ["Nothing moves until another pit boss or a cashier approves it."],
         }
 
@@ -181,11 +174,9 @@ def resolve_alert(request: HttpRequest, alert_id: int) -> HttpResponse:
         raise NotAllowed("No such alert.", status=404)
 
     def work() -> dict[str, Any]:
-        resolve_alert_service(actor=actor_of(request), alert_id=alert.pk, note=request.POST.get("note", ""))
-        return {
-            "headline": f"Resolved: {alert.summary}",
-            "lines": [f"Note: {request.POST.get('note', '').strip()}"],
-        }
+        note = forms.checked(forms.NoteForm(request.POST)).cleaned_data["note"]
+        resolve_alert_service(actor=actor_of(request), alert_id=alert.pk, note=note)
+        return {"headline": f"Resolved: {alert.summary}", "lines": [f"Note: {note.strip()}"]}
 
     return perform_pit_tap(request, form=f"alert-{alert.pk}", work=work)
 
@@ -207,9 +198,8 @@ def decide_correction(request: HttpRequest, correction_id: int, verdict: str) ->
                 "headline": f"Approved: the correction of {table} deal #{deal}.",
                 "lines": [f"The voided chips went back where they came from; the deal is {after}."],
             }
-        refuse_correction(
-            actor=actor_of(request), correction_id=correction_id, note=request.POST.get("note", "")
-        )
+        note = forms.checked(forms.NoteForm(request.POST)).cleaned_data["note"]
+        refuse_correction(actor=actor_of(request), correction_id=correction_id, note=note)
         return {"headline": f"Refused: the correction of {table} deal #{deal}.", "lines": ["Nothing moved."]}
 
     return perform_pit_tap(request, form=f"correction-{correction_id}", work=work)

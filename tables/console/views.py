@@ -18,14 +18,15 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from casino.errors import DomainError, ValidationFailed
+from casino.errors import DomainError
 from casino.models import Player, Role
-from casino.money import format_dollars, parse_dollars
+from casino.money import format_dollars
 from casino.permissions import may, role_of
 from casino.selectors import get_player_balance, search_players
 from ledger.errors import LedgerError
 from tables import services
 from tables.console import faro as faro_screen
+from tables.console import forms
 from tables.console.access import PIT_ROLES, NotAllowed, actor_of, dealer_table, require_dealer, signed_in
 from tables.console.corrections import last_action_words
 from tables.console.games import (
@@ -40,7 +41,7 @@ from tables.console.games import (
     payload_from,
     round_offers,
 )
-from tables.console.idempotency import run_tap
+from tables.console.idempotency import Outcome, run_tap
 from tables.console.keying import input_name, keying_screen
 from tables.console.moves import describe_settlements
 from tables.corrections import request_correction
@@ -64,6 +65,23 @@ class Flash:
     form: str = ""
     replayed: bool = False
     code: str = ""
+
+    @classmethod
+    def done(cls, outcome: Outcome, form: str) -> Flash:
+        """A tap that went through (``outcome`` from ``run_tap``: its receipt, and whether replayed)."""
+        return cls(
+            ok=True,
+            headline=outcome.result["headline"],
+            lines=tuple(outcome.result.get("lines", [])),
+            form=form,
+            replayed=outcome.replayed,
+        )
+
+    @classmethod
+    def refused(
+        cls, error: DomainError | LedgerError | IllegalAction, form: str, headline: str = ""
+    ) -> Flash:
+        return cls(ok=False, headline=headline or error.message, form=form, code=error.code)
 
 
 @dataclass
@@ -276,20 +294,13 @@ def perform_tap(
         message = error.message
         if error.code == "stale_round":
             message = "The screen was out of date and has been refreshed. Check it and tap again."
-        flash = Flash(ok=False, headline=message, form=form, code=error.code)
+        flash = Flash.refused(error, form, message)
         return render_table(
             request, table_id, flash=flash, status=int(getattr(error, "status", 400)), sticky=sticky
         )
     if on_done is not None:
         return on_done(outcome.result, outcome.replayed)
-    flash = Flash(
-        ok=True,
-        headline=outcome.result["headline"],
-        lines=tuple(outcome.result.get("lines", [])),
-        form=form,
-        replayed=outcome.replayed,
-    )
-    return render_table(request, table_id, flash=flash)
+    return render_table(request, table_id, flash=Flash.done(outcome, form))
 
 
 def receipt(headline: str, *lines: str, **extra: Any) -> dict[str, Any]:
@@ -303,7 +314,7 @@ def receipt(headline: str, *lines: str, **extra: Any) -> dict[str, Any]:
 @signed_in
 def open_table(request: HttpRequest, table_id: int) -> HttpResponse:
     def work() -> dict[str, Any]:
-        count = parse_dollars(request.POST.get("opening_inventory"), field="opening count", allow_zero=True)
+        count = forms.checked(forms.OpenTableForm(request.POST)).cleaned_data["opening_inventory"]
         session = services.open_table(actor=actor_of(request), table_id=table_id, opening_inventory=count)
         lines = []
         if session.opening_variance:
@@ -319,7 +330,7 @@ def open_table(request: HttpRequest, table_id: int) -> HttpResponse:
 @signed_in
 def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
     def work() -> dict[str, Any]:
-        count = parse_dollars(request.POST.get("closing_inventory"), field="closing count", allow_zero=True)
+        count = forms.checked(forms.CloseTableForm(request.POST)).cleaned_data["closing_inventory"]
         session = services.close_table(actor=actor_of(request), table_id=table_id, closing_inventory=count)
         return receipt(f"{session.table.name} is closed.", session=session.pk)
 
@@ -363,22 +374,16 @@ def player_search(request: HttpRequest, table_id: int) -> HttpResponse:
     )
 
 
-def _int_field(data: QueryDict, name: str, label: str) -> int:
-    try:
-        return int(data.get(name, ""))
-    except ValueError as error:
-        raise ValidationFailed(f"Choose {label}.", fields={name: "required"}) from error
-
-
 @require_POST
 @signed_in
 def seat_player(request: HttpRequest, table_id: int) -> HttpResponse:
     def work() -> dict[str, Any]:
-        player_id = _int_field(request.POST, "player", "a player")
-        seat_text = request.POST.get("seat", "")
-        seat = int(seat_text) if seat_text.isdigit() else None
+        form = forms.checked(forms.SeatForm(request.POST))
         seating = services.seat_player(
-            actor=actor_of(request), table_id=table_id, player_id=player_id, seat=seat
+            actor=actor_of(request),
+            table_id=table_id,
+            player_id=form.cleaned_data["player"],
+            seat=form.cleaned_data["seat"],
         )
         balance = get_player_balance(player=seating.player)
         return receipt(
@@ -393,7 +398,7 @@ def seat_player(request: HttpRequest, table_id: int) -> HttpResponse:
 @signed_in
 def unseat_player(request: HttpRequest, table_id: int) -> HttpResponse:
     def work() -> dict[str, Any]:
-        player_id = _int_field(request.POST, "player", "a player")
+        player_id = forms.checked(forms.PlayerForm(request.POST)).cleaned_data["player"]
         seating = services.unseat_player(actor=actor_of(request), table_id=table_id, player_id=player_id)
         return receipt(f"{seating.player.name} left seat {seating.number}.")
 
@@ -407,7 +412,7 @@ def unseat_player(request: HttpRequest, table_id: int) -> HttpResponse:
 @signed_in
 def tray_request(request: HttpRequest, table_id: int, kind: str) -> HttpResponse:
     def work() -> dict[str, Any]:
-        amount = parse_dollars(request.POST.get("amount"), field=f"{kind} amount")
+        amount = forms.checked(forms.TrayRequestForm(request.POST, kind=kind)).cleaned_data["amount"]
         made = services.request_tray_change(
             actor=actor_of(request), table_id=table_id, kind=kind, amount=amount
         )
@@ -424,10 +429,9 @@ def change_limits_work(request: HttpRequest, table_id: int) -> Callable[[], dict
     """The limit change shared by the console and the pit view."""
 
     def work() -> dict[str, Any]:
-        min_bet = parse_dollars(request.POST.get("min_bet"), field="minimum")
-        max_bet = parse_dollars(request.POST.get("max_bet"), field="maximum")
+        asked = forms.checked(forms.LimitsForm(request.POST)).cleaned_data
         table = services.change_limits(
-            actor=actor_of(request), table_id=table_id, min_bet=min_bet, max_bet=max_bet
+            actor=actor_of(request), table_id=table_id, min_bet=asked["min_bet"], max_bet=asked["max_bet"]
         )
         limits = f"{format_dollars(table.min_bet)} \u2013 {format_dollars(table.max_bet)}"
         return receipt(
@@ -473,7 +477,7 @@ def _moved(round_: Round, seq: int | None) -> list[str]:
 @signed_in
 def start_deal(request: HttpRequest, table_id: int) -> HttpResponse:
     def work() -> dict[str, Any]:
-        shoe = request.POST.get("shoe", ShoeKind.ELECTRONIC)
+        shoe = forms.checked(forms.StartDealForm(request.POST)).cleaned_data["shoe"]
         round_ = start_round(actor=actor_of(request), table_id=table_id, shoe=shoe)
         lines = _moved(round_, None)
         if round_.shoe == ShoeKind.ELECTRONIC:
@@ -485,11 +489,6 @@ def start_deal(request: HttpRequest, table_id: int) -> HttpResponse:
     return perform_tap(request, table_id, form="start", work=work)
 
 
-def _version(data: QueryDict) -> int | None:
-    text = data.get("version", "")
-    return int(text) if text.isdigit() else None
-
-
 def _live_round(table_id: int, round_id: int) -> Round:
     round_ = Round.objects.filter(pk=round_id, table_id=table_id).first()
     if round_ is None:
@@ -497,54 +496,11 @@ def _live_round(table_id: int, round_id: int) -> Round:
     return round_
 
 
-def _amount(data: QueryDict) -> int:
-    custom = data.get("custom_amount", "").strip()
-    if custom:
-        return parse_dollars(custom, field="amount")
-    chip = data.get("amount", "")
-    if not chip.isdigit():
-        raise ValidationFailed("Choose an amount: tap a chip or type one.", fields={"amount": "required"})
-    return int(chip)
-
-
 def faro_payload(kind: str, data: QueryDict, round_: Round) -> dict[str, Any]:
-    """The engine action a Faro form asks for (API.md "Action types": faro)."""
-    manual = round_.shoe == ShoeKind.MANUAL
-    if kind == "bet":
-        player = _int_field(data, "player", "a player (tap their name)")
-        ranks = [rank for rank in data.getlist("ranks") if rank]
-        target = data.get("target", "")
-        if not ranks and not target:
-            raise ValidationFailed("Tap a place on the layout: one or more cards, or even, odd or high.")
-        payload: dict[str, Any] = {"type": "bet", "player": player, "amount": _amount(data)}
-        if ranks:
-            payload["ranks"] = ranks
-        if target:
-            payload["target"] = target
-        if data.get("coppered"):
-            payload["coppered"] = True
-        return payload
-    if kind == "remove_bet":
-        return {"type": "remove_bet", "bet": data.get("bet", "")}
-    if kind == "call_turn":
-        order = [data.get(f"order_{i}", "") for i in range(3)]
-        if not all(order):
-            raise ValidationFailed("Call all three cards: loser, winner and hock.")
-        player = _int_field(data, "player", "who calls the turn")
-        return {"type": "call_turn", "player": player, "order": order, "amount": _amount(data)}
-    payload = {"type": kind}
-    needed = faro_screen.cards_to_key(legal_actions_of(round_), kind) if manual else None
-    if needed is not None:  # not due now: the engine refuses the bare step with its reason
-        cards = [data.get(f"card_{i}", "") for i in range(needed)]
-        if not all(cards):
-            raise ValidationFailed(
-                f"Pick {needed} card{'s' if needed > 1 else ''} on the card picker, in order."
-            )
-        if kind == "soda":
-            payload["card"] = cards[0]
-        else:
-            payload["cards"] = cards
-    return payload
+    """The engine action a Faro form asks for; a manual shoe's dealing step keys its cards."""
+    due = round_.shoe == ShoeKind.MANUAL and kind not in forms.FARO_FORMS
+    needed = faro_screen.cards_to_key(legal_actions_of(round_), kind) if due else None
+    return forms.faro_payload(kind, data, needed=needed)
 
 
 def _faro_headline(kind: str, payload: Mapping[str, Any], round_: Round, names: Mapping[int, str]) -> str:
@@ -604,8 +560,9 @@ def _round_perform(
         round_ = _live_round(table_id, round_id)
         payload = build(round_)
         attempt["payload"] = payload
+        version = forms.checked(forms.VersionForm(request.POST)).cleaned_data["version"]
         updated = apply_round_action(
-            actor=actor_of(request), round_id=round_id, action=payload, version=_version(request.POST)
+            actor=actor_of(request), round_id=round_id, action=payload, version=version
         )
         lines = [] if payload.get("type") in ("bet", "call_turn") else _moved(updated, updated.version)
         if updated.status == "settled":
@@ -679,11 +636,9 @@ def ask_correction(request: HttpRequest, table_id: int, round_id: int) -> HttpRe
         raise NotAllowed("No such deal at this table.", status=404)
 
     def work() -> dict[str, Any]:
+        asked = forms.checked(forms.CorrectionForm(request.POST)).cleaned_data
         made = request_correction(
-            actor=actor_of(request),
-            round_id=round_id,
-            void=request.POST.get("void", ""),
-            reason=request.POST.get("reason", ""),
+            actor=actor_of(request), round_id=round_id, void=asked["void"], reason=asked["reason"]
         )
         what = "the whole deal (misdeal)" if made.from_seq is None else "the last action"
         return receipt(

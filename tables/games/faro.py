@@ -371,6 +371,11 @@ def _settle_turn(bets: tuple[Bet, ...], loser: str, winner: str) -> tuple[tuple[
     return tuple(kept), moves
 
 
+def bets_on_layout(state: FaroState) -> dict[str, int]:
+    """Bet id → player for every stack on the layout now (cheaper than the public view)."""
+    return {bet.id: bet.player for bet in state.bets}
+
+
 def decided_bets(before: FaroState, after: FaroState) -> frozenset[str]:
     """Ids of the bets the turn dealt between two states decided: won, lost or split.
 

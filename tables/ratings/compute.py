@@ -38,9 +38,8 @@ from django.conf import settings
 
 from tables.accounts import POT, PartyMap, split_party
 from tables.games.base import BANK, RAKE
-from tables.games.faro import decided_bets
-from tables.games.faro_edge import action_edge
-from tables.games.registry import engine_for
+from tables.games.faro import bets_on_layout, casekeeper_counts, decided_bets
+from tables.games.faro_edge import bet_edge
 from tables.models import Round, RoundSettlement
 from tables.round_state import fold
 
@@ -135,30 +134,29 @@ def _faro_bets(round_: Round, figures: RoundFigures) -> None:
     counting it would let place-and-withdraw farm comps and would make handle depend on
     chips that only visited the layout.
     """
-    engine = engine_for("faro")
     placed: dict[str, _FaroBet] = {}
     decided: set[str] = set()
 
     def step(_seq: int, payload: Mapping[str, Any] | None, before: Any, after: Any, _moved: Any) -> None:
+        # Read the engine's own counts, never its public view: this runs on every bet of a deal.
         kind = payload.get("type") if payload is not None else None
         if payload is None or kind not in {"bet", "call_turn", "turn", "last_turn"}:
             return
-        public = engine.public_state(before)
+        on_layout = bets_on_layout(before)
         if kind in {"turn", "last_turn"}:
             figures.decisions += 1
-            for pid in {int(bet["player"]) for bet in public.get("bets", [])}:
+            for pid in set(on_layout.values()):
                 figures.players.setdefault(pid, PlayerFigures()).decisions += 1
             decided.update(decided_bets(before, after))
             return
         pid, amount = int(payload["player"]), int(payload["amount"])
         figures.players.setdefault(pid, PlayerFigures())
-        edge = action_edge(payload, public, round_.rules)
+        left, remaining = casekeeper_counts(before)
+        edge = bet_edge(payload, left, remaining, round_.rules)
         theo = round(amount * edge.edge * MILLI) if edge is not None else 0
         variance = amount * amount * edge.variance if edge is not None else 0.0
-        existing = {bet["id"] for bet in public.get("bets", [])}
-        for bet in engine.public_state(after).get("bets", []):
-            if bet["id"] not in existing:
-                placed[bet["id"]] = _FaroBet(pid, amount, theo, variance)
+        for bet_id in bets_on_layout(after).keys() - on_layout.keys():
+            placed[bet_id] = _FaroBet(pid, amount, theo, variance)
 
     fold(round_, observer=step)
     variance = 0.0

@@ -74,7 +74,7 @@ def test_the_audit_csv_export_neutralises_formula_names(cashier: User, auditor: 
     for player, name in zip(players, EVIL_NAMES, strict=True):
         row = by_id[player.pk]
         assert row["name"] == "'" + name
-        assert (row["cash_in"], row["cash_out"]) == ("400000", "1500")
+        assert (row["cash_in_cents"], row["cash_out_cents"]) == ("400000", "1500")
     mtl_names = {row["name"] for row in files["mtl.csv"]}
     assert mtl_names == {"'" + name for name in EVIL_NAMES}
     for file_rows in files.values():
@@ -83,4 +83,4 @@ def test_the_audit_csv_export_neutralises_formula_names(cashier: User, auditor: 
                 assert not cell.startswith(("=", "+", "@", "\t", "\r")), cell
     # A negative amount is still a number, not text: the cage issued the chips.
     cage = next(row for row in files["trial_balance.csv"] if row["purpose"] == "cage")
-    assert int(cage["balance"]) < 0
+    assert int(cage["balance_cents"]) < 0

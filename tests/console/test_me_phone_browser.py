@@ -53,18 +53,29 @@ def test_the_players_page_fits_a_phone(
     sign_out = page.get_by_role("button", name="Sign out")
     box = sign_out.bounding_box()
     assert box is not None
-    assert 0 <= box["x"] and box["x"] + box["width"] <= width, box
-    assert 0 <= box["y"] and box["y"] + box["height"] <= viewport["height"], box
+    assert box["x"] >= 0, box
+    assert box["x"] + box["width"] <= width, box
+    assert box["y"] >= 0, box
+    assert box["y"] + box["height"] <= viewport["height"], box
     assert sign_out.evaluate("el => el.scrollWidth <= el.clientWidth")  # its words are not cut
 
     # The sitting is a card: every figure with its label, each inside the screen.
     cells = page.evaluate(CELLS)
     assert [cell["label"] for cell in cells] == [
-        "Started", "Ended", "Minutes", "Decisions", "Handle", "Average bet", "Theo", "Result", "Comp points",
+        "Started",
+        "Ended",
+        "Minutes",
+        "Decisions",
+        "Handle",
+        "Average bet",
+        "Theo",
+        "Result",
+        "Comp points",
     ]
     for cell in cells:
         assert cell["value"], cell
-        assert 0 <= cell["left"] and cell["right"] <= width, cell
+        assert cell["left"] >= 0, cell
+        assert cell["right"] <= width, cell
     assert page.get_by_test_id("sitting").inner_text().startswith(world.faro.name)
     assert page.get_by_test_id("sitting").get_by_text("$0.00").first.is_visible()
     # Still a table to a screen reader: its column headers are there, only not drawn.

@@ -49,7 +49,8 @@ def test_a_long_receipt_shows_two_lines_opens_with_more_and_fades(
     assert closed["items"] >= 5, closed  # a long receipt: the start lists every pot and ante
     more = receipt.get_by_role("button", name="more")
     more_box = more.bounding_box()
-    assert more_box is not None and more.is_visible()
+    assert more_box is not None
+    assert more.is_visible()
     # Two lines of text (or the "more" button, if taller) plus the padding and border.
     assert closed["height"] <= max(2 * closed["line"], more_box["height"]) + 24, closed
     assert closed["bottom"] <= TABLET["height"] * 0.25, closed
@@ -98,6 +99,8 @@ def test_a_refusal_stays_while_a_success_fades(
 
     assert refusal.is_visible()
     box = refusal.bounding_box()
-    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= TABLET["height"]
+    assert box is not None
+    assert box["y"] >= 0
+    assert box["y"] + box["height"] <= TABLET["height"]
     refusal.get_by_role("button", name="Dismiss").click()
     refusal.wait_for(state="hidden")

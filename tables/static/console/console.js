@@ -295,9 +295,10 @@
 
   /* htmx swaps nothing on a 5xx or when the server cannot be reached (htmx-config in base.html):
      say so where receipts appear, instead of leaving the dealer looking at an unchanged screen. */
-  function showProblem(text) {
+  function showProblem(text, kind) {
     var receipt = document.createElement("div");
     receipt.className = "receipt err";
+    receipt.dataset.problem = kind;
     receipt.setAttribute("role", "alert");
     receipt.dataset.testid = "receipt";
     var body = document.createElement("div");
@@ -324,10 +325,15 @@
 
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
-    showProblem("The server failed (error " + status + ") and the screen was not updated. Reload the page to see where things stand before trying again.");
+    showProblem("The server failed (error " + status + ") and the screen was not updated. Reload the page to see where things stand before trying again.", "server");
   });
   document.addEventListener("htmx:sendError", function () {
-    showProblem("No answer from the server: check the connection, then reload the page to see whether it was done.");
+    showProblem("No answer from the server: check the connection, then reload the page to see whether it was done.", "connection");
+  });
+  /* Once the server answers again (the pit's poll, the bet form's), "no answer" is no longer true. */
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!event.detail.successful) return;
+    document.querySelectorAll('.receipt[data-problem="connection"]').forEach(function (r) { r.hidden = true; });
   });
 
   function init(root) {
