@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -12,6 +13,7 @@ from rest_framework.test import APIClient
 from casino.models import Player, Role, User
 from ledger.services import ensure_system_accounts
 from tests import factories
+from tests.browser import ARGS, CHROMIUM, SHOTS
 from tests.celery_support import route_all_tasks_to
 
 
@@ -121,3 +123,29 @@ def task_queue() -> Iterator[str]:
     route_all_tasks_to(queue)
     yield queue
     route_all_tasks_to(None)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(
+            f"Chromium is missing at {CHROMIUM}: run `bash deploy/scripts/setup` "
+            "(or `apt-get install -y chromium`). Playwright cannot download browsers here."
+        )
+    # ORM reads in the test beside Playwright's loop; put back afterwards, so that tests after
+    # these (and the processes they start) keep Django's async-safety check.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            yield chromium
+            chromium.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous

@@ -12,13 +12,13 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.console.test_browser import _page, browser  # noqa: F401 (fixture)
+from tests.browser import open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_swagger_ui_renders_its_operations_offline(browser: Any, live_server: Any) -> None:  # noqa: F811
-    page = _page(browser, live_server)
+def test_swagger_ui_renders_its_operations_offline(browser: Any, live_server: Any) -> None:
+    page = open_page(browser, live_server)
     here = {"127.0.0.1", urlsplit(live_server.url).hostname}  # the live server says "localhost"
     blocked: list[str] = []
 

@@ -16,7 +16,7 @@ from casino.models import Role
 from tables.audit.services import run_audit
 from tables.models import AuditReport
 from tests import factories
-from tests.console.test_browser import _page, _sign_in, browser  # noqa: F401 (fixture)
+from tests.browser import open_page, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -58,7 +58,7 @@ _REACH = """(name) => {
 }"""
 
 
-def test_band_and_rounds_are_reachable_at_1280(browser: Any, live_server: Any) -> None:  # noqa: F811
+def test_band_and_rounds_are_reachable_at_1280(browser: Any, live_server: Any) -> None:
     auditor = factories.staff(Role.AUDITOR, username="pageauditor")
     day = dt.date.today() - dt.timedelta(days=3)
     report = AuditReport.objects.create(gaming_day=day, requested_at=dt.datetime.now(tz=dt.UTC))
@@ -66,8 +66,8 @@ def test_band_and_rounds_are_reachable_at_1280(browser: Any, live_server: Any) -
     report.data["tables"] = [_table_row(pk) for pk in (1, 2)]
     report.save(update_fields=["data"])
 
-    page = _page(browser, live_server)
-    _sign_in(page, auditor.username)
+    page = open_page(browser, live_server)
+    sign_in(page, auditor.username)
     page.goto(f"/audit/{day.isoformat()}/")
     page.locator("table.tables").wait_for()
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280  # the page is not cut off

@@ -88,3 +88,9 @@ def as_user() -> Any:
         return client
 
     return _as
+
+
+@pytest.fixture
+def world(transactional_db: None) -> Floor:
+    """The browser tests' floor: the Faro table, a Farmer table and a card-room table."""
+    return build_floor(prefix="b", more_tables=True)

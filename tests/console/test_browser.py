@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,21 +17,19 @@ import pytest
 
 from tables.games.cards import FULL_DECK
 from tables.models import RefusedAction, Round, TrayRequest
-from tests.console.conftest import PASSWORD, Floor, build_floor
-
-CHROMIUM = "/usr/bin/chromium"
-ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "artifacts" / "screenshots"
-README_SHOTS = ROOT / "deploy" / "docs" / "screenshots"
-TABLET = {"width": 1280, "height": 800}
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from tests.browser import (
+    README_SHOTS,
+    SHOTS,
+    check_accessibility,
+    confirmed,
+    key_cards,
+    open_page,
+    place_bet,
+    receipt,
+    shot,
+    sign_in,
+)
+from tests.console.conftest import Floor
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -50,106 +47,20 @@ def _shoe() -> list[str]:
     return first + middle + list(LAST_THREE)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(
-            f"Chromium is missing at {CHROMIUM}: run `bash deploy/scripts/setup` "
-            "(or `apt-get install -y chromium`). Playwright cannot download browsers here."
-        )
-    # ORM reads in the test beside Playwright's loop; put back afterwards, so that tests after
-    # these (and the processes they start) keep Django's async-safety check.
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
-
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    try:
-        with sync_playwright() as playwright:
-            chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-            yield chromium
-            chromium.close()
-    finally:
-        if previous is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
-
-
-@pytest.fixture
-def world(transactional_db: None) -> Floor:
-    return build_floor(prefix="b", more_tables=True)
-
-
-def _page(browser: Any, live_server: Any) -> Any:
-    context = browser.new_context(viewport=TABLET, base_url=live_server.url)
-    context.set_default_timeout(10_000)
-    return context.new_page()
-
-
-def _shot(page: Any, name: str) -> Path:
-    path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=False)
-    return path
-
-
-def _sign_in(page: Any, username: str) -> None:
-    page.goto("/console/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-
-
-def _receipt(page: Any) -> Any:
-    return page.get_by_test_id("receipt")
-
-
-# htmx shows swapped-in content at once but wires its hx-* attributes only when it settles
-# (20 ms later, more on a busy machine); typing into a search box before then fires no request.
-_HTMX_SETTLED = "() => !document.querySelector('.htmx-added, .htmx-settling, .htmx-request')"
-
-
-def _confirmed(page: Any, text: str) -> None:
-    """Wait for the receipt to say ``text`` and for htmx to have wired the screen it came with."""
-    _receipt(page).filter(has_text=text).wait_for()
-    page.wait_for_function(_HTMX_SETTLED)
-
-
-def _manual_cards(page: Any, cards: tuple[str, ...] | list[str], expect: str) -> None:
-    for card in cards:
-        page.locator(f'#card-picker [data-card="{card}"]').click()
-    page.get_by_test_id("deal-manual").click()
-    _confirmed(page, expect)
-
-
-def _bet(page: Any, player: str, ranks: list[str], amount: str, *, coppered: bool = False) -> None:
-    form = page.locator("#bet-form")
-    form.locator("label.pick", has_text=player).click()
-    for rank in ranks:
-        form.locator(f'label.rank[data-rank="{rank}"]').click()
-    if amount.startswith("$"):
-        form.locator("#custom-amount").fill(amount[1:])
-    else:
-        form.locator(".amount-picks label.pick", has_text=amount).first.click()
-    if coppered:
-        form.locator(".copper-toggle").click()
-    form.locator("[data-confirm]").click()
-
-
 def test_dealer_runs_a_full_faro_deal_and_a_pit_boss_approves_a_fill(
     browser: Any, live_server: Any, world: Floor
 ) -> None:
-    page = _page(browser, live_server)
-    _sign_in(page, world.dealer.username)
+    page = open_page(browser, live_server)
+    sign_in(page, world.dealer.username)
     page.get_by_role("heading", name="Your tables").wait_for()
-    _shot(page, "01-dealer-tables")
+    shot(page, "01-dealer-tables")
 
     # Open the table with the counted opening inventory.
     page.get_by_role("link", name=f"Open {world.faro.name}").click()
     page.get_by_label("Opening count (dollars)").fill("10,000")
-    _shot(page, "02-open-table")
+    shot(page, "02-open-table")
     page.get_by_role("button", name="Open table").click()
-    _confirmed(page, "is open with $10,000.00")
+    confirmed(page, "is open with $10,000.00")
 
     # Seat two players by searching their names; each shows their available balance.
     for name in ("Kate", "Wyatt"):
@@ -157,10 +68,10 @@ def test_dealer_runs_a_full_faro_deal_and_a_pit_boss_approves_a_fill(
         page.get_by_role(
             "button", name=f"Seat {world.kate.name if name == 'Kate' else world.wyatt.name}"
         ).click()
-        _confirmed(page, f"Seated {name}")
+        confirmed(page, f"Seated {name}")
     assert page.locator("#seats .seat-list li").count() == 2
     assert "$2,000.00" in page.locator("#seats").inner_text()
-    _shot(page, "03-seats")
+    shot(page, "03-seats")
 
     # A dealer asks for a fill; a double tap on the form posts it once.
     fill_form = page.locator("#tray form").first
@@ -183,69 +94,69 @@ def test_dealer_runs_a_full_faro_deal_and_a_pit_boss_approves_a_fill(
     page.reload()
     page.locator("label.pick", has_text="Manual").click()
     page.get_by_role("button", name="Start deal").click()
-    _confirmed(page, "deal #1 started")
-    _manual_cards(page, [SODA], "Soda K♠ burned")
+    confirmed(page, "deal #1 started")
+    key_cards(page, [SODA], "Soda K♠ burned")
 
     # Tap-to-bet: player → placement → amount → confirm. A split coming on the 5s.
-    _bet(page, "Kate Elder", ["Q"], "$25")
-    _confirmed(page, "Kate Elder bet $25.00 on Q")
-    _bet(page, "Wyatt Earp", ["5"], "$10")
-    _confirmed(page, "Wyatt Earp bet $10.00 on 5")
-    _bet(page, "Wyatt Earp", ["10", "9", "4"], "$5", coppered=True)
-    _confirmed(page, "on 4\u20139\u201310 (coppered)")
+    place_bet(page, "Kate Elder", ["Q"], "$25")
+    confirmed(page, "Kate Elder bet $25.00 on Q")
+    place_bet(page, "Wyatt Earp", ["5"], "$10")
+    confirmed(page, "Wyatt Earp bet $10.00 on 5")
+    place_bet(page, "Wyatt Earp", ["10", "9", "4"], "$5", coppered=True)
+    confirmed(page, "on 4\u20139\u201310 (coppered)")
 
     # A bet over the limit is refused in place, with the reason; nothing moves.
-    _bet(page, "Kate Elder", ["K"], "$600")
+    place_bet(page, "Kate Elder", ["K"], "$600")
     page.locator("#bet-form").get_by_test_id("inline-error").filter(
         has_text="The table maximum is $500.00"
     ).wait_for()
     assert page.get_by_test_id("bet-row").count() == 3
     assert RefusedAction.objects.filter(code="limit_exceeded").count() == 1
-    _shot(page, "04-bet-refused")
+    shot(page, "04-bet-refused")
     page.locator("#bet-form button[type=reset]").click()
 
     page.evaluate("window.scrollTo(0, 0)")
-    _shot(page, "05-faro-layout")
-    _check_accessibility(page)
-    _manual_cards(page, SPLIT, "Split!")
-    assert "Split: bank took $5.00 from Wyatt Earp" in _receipt(page).inner_text()
-    _manual_cards(page, QUEEN_WINS, "Turn 2: 2♣ loses, Q♦ wins")
-    assert "Paid $25.00 to Kate Elder" in _receipt(page).inner_text()
+    shot(page, "05-faro-layout")
+    check_accessibility(page)
+    key_cards(page, SPLIT, "Split!")
+    assert "Split: bank took $5.00 from Wyatt Earp" in receipt(page).inner_text()
+    key_cards(page, QUEEN_WINS, "Turn 2: 2♣ loses, Q♦ wins")
+    assert "Paid $25.00 to Kate Elder" in receipt(page).inner_text()
     page.evaluate("window.scrollTo(0, 0)")
-    _shot(page, "06-faro-mid-deal")
+    shot(page, "06-faro-mid-deal")
     shutil.copyfile(SHOTS / "06-faro-mid-deal.png", _readme_shot("faro-layout.png"))
 
     # Mid-deal, a pit boss sees the floor live and approves the fill.
-    boss = _page(browser, live_server)
-    _sign_in(boss, world.pit_boss.username)
+    boss = open_page(browser, live_server)
+    sign_in(boss, world.pit_boss.username)
     boss.get_by_role("heading", name="The pit").wait_for()
     assert boss.get_by_test_id("pit-table").count() == 3
     assert (
         "#1 · betting · turn 2/25"
         in boss.get_by_test_id("pit-table").filter(has_text=world.faro.name).inner_text()
     )
-    _shot(boss, "08-pit-view")
+    shot(boss, "08-pit-view")
     shutil.copyfile(SHOTS / "08-pit-view.png", _readme_shot("pit-view.png"))
     boss.get_by_role("button", name=f"Approve fill of $2,000.00 for {world.faro.name}").click()
-    _confirmed(boss, "$2,000.00 moved cage → tray")
+    confirmed(boss, "$2,000.00 moved cage → tray")
     assert TrayRequest.objects.get(table=world.faro).status == "approved"
 
     # Deal on to three cards left, then call the turn.
     shoe = _shoe()
     for turn in range(3, 25):
         start = 1 + 2 * (turn - 1)
-        _manual_cards(page, shoe[start : start + 2], f"Turn {turn}:")
+        key_cards(page, shoe[start : start + 2], f"Turn {turn}:")
     call = page.locator("#call-turn")
     call.get_by_label("Player").select_option(label="Kate Elder")
     for index, rank in enumerate(("9", "J", "4")):
         call.locator(f'select[name="order_{index}"]').select_option(rank)
     call.get_by_label("Amount (dollars)").fill("10")
     call.get_by_role("button", name="Call the turn").click()
-    _confirmed(page, "Kate Elder called the turn 9 · J · 4 for $10.00")
+    confirmed(page, "Kate Elder called the turn 9 · J · 4 for $10.00")
     page.locator("#call-turn").scroll_into_view_if_needed()
-    _shot(page, "07-call-the-turn")
-    _manual_cards(page, list(LAST_THREE), "The deal is over")
-    assert "Paid $40.00 to Kate Elder" in _receipt(page).inner_text()
+    shot(page, "07-call-the-turn")
+    key_cards(page, list(LAST_THREE), "The deal is over")
+    assert "Paid $40.00 to Kate Elder" in receipt(page).inner_text()
     assert Round.objects.get(table=world.faro).status == "settled"
 
     # Close the table with the tray counted exactly: the summary shows no variance.
@@ -257,23 +168,7 @@ def test_dealer_runs_a_full_faro_deal_and_a_pit_boss_approves_a_fill(
     summary.wait_for()
     assert page.get_by_test_id("variance").inner_text() == "$0.00"
     assert page.get_by_test_id("fills").inner_text() == "$2,000.00"
-    _shot(page, "09-close-summary")
-
-
-def _check_accessibility(page: Any) -> None:
-    """Every control has a name, and the first Tab lands on the skip link, then the header."""
-    unnamed = page.evaluate(
-        """() => [...document.querySelectorAll('input:not([type=hidden]), select, button, a[href]')]
-            .filter(el => !(el.labels && el.labels.length) && !el.getAttribute('aria-label')
-                          && !el.textContent.trim())
-            .map(el => el.outerHTML.slice(0, 120))"""
-    )
-    assert unnamed == []
-    page.reload()
-    page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.textContent.trim()") == "Skip to content"
-    page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.textContent.trim()") == "Casekeeper"
+    shot(page, "09-close-summary")
 
 
 def _readme_shot(name: str) -> Path:
@@ -285,12 +180,12 @@ def _readme_shot(name: str) -> Path:
 
 
 def test_other_roles_get_a_polite_refusal(browser: Any, live_server: Any, world: Floor) -> None:
-    page = _page(browser, live_server)
-    _sign_in(page, world.auditor.username)
+    page = open_page(browser, live_server)
+    sign_in(page, world.auditor.username)
     page.get_by_role("heading", name="Not for this account").wait_for()
     page.goto("/pit/")
     assert "The pit view is for pit bosses and cashiers." in page.inner_text("main")
-    _shot(page, "10-forbidden")
+    shot(page, "10-forbidden")
 
 
 def test_a_card_room_result_is_keyed_on_its_screen(browser: Any, live_server: Any, world: Floor) -> None:
@@ -302,18 +197,18 @@ def test_a_card_room_result_is_keyed_on_its_screen(browser: Any, live_server: An
     for player in (world.kate, world.wyatt):
         seat_player(actor=world.other_dealer, table_id=room.pk, player_id=player.pk)
     start_round(actor=world.other_dealer, table_id=room.pk, shoe="electronic")
-    page = _page(browser, live_server)
-    _sign_in(page, world.other_dealer.username)
+    page = open_page(browser, live_server)
+    sign_in(page, world.other_dealer.username)
     page.get_by_role("link", name="Go to Card room b").click()
     page.get_by_role("heading", name="Next").wait_for()
     form = page.locator("form.action-form")
     form.get_by_label("Kate Elder").fill("12")
     form.get_by_label("Wyatt Earp").fill("7")
-    _shot(page, "11-card-room-result")
+    shot(page, "11-card-room-result")
     form.get_by_role("button", name="Record the result").click()
-    _confirmed(page, "Wyatt Earp paid $2.00 to Kate Elder")
+    confirmed(page, "Wyatt Earp paid $2.00 to Kate Elder")
     page.evaluate("window.scrollTo(0, 0)")
-    _shot(page, "12-card-room-settled")
+    shot(page, "12-card-room-settled")
 
 
 def test_a_correction_the_dealer_asks_the_pit_approves_and_the_table_plays_on(
@@ -322,21 +217,21 @@ def test_a_correction_the_dealer_asks_the_pit_approves_and_the_table_plays_on(
     """Issue 20 item 9 end to end: a bet keyed by mistake is voided with two people."""
     from tables.models import Correction
 
-    page = _page(browser, live_server)
-    _sign_in(page, world.dealer.username)
+    page = open_page(browser, live_server)
+    sign_in(page, world.dealer.username)
     page.get_by_role("link", name=f"Open {world.faro.name}").click()
     page.get_by_label("Opening count (dollars)").fill("10,000")
     page.get_by_role("button", name="Open table").click()
-    _confirmed(page, "is open with $10,000.00")
+    confirmed(page, "is open with $10,000.00")
     page.get_by_label("Seat a player: search by name").fill("Kate")
     page.get_by_role("button", name=f"Seat {world.kate.name}").click()
-    _confirmed(page, "Seated Kate")
+    confirmed(page, "Seated Kate")
     page.locator("label.pick", has_text="Manual").click()
     page.get_by_role("button", name="Start deal").click()
-    _confirmed(page, "deal #1 started")
-    _manual_cards(page, [SODA], "Soda K♠ burned")
-    _bet(page, "Kate Elder", ["Q"], "$25")
-    _confirmed(page, "Kate Elder bet $25.00 on Q")
+    confirmed(page, "deal #1 started")
+    key_cards(page, [SODA], "Soda K♠ burned")
+    place_bet(page, "Kate Elder", ["Q"], "$25")
+    confirmed(page, "Kate Elder bet $25.00 on Q")
     world.kate.wallet.refresh_from_db()
     assert world.kate.wallet.available == 200_000 - 2_500
 
@@ -345,18 +240,18 @@ def test_a_correction_the_dealer_asks_the_pit_approves_and_the_table_plays_on(
     assert "Bet $25.00 by Kate Elder on Q" in panel.inner_text()
     panel.get_by_label("Why").fill("the bet was Wyatt's")
     panel.get_by_role("button", name="Ask the pit to approve").click()
-    _confirmed(page, "Correction asked: void the last action")
+    confirmed(page, "Correction asked: void the last action")
     page.get_by_test_id("correction-pending").wait_for()
     assert Correction.objects.get().status == "pending"
 
     # The pit boss sees what would be voided and approves.
-    boss = _page(browser, live_server)
-    _sign_in(boss, world.pit_boss.username)
+    boss = open_page(browser, live_server)
+    sign_in(boss, world.pit_boss.username)
     row = boss.get_by_test_id("pending-correction")
     assert "Would void: #2 Bet $25.00 by Kate Elder on Q" in row.inner_text()
     assert "the bet was Wyatt's" in row.inner_text()
     boss.get_by_role("button", name=f"Approve the correction of {world.faro.name} deal #1").click()
-    _confirmed(boss, f"Approved: the correction of {world.faro.name} deal #1")
+    confirmed(boss, f"Approved: the correction of {world.faro.name} deal #1")
     assert boss.get_by_test_id("pending-correction").count() == 0
 
     # The dealer's table plays on as if the bet had never been made.
@@ -364,10 +259,10 @@ def test_a_correction_the_dealer_asks_the_pit_approves_and_the_table_plays_on(
     assert page.get_by_test_id("bet-row").count() == 0
     world.kate.wallet.refresh_from_db()
     assert world.kate.wallet.available == 200_000
-    _bet(page, "Kate Elder", ["5"], "$10")
-    _confirmed(page, "Kate Elder bet $10.00 on 5")
+    place_bet(page, "Kate Elder", ["5"], "$10")
+    confirmed(page, "Kate Elder bet $10.00 on 5")
     assert page.get_by_test_id("bet-row").count() == 1
-    _shot(page, "09-after-correction")
+    shot(page, "09-after-correction")
 
 
 def test_a_limit_change_in_the_pit_reaches_the_dealers_open_bet_form(
@@ -381,8 +276,8 @@ def test_a_limit_change_in_the_pit_reaches_the_dealers_open_bet_form(
     from tables.rounds import start_round
 
     start_round(actor=world.dealer, table_id=world.faro.pk, shoe="electronic")
-    page = _page(browser, live_server)
-    _sign_in(page, world.dealer.username)
+    page = open_page(browser, live_server)
+    sign_in(page, world.dealer.username)
     page.goto(f"/console/tables/{world.faro.pk}/")
     amounts = page.get_by_test_id("bet-amounts")
     assert "(limits $5.00 – $500.00)" in amounts.inner_text()
@@ -393,5 +288,5 @@ def test_a_limit_change_in_the_pit_reaches_the_dealers_open_bet_form(
     page.get_by_test_id("bet-amounts").filter(has_text="(limits $25.00 – $1,000.00)").wait_for()
     assert page.get_by_test_id("limits").inner_text() == "Limits $25.00 – $1,000.00"
     assert page.get_by_test_id("bet-amounts").locator('input[value="500"]').count() == 0
-    _bet(page, "Kate Elder", ["Q"], "$25")
-    _confirmed(page, "Kate Elder bet $25.00 on Q")
+    place_bet(page, "Kate Elder", ["Q"], "$25")
+    confirmed(page, "Kate Elder bet $25.00 on Q")

@@ -14,8 +14,8 @@ import pytest
 from casino.models import Role
 from tables.services import seat_player
 from tests import factories
+from tests.browser import confirmed, open_page, sign_in
 from tests.console.conftest import Floor, build_floor
-from tests.console.test_browser import _confirmed, _page, _sign_in, browser  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -32,8 +32,8 @@ def world(transactional_db: None) -> Floor:
     return build_floor(prefix="csp", more_tables=True)
 
 
-def _watched(browser: Any, live_server: Any) -> tuple[Any, list[str]]:  # noqa: F811
-    page = _page(browser, live_server)
+def _watched(browser: Any, live_server: Any) -> tuple[Any, list[str]]:
+    page = open_page(browser, live_server)
     refused: list[str] = []
     page.on(
         "console",
@@ -52,7 +52,7 @@ def _violations(page: Any) -> list[str]:
 
 
 def test_no_csp_violation_while_htmx_swaps_and_polls(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_server: Any,
     world: Floor,
 ) -> None:
@@ -62,19 +62,19 @@ def test_no_csp_violation_while_htmx_swaps_and_polls(
 
     # The dealer: sign in, open the table screen, seat a player through htmx's search and swap.
     page, refused = _watched(browser, live_server)
-    _sign_in(page, world.dealer.username)
+    sign_in(page, world.dealer.username)
     page.get_by_role("heading", name="Your tables").wait_for()
     page.goto(f"/console/tables/{world.faro.pk}/")
     page.get_by_label("Seat a player: search by name").fill("Kate")
     page.get_by_role("button", name=f"Seat {world.kate.name}").click()
-    _confirmed(page, "Seated Kate")
+    confirmed(page, "Seated Kate")
     assert page.locator("#seats .seat-list li").count() == 2
     assert (refused, _violations(page)) == ([], [])
 
     # The pit boss: the pit polls its partial (no eval in the trigger), and skips a poll while
     # someone types into one of its forms (console.js answers htmx:confirm).
     boss, refused = _watched(browser, live_server)
-    _sign_in(boss, world.pit_boss.username)
+    sign_in(boss, world.pit_boss.username)
     boss.get_by_role("heading", name="The pit").wait_for()
     with boss.expect_request(lambda request: "/pit/live/" in request.url, timeout=15_000):
         pass
@@ -92,7 +92,7 @@ def test_no_csp_violation_while_htmx_swaps_and_polls(
 
     # The admin's own pages run under the same policy.
     site, refused = _watched(browser, live_server)
-    _sign_in(site, admin.username)
+    sign_in(site, admin.username)
     site.goto("/admin/")
     site.get_by_role("link", name="Tables").first.wait_for()
     site.goto("/admin/tables/table/")
@@ -102,7 +102,7 @@ def test_no_csp_violation_while_htmx_swaps_and_polls(
 
     # The auditor's pages.
     audit, refused = _watched(browser, live_server)
-    _sign_in(audit, world.auditor.username)
+    sign_in(audit, world.auditor.username)
     audit.goto("/audit/")
     audit.get_by_role("heading", name="End-of-night audits").wait_for()
     audit.get_by_role("button", name="Open").click()

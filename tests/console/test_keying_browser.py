@@ -1,6 +1,6 @@
 """Keying a manual Fan Tan deal in Chromium, as a dealer does on a tablet: one picker per hand,
 cards given to one hand greyed on the others, the deal button waiting for the last card; then
-a play from a keyed hand. Uses the browser and floor of test_browser.py (Chromium required)."""
+a play from a keyed hand. Uses the shared browser (tests/browser.py) and floor (Chromium required)."""
 
 from __future__ import annotations
 
@@ -11,21 +11,11 @@ import pytest
 from casino.services import buy_in, create_player
 from tables.models import Round, RoundAction, Table
 from tables.services import assign_dealer, create_table, open_table, seat_player
+from tests.browser import check_accessibility, confirmed, open_page, shot, sign_in
 from tests.console.conftest import PASSWORD, Floor
-from tests.console.test_browser import (
-    _check_accessibility,
-    _confirmed,
-    _page,
-    _shot,
-    _sign_in,
-    browser,
-    world,
-)
 from tests.console.test_keying import fan_tan_deck
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-__all__ = ["browser", "world"]  # the fixtures this module borrows
 
 
 def _fan_tan_table(world: Floor) -> tuple[Table, list[int]]:
@@ -47,18 +37,18 @@ def test_a_dealer_keys_every_hand_of_a_manual_fan_tan_deal_and_plays_from_one(
     table, order = _fan_tan_table(world)
     deck = fan_tan_deck()
     hands = {order[0]: deck[:18], order[1]: deck[18:35], order[2]: deck[35:]}
-    page = _page(browser, live_server)
-    _sign_in(page, world.dealer.username)
+    page = open_page(browser, live_server)
+    sign_in(page, world.dealer.username)
     page.goto(f"/console/tables/{table.pk}/")
     page.locator("label.pick", has_text="Manual").click()
     page.get_by_role("button", name="Start deal").click()
-    _confirmed(page, "deal #1 started")
+    confirmed(page, "deal #1 started")
 
     # Two clear choices; the dealer takes "Key every hand".
     page.get_by_text("Cards dealt, hands not keyed", exact=True).wait_for()
     page.locator("[data-close-receipt]").click()
-    _shot(page, "13-fan-tan-deal-choice")
-    _check_accessibility(page)  # every picker card and hand tab has a name; Tab starts at the skip link
+    shot(page, "13-fan-tan-deal-choice")
+    check_accessibility(page)  # every picker card and hand tab has a name; Tab starts at the skip link
     page.get_by_text("Key every hand", exact=True).click()
     form = page.locator("form[data-keying]")
     deal_button = form.get_by_test_id("deal-keyed")
@@ -77,13 +67,13 @@ def test_a_dealer_keys_every_hand_of_a_manual_fan_tan_deal_and_plays_from_one(
     assert form.locator(f'[data-hand-tab="{order[1]}"] [data-left]').inner_text() == "8 of 17 to key"
     assert deal_button.is_disabled()
     page.evaluate("window.scrollTo(0, 0)")
-    _shot(page, "14-fan-tan-keying")
+    shot(page, "14-fan-tan-keying")
 
     key(order[1], hands[order[1]][9:])
     key(order[2], hands[order[2]])
     assert "Every hand is keyed" in form.locator("[data-status]").inner_text()
     deal_button.click()
-    _confirmed(page, "Every hand keyed")
+    confirmed(page, "Every hand keyed")
     round_ = Round.objects.get(table=table)
     assert round_.state["tracking"] == "full"
 
@@ -93,9 +83,9 @@ def test_a_dealer_keys_every_hand_of_a_manual_fan_tan_deal_and_plays_from_one(
     assert plays.all_inner_texts() == ["Wyatt Earp plays 7♠"]
     assert "illegal pass" in page.locator("form.action-tap button.btn-danger").inner_text()
     plays.click()
-    _confirmed(page, "Wyatt Earp plays 7♠: done.")
+    confirmed(page, "Wyatt Earp plays 7♠: done.")
     page.evaluate("window.scrollTo(0, 0)")
-    _shot(page, "15-fan-tan-keyed-play")
+    shot(page, "15-fan-tan-keyed-play")
     assert RoundAction.objects.filter(round=round_).count() == 2
     round_.refresh_from_db()
     assert round_.state["played"] == ["7S"]

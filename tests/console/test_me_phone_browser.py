@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from tables.services import seat_player
+from tests.browser import sign_in
 from tests.console.conftest import Floor, build_floor
-from tests.console.test_browser import _sign_in, browser  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -33,7 +33,7 @@ def world(transactional_db: None) -> Floor:
 
 @pytest.mark.parametrize("viewport", PHONES, ids=lambda v: f"{v['width']}x{v['height']}")
 def test_the_players_page_fits_a_phone(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_server: Any,
     world: Floor,
     viewport: dict[str, int],
@@ -43,7 +43,7 @@ def test_the_players_page_fits_a_phone(
     context = browser.new_context(viewport=viewport, base_url=live_server.url)
     context.set_default_timeout(10_000)
     page = context.new_page()
-    _sign_in(page, world.kate.user.username)
+    sign_in(page, world.kate.user.username)
     page.get_by_role("heading", name="My ratings").wait_for()
     width = viewport["width"]
 
@@ -84,7 +84,7 @@ def test_the_players_page_fits_a_phone(
 
 
 def test_the_players_page_is_still_a_table_on_a_tablet(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_server: Any,
     world: Floor,
 ) -> None:
@@ -92,7 +92,7 @@ def test_the_players_page_is_still_a_table_on_a_tablet(
     seat_player(actor=world.dealer, table_id=world.faro.pk, player_id=world.kate.pk)
     context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=live_server.url)
     page = context.new_page()
-    _sign_in(page, world.kate.user.username)
+    sign_in(page, world.kate.user.username)
     page.get_by_role("heading", name="My ratings").wait_for()
     assert page.get_by_test_id("sitting").evaluate("el => getComputedStyle(el).display") == "table-row"
     assert page.get_by_role("columnheader", name="Comp points").is_visible()

@@ -13,8 +13,8 @@ import pytest
 
 from tables.rounds import start_round
 from tables.services import seat_player
+from tests.browser import TABLET, open_page, place_bet, sign_in
 from tests.console.conftest import Floor, build_floor
-from tests.console.test_browser import TABLET, _bet, _page, _sign_in, browser  # noqa: F401 (fixture)
 from tests.console.test_games import make_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -33,13 +33,13 @@ def world(transactional_db: None) -> Floor:
 
 
 def test_a_long_receipt_shows_two_lines_opens_with_more_and_fades(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_server: Any,
     world: Floor,
 ) -> None:
     table, _ = make_table(world, "newmarket", 3)
-    page = _page(browser, live_server)
-    _sign_in(page, world.dealer.username)
+    page = open_page(browser, live_server)
+    sign_in(page, world.dealer.username)
     page.goto(f"/console/tables/{table.pk}/")
     page.get_by_role("button", name="Start deal").click()
     receipt = page.get_by_test_id("receipt").filter(has_text="started")
@@ -70,7 +70,7 @@ def test_a_long_receipt_shows_two_lines_opens_with_more_and_fades(
 
 
 def test_a_refusal_stays_while_a_success_fades(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_server: Any,
     world: Floor,
 ) -> None:
@@ -78,20 +78,20 @@ def test_a_refusal_stays_while_a_success_fades(
     seat_player(actor=world.dealer, table_id=world.faro.pk, player_id=world.kate.pk)
     start_round(actor=world.dealer, table_id=world.faro.pk, shoe="electronic")
 
-    refused = _page(browser, live_server)
-    _sign_in(refused, world.dealer.username)
+    refused = open_page(browser, live_server)
+    sign_in(refused, world.dealer.username)
     refused.goto(f"/console/tables/{world.faro.pk}/")
-    _bet(refused, "Kate Elder", ["K"], "$600")
+    place_bet(refused, "Kate Elder", ["K"], "$600")
     refusal = refused.get_by_test_id("receipt").filter(has_text="Refused: The table maximum is $500.00")
     refusal.wait_for()
     assert refusal.get_attribute("data-fade-after") is None
 
     # Only after the refusal is on screen: a success on a second screen, waited for until it has
     # faded. The refusal has been up longer than that success, so a fade would have hidden it.
-    done = _page(browser, live_server)
-    _sign_in(done, world.dealer.username)
+    done = open_page(browser, live_server)
+    sign_in(done, world.dealer.username)
     done.goto(f"/console/tables/{world.faro.pk}/")
-    _bet(done, "Kate Elder", ["Q"], "$25")
+    place_bet(done, "Kate Elder", ["Q"], "$25")
     success = done.get_by_test_id("receipt").filter(has_text="Kate Elder bet $25.00 on Q")
     success.wait_for()
     assert success.get_by_role("button", name="more").is_hidden()  # it fits: no "more"

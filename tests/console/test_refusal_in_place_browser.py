@@ -14,8 +14,8 @@ import pytest
 
 from tables.rounds import start_round
 from tables.services import seat_player
+from tests.browser import TABLET, open_page, place_bet, sign_in
 from tests.console.conftest import Floor, build_floor
-from tests.console.test_browser import TABLET, _bet, _page, _sign_in, browser  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -72,7 +72,7 @@ def _refusal_in_words(receipt: Any) -> str:
 
 
 def test_an_over_limit_faro_bet_is_refused_on_the_same_screen(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_server: Any,
     world: Floor,
     debug: bool,
@@ -80,14 +80,14 @@ def test_an_over_limit_faro_bet_is_refused_on_the_same_screen(
     world.open_faro()
     seat_player(actor=world.dealer, table_id=world.faro.pk, player_id=world.kate.pk)
     start_round(actor=world.dealer, table_id=world.faro.pk, shoe="electronic")
-    page = _page(browser, live_server)
+    page = open_page(browser, live_server)
     _check_debug(page, debug)
-    _sign_in(page, world.dealer.username)
+    sign_in(page, world.dealer.username)
     page.goto(f"/console/tables/{world.faro.pk}/")
     _mark(page)
 
     with page.expect_response(lambda response: response.request.method == "POST") as sent:
-        _bet(page, "Kate Elder", ["K"], "$600")
+        place_bet(page, "Kate Elder", ["K"], "$600")
     assert sent.value.status == 400
     page.locator("#bet-form").get_by_test_id("inline-error").filter(
         has_text="The table maximum is $500.00"
@@ -105,14 +105,14 @@ def test_an_over_limit_faro_bet_is_refused_on_the_same_screen(
 
 
 def test_the_pits_min_above_max_is_refused_on_the_same_screen(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_server: Any,
     world: Floor,
     debug: bool,
 ) -> None:
-    page = _page(browser, live_server)
+    page = open_page(browser, live_server)
     _check_debug(page, debug)
-    _sign_in(page, world.pit_boss.username)
+    sign_in(page, world.pit_boss.username)
     page.get_by_role("heading", name="The pit").wait_for()
     _mark(page)
     card = page.get_by_test_id("pit-table").filter(has_text=world.faro.name)
@@ -136,7 +136,7 @@ def test_the_pits_min_above_max_is_refused_on_the_same_screen(
 
 
 def test_a_server_failure_or_a_lost_connection_is_said_on_the_same_screen(
-    browser: Any,  # noqa: F811
+    browser: Any,
     live_server: Any,
     world: Floor,
 ) -> None:
@@ -144,8 +144,8 @@ def test_a_server_failure_or_a_lost_connection_is_said_on_the_same_screen(
     world.open_faro()
     seat_player(actor=world.dealer, table_id=world.faro.pk, player_id=world.kate.pk)
     start_round(actor=world.dealer, table_id=world.faro.pk, shoe="electronic")
-    page = _page(browser, live_server)
-    _sign_in(page, world.dealer.username)
+    page = open_page(browser, live_server)
+    sign_in(page, world.dealer.username)
     page.goto(f"/console/tables/{world.faro.pk}/")
     _mark(page)
     page.route(
@@ -156,7 +156,7 @@ def test_a_server_failure_or_a_lost_connection_is_said_on_the_same_screen(
             else route.continue_()
         ),
     )
-    _bet(page, "Kate Elder", ["K"], "$10")
+    place_bet(page, "Kate Elder", ["K"], "$10")
     page.get_by_test_id("receipt").filter(has_text="The server failed (error 500)").wait_for()
     _assert_same_page(page)
     _on_screen(page, "[data-testid=receipt]")
