@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Sum
 from django.utils import timezone
 
 from casino.action_log import record_action
@@ -180,16 +181,20 @@ def _rehold_reserves(round_: Round, correction: Correction) -> None:
     _void_pending_holds(round_)
     holds: dict[str, int] = {}
     reserve = engine_for(round_.game).reserve(context_of(round_))
+    paid = dict(
+        RoundSettlement.objects.filter(round=round_, from_account__in=wallets.values())
+        .values("from_account")
+        .annotate(total=Sum("amount"))
+        .values_list("from_account", "total")
+    )
     for pid, amount in reserve.items():
         code = wallets.get(pid)
-        paid = sum(
-            RoundSettlement.objects.filter(round=round_, from_account=code).values_list("amount", flat=True)
-        )
-        if code is not None and amount - paid > 0:
+        left = amount - paid.get(code, 0) if code is not None else 0
+        if left > 0 and code is not None:
             holds[str(pid)] = hold(
                 key=f"round:{round_.pk}:reserve:{pid}:correction:{correction.pk}",
                 account_code=code,
-                amount=amount - paid,
+                amount=left,
                 memo=f"Reserve for round {round_.number}, restored by correction {correction.pk}",
                 meta={"table": round_.table_id, "round": round_.pk, "player": pid},
             ).pk

@@ -1,6 +1,5 @@
 # Issue 18 item 11: the ratings sweep finds settled rounds with no stats yet (their task was
 # never sent, a broker outage) by walking the recently settled ones; this index is that walk.
-# Chained after the newest migration at the time (0009_audit_heartbeat); re-chain as needed.
 
 from django.db import migrations, models
 
