@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from tables.rounds import start_round
+from tables.services import seat_player
 from tests.factories import PASSWORD
 
 CHROMIUM = "/usr/bin/chromium"
@@ -96,3 +98,16 @@ def check_accessibility(page: Any) -> None:
     assert page.evaluate("document.activeElement.textContent.trim()") == "Skip to content"
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent.trim()") == "Casekeeper"
+
+
+def live_faro_deal(world: Any) -> None:
+    """The browser floor's Faro table open, Kate Elder seated, an electronic deal under way."""
+    world.open_faro()
+    seat_player(actor=world.dealer, table_id=world.faro.pk, player_id=world.kate.pk)
+    start_round(actor=world.dealer, table_id=world.faro.pk, shoe="electronic")
+
+
+def dealer_at_faro(page: Any, world: Any) -> None:
+    """Sign ``page`` in as the floor's dealer and open the Faro table's screen."""
+    sign_in(page, world.dealer.username)
+    page.goto(f"/console/tables/{world.faro.pk}/")

@@ -11,9 +11,7 @@ from typing import Any
 
 import pytest
 
-from tables.rounds import start_round
-from tables.services import seat_player
-from tests.browser import TABLET, open_page, place_bet, sign_in
+from tests.browser import TABLET, dealer_at_faro, live_faro_deal, open_page, place_bet, sign_in
 from tests.console.conftest import Floor, build_floor
 from tests.console.test_games import make_table
 
@@ -74,13 +72,10 @@ def test_a_refusal_stays_while_a_success_fades(
     live_server: Any,
     world: Floor,
 ) -> None:
-    world.open_faro()
-    seat_player(actor=world.dealer, table_id=world.faro.pk, player_id=world.kate.pk)
-    start_round(actor=world.dealer, table_id=world.faro.pk, shoe="electronic")
+    live_faro_deal(world)
 
     refused = open_page(browser, live_server)
-    sign_in(refused, world.dealer.username)
-    refused.goto(f"/console/tables/{world.faro.pk}/")
+    dealer_at_faro(refused, world)
     place_bet(refused, "Kate Elder", ["K"], "$600")
     refusal = refused.get_by_test_id("receipt").filter(has_text="Refused: The table maximum is $500.00")
     refusal.wait_for()
@@ -89,8 +84,7 @@ def test_a_refusal_stays_while_a_success_fades(
     # Only after the refusal is on screen: a success on a second screen, waited for until it has
     # faded. The refusal has been up longer than that success, so a fade would have hidden it.
     done = open_page(browser, live_server)
-    sign_in(done, world.dealer.username)
-    done.goto(f"/console/tables/{world.faro.pk}/")
+    dealer_at_faro(done, world)
     place_bet(done, "Kate Elder", ["Q"], "$25")
     success = done.get_by_test_id("receipt").filter(has_text="Kate Elder bet $25.00 on Q")
     success.wait_for()

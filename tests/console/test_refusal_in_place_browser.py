@@ -12,9 +12,7 @@ from typing import Any
 
 import pytest
 
-from tables.rounds import start_round
-from tables.services import seat_player
-from tests.browser import TABLET, open_page, place_bet, sign_in
+from tests.browser import TABLET, dealer_at_faro, live_faro_deal, open_page, place_bet, sign_in
 from tests.console.conftest import Floor, build_floor
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -77,13 +75,10 @@ def test_an_over_limit_faro_bet_is_refused_on_the_same_screen(
     world: Floor,
     debug: bool,
 ) -> None:
-    world.open_faro()
-    seat_player(actor=world.dealer, table_id=world.faro.pk, player_id=world.kate.pk)
-    start_round(actor=world.dealer, table_id=world.faro.pk, shoe="electronic")
+    live_faro_deal(world)
     page = open_page(browser, live_server)
     _check_debug(page, debug)
-    sign_in(page, world.dealer.username)
-    page.goto(f"/console/tables/{world.faro.pk}/")
+    dealer_at_faro(page, world)
     _mark(page)
 
     with page.expect_response(lambda response: response.request.method == "POST") as sent:
@@ -141,12 +136,9 @@ def test_a_server_failure_or_a_lost_connection_is_said_on_the_same_screen(
     world: Floor,
 ) -> None:
     """htmx swaps nothing on a 5xx or a failed send: console.js says so in the receipt's place."""
-    world.open_faro()
-    seat_player(actor=world.dealer, table_id=world.faro.pk, player_id=world.kate.pk)
-    start_round(actor=world.dealer, table_id=world.faro.pk, shoe="electronic")
+    live_faro_deal(world)
     page = open_page(browser, live_server)
-    sign_in(page, world.dealer.username)
-    page.goto(f"/console/tables/{world.faro.pk}/")
+    dealer_at_faro(page, world)
     _mark(page)
     page.route(
         "**/*",
