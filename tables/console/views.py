@@ -28,6 +28,7 @@ from tables import services
 from tables.console import faro as faro_screen
 from tables.console import forms
 from tables.console.access import PIT_ROLES, NotAllowed, actor_of, dealer_table, require_dealer, signed_in
+from tables.console.cards import card_label
 from tables.console.corrections import last_action_words
 from tables.console.games import (
     GAME_TITLES,
@@ -504,8 +505,6 @@ def faro_payload(kind: str, data: QueryDict, round_: Round) -> dict[str, Any]:
 
 
 def _faro_headline(kind: str, payload: Mapping[str, Any], round_: Round, names: Mapping[int, str]) -> str:
-    from tables.console.cards import card_label
-
     public = round_.state
     who = names.get(payload.get("player", 0), "")
     if kind == "bet":
