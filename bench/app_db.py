@@ -155,10 +155,13 @@ def in_process_env(database: str, *, label: str) -> dict[str, str]:
     )
 
 
-def fresh_database(name: str, env: Mapping[str, str]) -> None:
-    """``name`` dropped, created without fsync waits on commit, and migrated with ``env``."""
-    create_database(name, synchronous_commit=False)
-    migrate(env)
+def fresh_database(
+    name: str, env: Mapping[str, str], *, synchronous_commit: bool = False, timeout: float | None = None
+) -> None:
+    """``name`` dropped, created and migrated with ``env``; by default without fsync waits on commit
+    (data built in process), kept by a bench whose figures include commits (``synchronous_commit``)."""
+    create_database(name, synchronous_commit=synchronous_commit)
+    migrate(env, timeout=timeout)
 
 
 def setup_django(env: Mapping[str, str], *, in_process: bool = False) -> None:

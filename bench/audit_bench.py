@@ -35,8 +35,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.app_db import ROOT, app_env, create_database, db_url, drop_database, log, migrate, setup_django
-from bench.harness import call_in_child
+from bench.app_db import (
+    ROOT,
+    app_env,
+    create_database,
+    db_url,
+    drop_database,
+    fresh_database,
+    log,
+    setup_django,
+)
+from bench.harness import call_in_child, write_report
 
 OUTPUT = ROOT / "build" / "bench" / "audit.md"
 TEMPLATE_DB = "casekeeper_bench_audit_template"
@@ -50,8 +59,7 @@ COUNT_ERRORS = (-5_000, -1_000, 2_500, 5_000)
 
 def prepare_template() -> None:
     """Migrate once into a template; each size then starts from a copy of it (seconds, not minutes)."""
-    create_database(TEMPLATE_DB)
-    migrate(app_env(db_url(TEMPLATE_DB)))
+    fresh_database(TEMPLATE_DB, app_env(db_url(TEMPLATE_DB)), synchronous_commit=True)
 
 
 # --------------------------------------------------------------------------- the generator
@@ -804,9 +812,7 @@ def main(argv: list[str] | None = None) -> int:
             drop_database(BENCH_DB)
         drop_database(TEMPLATE_DB)
     report = render(results, rounds=args.rounds, pdf=args.pdf)
-    OUTPUT.parent.mkdir(parents=True, exist_ok=True)
-    OUTPUT.write_text(report)
-    print(report)
+    write_report(report, OUTPUT)
     return 0
 
 

@@ -1,7 +1,13 @@
 """Detection benchmark: precision and recall of every detector on nights with injected cheats.
 
-    bench/run-detection [--seeds 1,2,3] [--tables 16] [--rounds 6] [--inject ...] [--jobs 2]
+    bench/run-detection [--on test|tuning] [--tables 16] [--rounds 6] [--inject ...] [--jobs 2]
     .venv/bin/python -m bench.detection_bench [...]
+
+Seeds are split in two: the *tuning* seeds (``--tuning-seeds``, 1-3) are the nights every
+threshold in ``DETECTION`` was chosen on; the *test* seeds (``--test-seeds``, 101-105) are
+nights no threshold was chosen on, and the only ones whose figures are reported as the
+detectors' quality (the default, ``--on test``). Tune with ``--on tuning``; never the other way.
+Precision and recall come with 95 % Wilson intervals: a few nights are a small sample.
 
 Not a test. For each seed it simulates two gaming days through the real services
 (``tables.simulation.night``): a clean night, and the same night with the cheat scenarios
@@ -37,13 +43,16 @@ from bench.app_db import (
     database_exists,
     db_url,
     drop_database,
+    fresh_database,
     log,
-    migrate,
 )
+from tables.detection.stats import wilson_interval  # pure Python: no Django set-up needed
 
 OUTPUT = ROOT / "build" / "bench" / "detection.md"
 WORK = ROOT / "build" / "bench" / "detection"
-TEMPLATE_DB = "casekeeper_bench_detect_template"
+DB_PREFIX = os.environ.get("DETECT_BENCH_DB_PREFIX", "casekeeper_bench_detect")
+TUNING_SEEDS = "1,2,3"
+TEST_SEEDS = "101,102,103,104,105"
 DEFAULT_INJECT = (
     "split_stacker:0.5,colluders:1,dumper:1,structurer:1,fill_abuser:1,short_count:0.5,"
     "limit_prober:0.3,chip_walker:1,dealer_partner:1,cold_deck:0.5"
@@ -58,9 +67,12 @@ def child_env(database: str) -> dict[str, str]:
     return {**os.environ, **app_env(db_url(database), LOG_LEVEL="WARNING", PYTHONPATH=str(ROOT))}
 
 
-def prepare_template() -> None:
-    create_database(TEMPLATE_DB)
-    migrate(child_env(TEMPLATE_DB), timeout=600)
+def template_db(args: argparse.Namespace) -> str:
+    return f"{args.db_prefix}_template"
+
+
+def prepare_template(args: argparse.Namespace) -> None:
+    fresh_database(template_db(args), child_env(template_db(args)), synchronous_commit=True, timeout=600)
 
 
 # --------------------------------------------------------------------------- one night (child)
@@ -77,6 +89,11 @@ def run_child(args: argparse.Namespace) -> None:
     from casino.celery import app
 
     app.conf.task_always_eager = True  # ratings in-process: nothing is sent to the broker
+    # Tasks sent by name (the rating task after a round settles) ignore eager mode: give them a
+    # broker of this process's own, so no message reaches the shared Redis and another
+    # database's worker. The detectors rate the rounds themselves (rate_unrated_rounds).
+    app.conf.broker_url = "memory://"
+    app.conf.broker_write_url = "memory://"
 
     def async_commit(sender: Any, connection: Any, **kwargs: Any) -> None:
         with connection.cursor() as cursor:
@@ -233,15 +250,21 @@ def spec_of(miss: dict[str, Any]) -> dict[str, Any]:
 
 
 def ratio(num: int, den: int) -> str:
-    return f"{num / den:.2f}" if den else "n/a"
+    """``0.95 [0.80, 0.99]``: the proportion and its 95 % Wilson interval."""
+    if not den:
+        return "n/a"
+    low, high = wilson_interval(num, den)
+    return f"{num / den:.2f} [{low:.2f}, {high:.2f}]"
 
 
-def table_rows(rows: dict[str, dict[str, int]]) -> list[str]:
+def table_rows(rows: dict[str, dict[str, int]], total: dict[str, int] | None = None) -> list[str]:
     lines = [
-        "| | alerts | true | precision | expected | found | recall | clean-night alerts |",
+        "| | alerts | true | precision [95 % CI] | expected | found | recall [95 % CI] "
+        "| clean-night alerts |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for name, row in rows.items():
+    named = list(rows.items()) + ([("**overall**", total)] if total is not None else [])
+    for name, row in named:
         lines.append(
             f"| {name} | {row['alerts']} | {row['true']} | {ratio(row['true'], row['alerts'])} | "
             f"{row['expected']} | {row['found']} | {ratio(row['found'], row['expected'])} | "
@@ -263,7 +286,9 @@ def report(
     lines = [
         "# Detection benchmark",
         "",
-        f"Seeds {', '.join(str(s) for s in args.seeds)}; each a clean night and an injected night of "
+        f"**{args.seed_set.capitalize()} seeds** {', '.join(str(s) for s in args.seeds)} (tuning seeds: "
+        f"{args.tuning_seeds}; thresholds are chosen on those only). Each seed: a clean night and "
+        "an injected night of "
         f"{args.tables} tables (plus one card-room table per stakes scenario on the injected night), "
         f"{args.players} players, {args.rounds} passes (card-room tables deal {args.stakes_rounds} "
         "rounds a pass). "
@@ -275,10 +300,7 @@ def report(
         "",
         "## Per detector",
         "",
-        *table_rows(scored["by_detector"]),
-        f"| **overall** | {total['alerts']} | {total['true']} | {ratio(total['true'], total['alerts'])} | "
-        f"{total['expected']} | {total['found']} | {ratio(total['found'], total['expected'])} | "
-        f"{total['clean_alerts']} |",
+        *table_rows(scored["by_detector"], total),
         "",
         f"False alerts on clean nights: {scored['clean_alerts']} over {scored['clean_tables']} tables = "
         f"**{scored['false_per_50']:.2f} per 50 tables** (goal ≤ {GOAL_FALSE_PER_50:g}).",
@@ -332,9 +354,9 @@ def night_name(args: argparse.Namespace, seed: int, injected: bool) -> str:
     so ``--detect-only`` reuses the clean nights when only the injected scenarios change."""
     shape = f"{args.tables}t{args.players}p{args.rounds}r{args.stakes_rounds}s"
     if not injected:
-        return f"casekeeper_bench_detect_{seed}_clean_{shape}"
+        return f"{args.db_prefix}_{seed}_clean_{shape}"
     digest = hashlib.sha256(args.inject.encode()).hexdigest()[:8]
-    return f"casekeeper_bench_detect_{seed}_inj_{shape}_{digest}"
+    return f"{args.db_prefix}_{seed}_inj_{shape}_{digest}"
 
 
 def run_night(args: argparse.Namespace, seed: int, injected: bool) -> dict[str, Any]:
@@ -362,9 +384,9 @@ def run_night(args: argparse.Namespace, seed: int, injected: bool) -> dict[str, 
 
 
 def simulate(args: argparse.Namespace, name: str, result: Path, seed: int, injected: bool) -> None:
-    if not database_exists(TEMPLATE_DB):
+    if not database_exists(template_db(args)):
         raise RuntimeError("the template database is missing")
-    create_database(name, template=TEMPLATE_DB)
+    create_database(name, template=template_db(args))
     command = [
         sys.executable,
         "-m",
@@ -390,16 +412,43 @@ def simulate(args: argparse.Namespace, name: str, result: Path, seed: int, injec
     subprocess.run(command, cwd=ROOT, env=child_env(name), check=True, timeout=NIGHT_TIMEOUT)
 
 
+def scaled_inject(text: str, scale: float) -> str:
+    """``--inject`` with every rate times ``scale`` (kept in (0, 1]); the same text at scale 1."""
+    if scale == 1.0:
+        return text
+    parts = []
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        name, _, rate = part.partition(":")
+        parts.append(f"{name}:{min(1.0, max(0.01, float(rate or 1) * scale)):g}")
+    return ",".join(parts)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--seeds", default="1,2,3", help="comma list of night seeds")
+    parser.add_argument(
+        "--on",
+        choices=["test", "tuning"],
+        default="test",
+        help="which seeds to run: test (report these) or tuning (choose thresholds on these)",
+    )
+    parser.add_argument("--tuning-seeds", default=TUNING_SEEDS)
+    parser.add_argument("--test-seeds", default=TEST_SEEDS)
+    parser.add_argument("--seeds", default="", help="comma list of night seeds (overrides --on)")
+    parser.add_argument(
+        "--db-prefix",
+        default=DB_PREFIX,
+        help="prefix of the throwaway databases (env DETECT_BENCH_DB_PREFIX), so runs do not collide",
+    )
     parser.add_argument("--tables", type=int, default=16)
     parser.add_argument("--players", type=int, default=120)
     parser.add_argument("--rounds", type=int, default=8, help="passes over the tables")
     parser.add_argument("--stakes-rounds", type=int, default=6, help="card-room rounds per pass")
     parser.add_argument("--inject", default=DEFAULT_INJECT)
+    parser.add_argument(
+        "--rate-scale", type=float, default=1.0, help="multiply every injected rate (0.5: half rates)"
+    )
     parser.add_argument("--jobs", type=int, default=2, help="nights simulated at once")
     parser.add_argument(
         "--keep-dbs", action="store_true", help="keep the nights' databases (for --detect-only)"
@@ -418,7 +467,13 @@ def main() -> int:
     if args.child:
         run_child(args)
         return 0
-    args.seeds = [int(s) for s in str(args.seeds).split(",") if s.strip()]
+    args.inject = scaled_inject(args.inject, args.rate_scale)
+    chosen = args.seeds or (args.test_seeds if args.on == "test" else args.tuning_seeds)
+    args.seeds = [int(s) for s in str(chosen).split(",") if s.strip()]
+    tuning = {int(s) for s in str(args.tuning_seeds).split(",") if s.strip()}
+    args.seed_set = (
+        "tuning" if set(args.seeds) <= tuning else "test" if not set(args.seeds) & tuning else "mixed"
+    )
     WORK.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", SETTINGS)
     import django
@@ -430,15 +485,15 @@ def main() -> int:
         nights = [json.loads((WORK / f"{night_name(args, s, i)}.json").read_text()) for s, i in jobs]
     else:
         signal.alarm(NIGHT_TIMEOUT * len(jobs))
-        if not args.detect_only or not database_exists(TEMPLATE_DB):
-            prepare_template()
+        if not args.detect_only or not database_exists(template_db(args)):
+            prepare_template(args)
         try:
             with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
                 nights = list(pool.map(lambda job: run_night(args, *job), jobs))
         finally:
             signal.alarm(0)
             if not args.keep_dbs:
-                drop_database(TEMPLATE_DB)
+                drop_database(template_db(args))
     scored = score(nights)
     text = report(args, nights, scored, time.monotonic() - started)
     output = Path(args.output)

@@ -80,18 +80,25 @@ from bench.app_db import (
     ROOT,
     SERVER_URL,
     SETTINGS,
-    create_database,
     db_url,
     describe_machine,
     drop_database,
     free_port,
+    fresh_database,
     log,
-    migrate,
     served_env,
     staff,
 )
-from bench.harness import children_of, stop_after
-from bench.served import VENV_BIN, Processes, bench_parser, run_child, wait_until_up
+from bench.harness import children_of, stop_after, write_report
+from bench.served import (
+    Processes,
+    bench_parser,
+    run_child,
+    start_beat,
+    start_gunicorn,
+    start_worker,
+    wait_until_up,
+)
 from bench.tcp_proxy import TcpProxy
 
 OUTPUT = ROOT / "build" / "bench" / "faults.md"
@@ -484,18 +491,13 @@ class FaultBench:
     def start_celery(self) -> subprocess.Popen[bytes]:
         self.celery_starts += 1
         name = "celery" if self.celery_starts == 1 else f"celery-{self.celery_starts}"
-        return self.processes.start(
-            name,
-            [
-                str(VENV_BIN / "celery"),
-                "-A",
-                "casino",
-                "worker",
-                "--loglevel=WARNING",
-                f"--concurrency={CELERY_CONCURRENCY}",
-                f"--hostname=faults-{self.celery_starts}@%h",
-            ],
+        return start_worker(
+            self.processes,
             self.env(),
+            concurrency=CELERY_CONCURRENCY,
+            name=name,
+            hostname=f"faults-{self.celery_starts}@%h",
+            peerless=False,
         )
 
     def celery(self) -> subprocess.Popen[bytes]:
@@ -505,31 +507,15 @@ class FaultBench:
     def start(self) -> None:
         """Database, data, Redis, proxy, gunicorn, Celery worker and beat; the load, held at the gate."""
         log(f"creating and migrating {DB_NAME}")
-        create_database(DB_NAME)
-        migrate(self.env(direct=True), timeout=300)
+        fresh_database(DB_NAME, self.env(direct=True), synchronous_commit=True, timeout=300)
         self.start_redis()
         log("loading yesterday's night and setting up the floor (child process)")
         self.floor = run_child("bench.faults", "setup", self.env(direct=True))
         self.proxy.start()
         self.served_since = time.time()
-        server = self.processes.start(
-            "gunicorn",
-            [str(VENV_BIN / "gunicorn"), "casino.wsgi:application", "-c", "deploy/gunicorn.conf.py"],
-            self.env() | {"GUNICORN_BIND": f"127.0.0.1:{self.port}", "GUNICORN_WORKERS": str(WORKERS)},
-        )
+        server = start_gunicorn(self.processes, self.env(), port=self.port, workers=WORKERS)
         worker = self.start_celery()
-        self.processes.start(
-            "beat",
-            [
-                str(VENV_BIN / "celery"),
-                "-A",
-                "casino",
-                "beat",
-                "--loglevel=WARNING",
-                f"--schedule={Path(self.tmp.name) / 'celerybeat-schedule'}",
-            ],
-            self.env(),
-        )
+        start_beat(self.processes, self.env(), schedule=Path(self.tmp.name) / "celerybeat-schedule")
         wait_until_up(
             self.base, server, path="/readyz", timeout=START_TIMEOUT, log=self.processes.log_path("gunicorn")
         )
@@ -1036,9 +1022,7 @@ def main(argv: list[str] | None = None) -> int:
     text = report(machine, profile, bench.phases, bench.floor, code_edited_since(bench.served_since))
     if failure is not None:
         text += f"\nThe run stopped early: {type(failure).__name__}: {failure}\n"
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text)
-    print(text)
+    write_report(text, args.output)
     if failure is not None:
         log(f"stopped early: {failure!r}")
         return 2

@@ -21,7 +21,7 @@ import statistics
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,28 @@ DRAIN_TIMEOUT = 60.0  # seconds past the measured duration for results to come b
 def resolve(reference: str) -> Callable[..., Any]:
     module_name, _, attribute = reference.partition(":")
     return getattr(importlib.import_module(module_name), attribute)
+
+
+def write_report(text: str, output: Path) -> None:
+    """The bench's report: written to ``output`` (its folder made if need be) and to stdout."""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text)
+    print(text)
+
+
+def markdown_table(caption: str, columns: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
+    """A report's table as lines: a blank line, ``caption``, a blank line, the header, the rows.
+
+    The first column (what a row is about) is left-aligned, the figures after it right-aligned.
+    """
+    return [
+        "",
+        caption,
+        "",
+        "| " + " | ".join(columns) + " |",
+        "|---|" + "---:|" * (len(columns) - 1),
+        *("| " + " | ".join(cells) + " |" for cells in rows),
+    ]
 
 
 def percentile(values: list[float], fraction: float) -> float:

@@ -59,7 +59,7 @@ from bench.app_db import (
     server_version,
     setup_django,
 )
-from bench.harness import call_in_child, run_workers, summarize_latencies
+from bench.harness import call_in_child, run_workers, summarize_latencies, write_report
 
 BENCH_PYTHON = ROOT / ".bench-venv" / "bin" / "python"
 OUTPUT = ROOT / "build" / "bench" / "ledger.md"
@@ -701,49 +701,33 @@ def render(report: dict[str, Any]) -> str:
             f"{fmt(raw_ratio * 100)}%",
         ]
         lines.append("| " + " | ".join(row) + " |")
-    lines += [
-        "",
+
+    def per_system(title: str, shown: Callable[[dict[str, Any]], str]) -> list[str]:
+        """A table of one figure per scenario (rows) and system (columns), under its title."""
+        rows = ["", title, "", "| Scenario | " + " | ".join(SYSTEM_LABELS[s] for s in systems) + " |"]
+        rows.append("|---|" + "---:|" * len(systems))
+        for scenario in SCENARIOS:
+            row = [scenario.label, *(shown(cells[(system, scenario.name)]) for system in systems)]
+            rows.append("| " + " | ".join(row) + " |")
+        return rows
+
+    lines += per_system(
         "Latency per transfer, p50 / p99 ms (as seen by the worker, lock waits included):",
-        "",
-        "| Scenario | " + " | ".join(SYSTEM_LABELS[s] for s in systems) + " |",
-        "|---|" + "---:|" * len(systems),
-    ]
-    for scenario in SCENARIOS:
-        row = [scenario.label]
-        for system in systems:
-            cell = cells[(system, scenario.name)]
-            row.append(f"{fmt(cell['p50_ms'], 2)} / {fmt(cell['p99_ms'], 2)}")
-        lines.append("| " + " | ".join(row) + " |")
-    lines += [
-        "",
+        lambda cell: f"{fmt(cell['p50_ms'], 2)} / {fmt(cell['p99_ms'], 2)}",
+    )
+    lines += per_system(
         "CPU per transfer, ms: worker process (client) + its PostgreSQL backend (server). CPU time "
         "is much less disturbed by other load than wall time; with 2 cores, ~2000 / (client + server) "
         "bounds transfers/s before any fsync or lock wait:",
-        "",
-        "| Scenario | " + " | ".join(SYSTEM_LABELS[s] for s in systems) + " |",
-        "|---|" + "---:|" * len(systems),
-    ]
-    for scenario in SCENARIOS:
-        row = [scenario.label]
-        for system in systems:
-            cell = cells[(system, scenario.name)]
-            row.append(f"{fmt(cell['client_cpu_ms'], 2)} + {fmt(cell['server_cpu_ms'], 2)}")
-        lines.append("| " + " | ".join(row) + " |")
+        lambda cell: f"{fmt(cell['client_cpu_ms'], 2)} + {fmt(cell['server_cpu_ms'], 2)}",
+    )
     if profile.rounds > 1:
-        lines += ["", "Transfers/s of each round (load average in brackets):", ""]
-        lines += ["| Scenario | " + " | ".join(SYSTEM_LABELS[s] for s in systems) + " |"]
-        lines += ["|---|" + "---:|" * len(systems)]
-        for scenario in SCENARIOS:
-            row = [scenario.label]
-            for system in systems:
-                cell = cells[(system, scenario.name)]
-                row.append(
-                    ", ".join(
-                        f"{tps:.0f} ({load:.1f})"
-                        for tps, load in zip(cell["rounds"], cell["loads"], strict=True)
-                    )
-                )
-            lines.append("| " + " | ".join(row) + " |")
+        lines += per_system(
+            "Transfers/s of each round (load average in brackets):",
+            lambda cell: ", ".join(
+                f"{tps:.0f} ({load:.1f})" for tps, load in zip(cell["rounds"], cell["loads"], strict=True)
+            ),
+        )
     statements = report.get("statements", {})
     if statements:
         lines += [
@@ -1041,9 +1025,7 @@ def main(argv: list[str] | None = None) -> int:
 
     report["elapsed"] = time.monotonic() - began
     text = render(report)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text)
-    print(text)
+    write_report(text, args.output)
     log(f"written to {args.output.relative_to(ROOT) if args.output.is_relative_to(ROOT) else args.output}")
     return 0
 

@@ -57,17 +57,16 @@ from bench.app_db import (
     ROOT,
     SETTINGS,
     backends,
-    create_database,
     describe_machine,
     drop_database,
     free_port,
+    fresh_database,
     log,
-    migrate,
     served_env,
     staff,
 )
-from bench.harness import children_of, cpu_seconds, percentile, stop_after
-from bench.served import VENV_BIN, Processes, bench_parser, run_child, wait_until_up
+from bench.harness import children_of, cpu_seconds, markdown_table, percentile, stop_after, write_report
+from bench.served import VENV_BIN, Processes, bench_parser, run_child, start_service, wait_until_up
 
 OUTPUT = ROOT / "build" / "bench" / "load.md"
 REDIS_SERVER = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379")
@@ -152,11 +151,16 @@ def service_env(redis_db: int | None = None, metrics_dir: str | None = None) -> 
 
 
 def child_setup(
-    *, faro_tables: int = FARO_TABLES, pot_tables_per_game: int = POT_TABLES_PER_GAME
+    *,
+    faro_tables: int = FARO_TABLES,
+    pot_tables_per_game: int = POT_TABLES_PER_GAME,
+    plan: list[tuple[str, dict[str, Any], int]] | None = None,
 ) -> dict[str, Any]:
     """The floor, made through the services: staff, tables opened, players bought in and seated.
 
-    The sizes are parameters so that a bench that needs a smaller floor (``bench.faults``) reuses it.
+    The sizes are parameters so that a bench that needs a smaller floor (``bench.faults``) reuses it;
+    ``plan`` (game, limits and rules, players seated; one entry a table) replaces them for a bench
+    with a floor of its own (``bench.floor_bench``).
     """
     import django
 
@@ -167,9 +171,10 @@ def child_setup(
     from tables.services import assign_dealer, create_table, open_table, seat_player
 
     boss, cashier = staff("load-pit", Role.PIT_BOSS), staff("load-cage", Role.CASHIER)
-    plan = [("faro", FARO, FARO_PUNTERS)] * faro_tables + [
-        (game, POT_SPECS[game], POT_PLAYERS) for game in POT_GAMES for _ in range(pot_tables_per_game)
-    ]
+    if plan is None:
+        plan = [("faro", FARO, FARO_PUNTERS)] * faro_tables + [
+            (game, POT_SPECS[game], POT_PLAYERS) for game in POT_GAMES for _ in range(pot_tables_per_game)
+        ]
     tables, players = [], []
     for t, (game, spec, seated) in enumerate(plan):
         dealer = staff(f"load-dealer-{t}", Role.DEALER)
@@ -608,6 +613,13 @@ def choose_pot_action(
     if game == "farmer" and state.phase == "deal":
         return {"type": "deal", "cards": {str(p): take(shoe, 1)[0] for p in state.order}}
     legal = engine.legal_actions(state)
+    if game == "stakes":  # a card-room result: no cards to key, the night's bot names the outcome
+        from tables.simulation.bots import pick_action
+
+        action = pick_action(rng, legal, budgets={}, chip=100)
+        if action is None:
+            raise RuntimeError(f"no usable legal action among {legal[:5]}")
+        return action
     keyed = [a for a in legal if "hands" in (a.get("needs") or ())]  # full tracking, never count-only
     if keyed:
         return fill(keyed[0], shoe, rng)
@@ -856,37 +868,13 @@ def scrape_metrics(base: str) -> dict[str, float]:
 
 
 def run_load(duration: float, processes: Processes, redis_db: int, metrics_dir: str) -> dict[str, Any]:
-    create_database(DB_NAME)
-    migrate(service_env(), timeout=300)
+    fresh_database(DB_NAME, service_env(), synchronous_commit=True, timeout=300)
     floor = run_child("bench.load_test", "setup", service_env(redis_db))
     env = service_env(redis_db, metrics_dir)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = processes.start(
-        "gunicorn",
-        # No control socket: its default path is shared by every gunicorn on the machine.
-        [
-            str(VENV_BIN / "gunicorn"),
-            "casino.wsgi:application",
-            "-c",
-            "deploy/gunicorn.conf.py",
-            "--no-control-socket",
-        ],
-        env | {"GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_WORKERS": str(WORKERS)},
-    )
-    worker = processes.start(
-        "celery",
-        [
-            str(VENV_BIN / "celery"),
-            "-A",
-            "casino",
-            "worker",
-            "--loglevel=WARNING",
-            f"--concurrency={CELERY_CONCURRENCY}",
-            "--without-gossip",
-            "--without-mingle",
-        ],
-        env,
+    server, worker = start_service(
+        processes, env, port=port, workers=WORKERS, celery_concurrency=CELERY_CONCURRENCY
     )
     wait_until_up(base, server, path="/readyz", timeout=STARTUP_TIMEOUT, log=processes.log_path("gunicorn"))
     wait_for_worker(env, worker, processes.log_path("celery"))
@@ -1010,20 +998,21 @@ def report(profile: Profile, env: str, run: dict[str, Any]) -> str:
     for kind in ("bet", "remove_bet", "turn", "call_turn", "last_turn"):
         if lat.get(f"faro {kind}"):
             lines.append(row(kind, lat[f"faro {kind}"], elapsed))
-    lines += [
-        "",
+    lines += markdown_table(
         "Time in the server (gunicorn's access log: from a worker taking the request to its response; "
         "the rest of the client's time is queueing for one of the workers, retries included):",
-        "",
-        "| endpoint | requests | p50 ms | p99 ms |",
-        "|---|---:|---:|---:|",
-    ]
-    for name, values in run["served"].items():
-        if values:
-            lines.append(
-                f"| `{name}` | {len(values):,} | {percentile(values, 0.5):.0f} "
-                f"| {percentile(values, 0.99):.0f} |"
+        ("endpoint", "requests", "p50 ms", "p99 ms"),
+        [
+            (
+                f"`{name}`",
+                f"{len(values):,}",
+                f"{percentile(values, 0.5):.0f}",
+                f"{percentile(values, 0.99):.0f}",
             )
+            for name, values in run["served"].items()
+            if values
+        ],
+    )
     if requests_made:
         lines += [
             "",
@@ -1038,18 +1027,30 @@ def report(profile: Profile, env: str, run: dict[str, Any]) -> str:
             f"by the workers, {m['casekeeper_refused_actions_total']:,.0f} refused actions, "
             f"{m['casekeeper_api_errors_total']:,.0f} API error responses."
         )
-    lines += ["", "## Checks after the run", ""]
-    lines += [f"- {text} → {'ok' if ok else '**FAILED**'}" for text, ok in verdicts(run)]
+    lines += ["", "## Checks after the run", "", *verdict_lines(verdicts(run))]
     if tally.failures:
         lines += ["", "Failed requests:", ""] + [f"- {k} ×{n}" for k, n in tally.failures.most_common(15)]
-    if tally.retry_problems:
-        lines += ["", "Retries that did not replay:", ""] + [f"- {p}" for p in tally.retry_problems[:15]]
-    if tally.state_mismatches:
-        lines += ["", "Server state differing from the client's engine:", ""]
-        lines += [f"- {p}" for p in tally.state_mismatches[:15]]
-    if checks["replay_failures"]:
-        lines += ["", "Rounds that do not replay:", ""] + [f"- {p}" for p in checks["replay_failures"][:15]]
+    lines += problem_lines(tally, checks)
     return "\n".join(lines) + "\n"
+
+
+def verdict_lines(verdicts: list[tuple[str, bool]]) -> list[str]:
+    """The checks after a run as a report's bullets, each with its verdict."""
+    return [f"- {text} → {'ok' if ok else '**FAILED**'}" for text, ok in verdicts]
+
+
+def problem_lines(tally: Tally, checks: dict[str, Any]) -> list[str]:
+    """What went wrong in the rounds (bad replays of retries, client/server state drift, rounds
+    that do not replay), the first 15 of each, for the end of a report; nothing when all is well."""
+    lines: list[str] = []
+    for title, problems in (
+        ("Retries that did not replay:", tally.retry_problems),
+        ("Server state differing from the client's engine:", tally.state_mismatches),
+        ("Rounds that do not replay:", checks["replay_failures"]),
+    ):
+        if problems:
+            lines += ["", title, ""] + [f"- {p}" for p in problems[:15]]
+    return lines
 
 
 def verdicts(run: dict[str, Any]) -> list[tuple[str, bool]]:
@@ -1147,9 +1148,7 @@ def main(argv: list[str] | None = None) -> int:
             drop_database(DB_NAME)
         signal.alarm(0)
     text = report(profile, env, run)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text)
-    print(text)
+    write_report(text, args.output)
     return 0 if all(ok for _, ok in verdicts(run)) else 1
 
 

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.app_db import ROOT, drop_database, fresh_database, in_process_env, log, setup_django, staff
-from bench.harness import percentile
+from bench.harness import percentile, write_report
 
 OUTPUT = ROOT / "build" / "bench" / "ratings.md"
 BENCH_DB = "casekeeper_bench_ratings"
@@ -362,9 +362,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.keep_db:
             drop_database(BENCH_DB)
     report = render(night, numbers, workers=args.workers)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(report)
-    print(report)
+    write_report(report, args.output)
     log(f"written to {args.output}")
     return 0
 

@@ -36,20 +36,20 @@ from bench.app_db import (
     ROOT,
     SETTINGS,
     backends,
-    create_database,
     describe_machine,
     drop_database,
     free_port,
+    fresh_database,
     log,
-    migrate,
     served_env,
     staff,
 )
-from bench.harness import children_of, cpu_seconds, percentile
+from bench.harness import children_of, cpu_seconds, markdown_table, percentile, write_report
 from bench.served import VENV_BIN, Processes, bench_parser, run_child, wait_until_up
 
 OUTPUT = ROOT / "build" / "bench" / "rounds.md"
-DB_NAME = "casekeeper_bench_rounds"
+# BENCH_ROUNDS_DB lets two runs share one PostgreSQL server without dropping each other's database.
+DB_NAME = os.environ.get("BENCH_ROUNDS_DB", "casekeeper_bench_rounds")
 
 TABLES = 8
 WORKERS = 4
@@ -72,6 +72,7 @@ PLACEMENTS: tuple[tuple[str, ...], ...] = (
     ("9", "8", "5", "6"),
 )
 TARGETS = ("even", "odd", "high")
+POSITIONS = (5, 80)  # an early and a late action of a deal: their answers must cost the same
 
 
 @dataclass(frozen=True)
@@ -269,6 +270,9 @@ class Tally:
     ok_rounds: int = 0
     settled: int = 0
     failures: Counter[str] = field(default_factory=Counter)
+    # The nth action of a deal (its round's version): (seconds, response bytes) of each.
+    by_position: dict[int, list[tuple[float, int]]] = field(default_factory=lambda: defaultdict(list))
+    last: tuple[float, int] = (0.0, 0)
 
 
 def drive_table(base: str, table: dict[str, Any], deadline: float, seed: int, tally: Tally) -> None:
@@ -286,7 +290,8 @@ def drive_table(base: str, table: dict[str, Any], deadline: float, seed: int, ta
         except requests.RequestException as error:
             tally.failures[f"{kind}: {type(error).__name__}"] += 1
             return None
-        tally.latencies[kind].append(time.perf_counter() - started)
+        tally.last = (time.perf_counter() - started, len(response.content))
+        tally.latencies[kind].append(tally.last[0])
         try:
             answer: Any = response.json()
         except ValueError:
@@ -303,6 +308,7 @@ def drive_table(base: str, table: dict[str, Any], deadline: float, seed: int, ta
         )
         if body is not None:
             tally.ok_actions += 1
+            tally.by_position[int(body["version"])].append(tally.last)
         return body
 
     try:
@@ -362,8 +368,7 @@ def warm_up(base: str, tables: list[dict[str, Any]]) -> None:
 
 
 def run_http(duration: float) -> dict[str, Any]:
-    create_database(DB_NAME)
-    migrate(service_env(), timeout=300)
+    fresh_database(DB_NAME, service_env(), synchronous_commit=True, timeout=300)
     processes = Processes("rounds")
     try:
         floor = run_child("bench.rounds_bench", "setup", service_env())
@@ -404,9 +409,14 @@ def run_http(duration: float) -> dict[str, Any]:
     failures: Counter[str] = Counter()
     for tally in tallies:
         failures.update(tally.failures)
+    positions: dict[int, list[tuple[float, int]]] = {n: [] for n in POSITIONS}
+    for tally in tallies:
+        for n in POSITIONS:
+            positions[n] += tally.by_position.get(n, [])
     return {
         "elapsed": elapsed,
         "latencies": latencies,
+        "positions": positions,
         "ok_actions": sum(t.ok_actions for t in tallies),
         "ok_rounds": sum(t.ok_rounds for t in tallies),
         "settled": sum(t.settled for t in tallies),
@@ -418,6 +428,19 @@ def run_http(duration: float) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- report
+
+
+def position_row(n: int, seen: list[tuple[float, int]]) -> tuple[str, ...]:
+    """The cells for the nth action of a deal: its latency and its answer's size."""
+    times, sizes = [t for t, _ in seen], [float(b) for _, b in seen]
+    return (
+        f"{n}th",
+        str(len(seen)),
+        f"{percentile(times, 0.5) * 1000:.1f}",
+        f"{percentile(times, 0.99) * 1000:.1f}",
+        f"{percentile(sizes, 0.5):,.0f}",
+        f"{max(sizes):,.0f}",
+    )
 
 
 def report(profile: Profile, env: str, engine: dict[str, Any], http: dict[str, Any]) -> str:
@@ -461,6 +484,11 @@ def report(profile: Profile, env: str, engine: dict[str, Any], http: dict[str, A
             continue
         p50, p99 = percentile(values, 0.5) * 1000, percentile(values, 0.99) * 1000
         lines.append(f"| {label} | {len(values):,} | {len(values) / elapsed:,.1f} | {p50:.1f} | {p99:.1f} |")
+    lines += markdown_table(
+        "Early and late in a deal (the nth accepted action of its round; a deal is about 85):",
+        ("Action of the deal", "count", "p50 ms", "p99 ms", "response bytes p50", "bytes max"),
+        [position_row(n, seen) for n, seen in http["positions"].items() if seen],
+    )
     requests_made = sum(len(v) for v in http["latencies"].values())
     if requests_made:
         app_ms, db_ms = http["app_cpu"] / requests_made * 1000, http["db_cpu"] / requests_made * 1000
@@ -543,9 +571,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.keep_db:
             drop_database(DB_NAME)
     text = report(profile, env, engine, http)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text)
-    print(text)
+    write_report(text, args.output)
     return 0 if healthy(http) else 1
 
 

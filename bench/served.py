@@ -1,8 +1,9 @@
 """The app served for a benchmark: Django steps in a child, gunicorn (and Celery) started and stopped.
 
-The HTTP benches (``rounds_bench``, ``load_test``) run the app the same way, so they share one
-copy: every server runs in its own session and is stopped through its process group alone, so a
-bench never stops a process it did not start; its output goes to ``build/bench/<label>-<name>.log``.
+The HTTP benches (``rounds_bench``, ``load_test``, ``floor_bench``) run the app the same way, so they
+share one copy: every server runs in its own session and is stopped through its process group alone,
+so a bench never stops a process it did not start; its output goes to
+``build/bench/<label>-<name>.log``.
 """
 
 from __future__ import annotations
@@ -112,3 +113,77 @@ def wait_until_up(
             pass
         time.sleep(0.25)
     raise RuntimeError(f"gunicorn did not answer {path} within {timeout:.0f}s; see {log}")
+
+
+def start_gunicorn(
+    processes: Processes, env: dict[str, str], *, port: int, workers: int
+) -> subprocess.Popen[bytes]:
+    """gunicorn with ``deploy/gunicorn.conf.py`` on 127.0.0.1:``port``, as deploy/systemd starts it."""
+    return processes.start(
+        "gunicorn",
+        # No control socket: its default path is shared by every gunicorn on the machine.
+        [
+            str(VENV_BIN / "gunicorn"),
+            "casino.wsgi:application",
+            "-c",
+            "deploy/gunicorn.conf.py",
+            "--no-control-socket",
+        ],
+        env | {"GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_WORKERS": str(workers)},
+    )
+
+
+def start_worker(
+    processes: Processes,
+    env: dict[str, str],
+    *,
+    concurrency: int,
+    name: str = "celery",
+    hostname: str | None = None,
+    peerless: bool = True,
+) -> subprocess.Popen[bytes]:
+    """A Celery worker; a bench that starts a second one while the first may linger (``bench.faults``)
+    gives it another ``name`` (its log) and ``hostname`` (its node name). ``peerless``: no gossip or
+    mingle (a lone worker has no peers); ``bench.faults`` keeps them, as deploy/systemd runs the worker,
+    since its Redis outages and kills are meant for the deployed worker."""
+    return processes.start(
+        name,
+        [
+            str(VENV_BIN / "celery"),
+            "-A",
+            "casino",
+            "worker",
+            "--loglevel=WARNING",
+            f"--concurrency={concurrency}",
+            *(["--without-gossip", "--without-mingle"] if peerless else []),
+            *([f"--hostname={hostname}"] if hostname else []),
+        ],
+        env,
+    )
+
+
+def start_beat(processes: Processes, env: dict[str, str], *, schedule: Path) -> subprocess.Popen[bytes]:
+    """Celery beat, its schedule file at ``schedule`` (a bench's temporary folder)."""
+    return processes.start(
+        "beat",
+        [str(VENV_BIN / "celery"), "-A", "casino", "beat", "--loglevel=WARNING", f"--schedule={schedule}"],
+        env,
+    )
+
+
+def start_service(
+    processes: Processes,
+    env: dict[str, str],
+    *,
+    port: int,
+    workers: int,
+    celery_concurrency: int,
+    beat_schedule: Path | None = None,
+) -> tuple[subprocess.Popen[bytes], subprocess.Popen[bytes]]:
+    """gunicorn, a Celery worker and, with ``beat_schedule``, Celery beat, started as deploy/systemd
+    starts them; returns (gunicorn, worker). Waiting for them is the caller's."""
+    server = start_gunicorn(processes, env, port=port, workers=workers)
+    worker = start_worker(processes, env, concurrency=celery_concurrency)
+    if beat_schedule is not None:
+        start_beat(processes, env, schedule=beat_schedule)
+    return server, worker

@@ -41,6 +41,9 @@ class DollarsMixin:
     money_fields: Sequence[str] = ()
     model: type[Model]
 
+    class Media:
+        css = {"all": ("casino/admin.css",)}  # amounts do not wrap after their sign
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for field in self.money_fields:

@@ -31,14 +31,15 @@ MOMENT_EXAMPLE = "2026-11-22T21:00:00-08:00"
 DayMeans = Literal["start", "end"]
 
 
+def _refused(field: str, text: str, code: str, must: str) -> ValidationFailed:
+    return ValidationFailed(f"{field} must {must}.", fields={field: text}, code=code)
+
+
 def require_supported_day(day: dt.date, *, field: str, code: str = "invalid") -> dt.date:
     """``day``, or a 400 if it lies outside the days the service can compute with."""
     if not is_supported_day(day):
-        raise ValidationFailed(
-            f"{field} must fall between {FIRST_SUPPORTED_DAY} and {LAST_SUPPORTED_DAY}.",
-            fields={field: day.isoformat()},
-            code=code,
-        )
+        between = f"between {FIRST_SUPPORTED_DAY} and {LAST_SUPPORTED_DAY}"
+        raise _refused(field, day.isoformat(), code, f"fall {between}")
     return day
 
 
@@ -55,11 +56,7 @@ def parse_day(text: str, *, field: str, code: str = "invalid") -> dt.date:
     """``2026-11-22`` → that date; anything else (or a day out of range) is a ``ValidationFailed``."""
     day = _read(_DAY, text, dt.date.fromisoformat)
     if day is None:
-        raise ValidationFailed(
-            f"{field} must be a gaming day written YYYY-MM-DD, like {DAY_EXAMPLE}.",
-            fields={field: text},
-            code=code,
-        )
+        raise _refused(field, text, code, f"be a gaming day written YYYY-MM-DD, like {DAY_EXAMPLE}")
     return require_supported_day(day, field=field, code=code)
 
 
@@ -72,11 +69,7 @@ def parse_moment(text: str, *, field: str, day_means: DayMeans, code: str = "inv
         return start if day_means == "start" else end - dt.timedelta(microseconds=1)
     moment = _read(_MOMENT, text, dt.datetime.fromisoformat)
     if moment is None:
-        raise ValidationFailed(
-            f"{field} must be a date like {DAY_EXAMPLE} or a datetime like {MOMENT_EXAMPLE}.",
-            fields={field: text},
-            code=code,
-        )
+        raise _refused(field, text, code, f"be a date like {DAY_EXAMPLE} or a datetime like {MOMENT_EXAMPLE}")
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=ZoneInfo(settings.CASINO_TIME_ZONE))
     require_supported_day(moment.date(), field=field, code=code)

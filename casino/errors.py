@@ -4,24 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from ledger.errors import ServiceError
+
 
 def error_body(code: str, message: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
     """The JSON every error on /api/ answers with, whichever layer turned it away."""
     return {"error": {"code": code, "message": message, "fields": fields or {}}}
 
 
-class DomainError(Exception):
+class DomainError(ServiceError):
     code = "bad_request"
-    status = 400
-
-    def __init__(
-        self, message: str, *, fields: dict[str, Any] | None = None, code: str | None = None
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.fields = fields or {}
-        if code:
-            self.code = code
 
 
 class ValidationFailed(DomainError):

@@ -4,29 +4,18 @@ import ``casino.money`` (it is the bottom layer)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 
 from casino.admin_display import DollarsMixin
-from ledger.admin import ReadOnlyAdmin
+from ledger.admin import ReadOnlyAdmin, ReadOnlyInline
 from ledger.models import Account, ClosedGamingDay, Entry, Hold, Transfer
 
 
-class EntryInline(DollarsMixin, admin.TabularInline):
+class EntryInline(DollarsMixin, ReadOnlyInline):
     model = Entry
     fields = ("leg", "account", "amount", "balance_after", "hold", "created_at")
     readonly_fields = fields
     money_fields = ("amount", "balance_after")
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Account)

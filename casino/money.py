@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 
 from casino.errors import ValidationFailed
+from ledger.dollars import dollars
 
-MINUS = "\u2212"
 EMPTY = "—"  # no amount at all, as opposed to $0.00
 MAX_DOLLARS_DIGITS = 10
 # ASCII digits only: ``\d`` also matches "１０" and "٧", which int() would read as numbers.
@@ -36,11 +36,6 @@ def parse_dollars(text: object, *, field: str = "amount", allow_zero: bool = Fal
     return cents
 
 
-def _split(cents: int) -> tuple[str, int, int]:
-    dollars, rest = divmod(abs(cents), 100)
-    return (MINUS if cents < 0 else ""), dollars, rest
-
-
 def format_dollars(cents: object, *, whole_if_even: bool = False) -> str:
     """123450 → '$1,234.50', -500 → '−$5.00', None → '—'; ``whole_if_even``: 2500 → '$25' (chips)."""
     if cents is None or cents == "":
@@ -49,16 +44,14 @@ def format_dollars(cents: object, *, whole_if_even: bool = False) -> str:
         value = int(cents)  # type: ignore[call-overload]
     except (TypeError, ValueError):
         return str(cents)
-    sign, dollars, rest = _split(value)
-    if whole_if_even and rest == 0:
-        return f"{sign}${dollars:,}"
-    return f"{sign}${dollars:,}.{rest:02d}"
+    return dollars(value, whole_if_even=whole_if_even)
 
 
 def format_dollars_input(cents: object) -> str:
     """The value of a dollars input field, which ``parse_dollars`` reads back: 123450 → '1234.50'."""
     if cents is None or cents == "":
         return ""
-    sign, dollars, rest = _split(int(cents))  # type: ignore[call-overload]
-    sign = "-" if sign else ""  # what a keyboard types
-    return f"{sign}{dollars}.{rest:02d}" if rest else f"{sign}{dollars}"
+    value = int(cents)  # type: ignore[call-overload]
+    whole, rest = divmod(abs(value), 100)
+    sign = "-" if value < 0 else ""  # what a keyboard types
+    return f"{sign}{whole}.{rest:02d}" if rest else f"{sign}{whole}"

@@ -143,3 +143,78 @@ def require_second_person(*, actor: Any, requested_by_id: int | None, thing: str
     """Separation of duties: whoever asked for ``thing`` cannot approve or refuse it."""
     if requested_by_id is not None and requested_by_id == actor.pk:
         raise SeparationOfDuties(f"The person who requested a {thing} cannot approve or refuse it.")
+
+
+# --------------------------------------------------------------------------- screens and the nav
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """A page of the web console: its name in the nav, its URL name and who may open it.
+
+    ``url_name`` is a Django URL name (the casino domain imports nothing of ``tables``);
+    ``fragment`` points at a section of that page.
+    """
+
+    label: str
+    url_name: str
+    who: frozenset[str]
+    fragment: str = ""
+
+
+# One table for three things: who may open each screen (the views ask ``require_screen``), the
+# nav bar each role sees (``screens_for``, in this order) and each role's home after sign-in
+# (its first screen). The pit's sections follow the floor policy of what they decide.
+SCREENS: dict[str, Screen] = {
+    "tables": Screen("My tables", "console:home", frozenset({Role.DEALER})),
+    "me": Screen("My balance", "console:me", frozenset({Role.PLAYER})),
+    "cage": Screen("Cage", "cage:home", frozenset({Role.CASHIER})),
+    "floor": Screen("Floor", "pit:home", frozenset({Role.PIT_BOSS, Role.ADMIN, Role.CASHIER})),
+    # The cashier decides fills and credits at the cage, the pit boss in the pit view (an admin
+    # sees them waiting there); the audit and the cage's money are not an admin's (API.md).
+    "approvals": Screen(
+        "Approvals",
+        "pit:home",
+        (roles_for("tray.decide") | {Role.ADMIN}) - {Role.CASHIER},
+        fragment="pending-title",
+    ),
+    "corrections": Screen(
+        "Corrections", "pit:home", roles_for("correction.decide"), fragment="corrections-title"
+    ),
+    "alerts": Screen("Alerts", "pit:home", frozenset({Role.PIT_BOSS, Role.ADMIN}), fragment="alerts-title"),
+    "audit": Screen("Audit days", "audit:index", frozenset({Role.AUDITOR, Role.PIT_BOSS})),
+    "audit_alerts": Screen("Alerts", "pit:alerts", frozenset({Role.AUDITOR})),
+    # The Django admin: read-only views for the pit boss, everything for an admin (casino.admin_access).
+    "admin": Screen("Admin", "admin:index", frozenset({Role.ADMIN, Role.PIT_BOSS})),
+}
+
+ADMIN_SITE_ROLES = SCREENS["admin"].who
+"""Roles made ``is_staff`` (allowed into the Django admin) when their account is created."""
+
+# Models a pit boss may view (never change) in the admin: what the pit view links to.
+PIT_ADMIN_VIEWS = frozenset(
+    {
+        "tables.table",
+        "tables.tablesession",
+        "tables.trayrequest",
+        "tables.round",
+        "casino.player",
+        "ledger.transfer",
+        "casino.actionlog",
+    }
+)
+
+
+def may_open(user: Any, screen: str) -> bool:
+    return role_of(user) in SCREENS[screen].who
+
+
+def screens_for(user: Any) -> list[Screen]:
+    """The nav bar of ``user``'s role: every screen they may open, in the table's order."""
+    return [screen for screen in SCREENS.values() if role_of(user) in screen.who]
+
+
+def home_screen(user: Any) -> Screen | None:
+    """Where ``user`` lands after signing in: the first screen of their nav."""
+    mine = screens_for(user)
+    return mine[0] if mine else None

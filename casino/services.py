@@ -15,6 +15,7 @@ from django.utils import timezone
 from casino.action_log import record_action
 from casino.errors import Conflict, ValidationFailed
 from casino.models import STAFF_ROLES, ApiToken, IdempotencyRecord, Player, Role, User
+from casino.permissions import ADMIN_SITE_ROLES
 from casino.tokens import token_digest
 from casino.usernames import is_mixed_script_lookalike, username_skeleton
 from ledger.models import AccountKind, AccountPurpose, Transfer
@@ -115,7 +116,7 @@ def check_username(username: str, *, user_id: int | None = None) -> str:
 
 def _create_user(*, username: str, password: str, name: str, role: str) -> User:
     username = check_username(username)
-    user = User(username=username, name=name, role=role, is_staff=role in {Role.ADMIN, Role.PIT_BOSS})
+    user = User(username=username, name=name, role=role, is_staff=role in ADMIN_SITE_ROLES)
     _check_password(password, user)
     user.set_password(password)
     try:
@@ -154,30 +155,26 @@ def create_player(*, actor: User, username: str, password: str, name: str) -> Pl
 @transaction.atomic
 def buy_in(*, actor: User, player: Player, amount: int, key: str | None = None) -> Transfer:
     """Cash for chips at the cage: the cage issues chips into the player's wallet."""
-    transfer = post_transfer(
-        key=key or f"buy_in:{secrets.token_hex(16)}",
-        kind="buy_in",
-        legs=[Leg(debit="cage", credit=player.wallet.code, amount=amount)],
-        memo=f"Buy-in by {player.name}",
-        meta={"player": player.pk, "staff": actor.pk},
-    )
-    record_action(
-        actor=actor, action="cage.buy_in", obj=transfer, data={"player": player.pk, "amount": amount}
-    )
-    return transfer
+    leg = Leg(debit="cage", credit=player.wallet.code, amount=amount)
+    return _cage_move(actor, player, leg, kind="buy_in", memo=f"Buy-in by {player.name}", key=key)
 
 
 @transaction.atomic
 def cash_out(*, actor: User, player: Player, amount: int, key: str | None = None) -> Transfer:
     """Chips back to cash; refused beyond what is available (held reserves stay put)."""
+    leg = Leg(debit=player.wallet.code, credit="cage", amount=amount)
+    return _cage_move(actor, player, leg, kind="cash_out", memo=f"Cash-out by {player.name}", key=key)
+
+
+def _cage_move(actor: User, player: Player, leg: Leg, *, kind: str, memo: str, key: str | None) -> Transfer:
+    """One cage transfer and its ``cage.<kind>`` action-log line."""
     transfer = post_transfer(
-        key=key or f"cash_out:{secrets.token_hex(16)}",
-        kind="cash_out",
-        legs=[Leg(debit=player.wallet.code, credit="cage", amount=amount)],
-        memo=f"Cash-out by {player.name}",
+        key=key or f"{kind}:{secrets.token_hex(16)}",
+        kind=kind,
+        legs=[leg],
+        memo=memo,
         meta={"player": player.pk, "staff": actor.pk},
     )
-    record_action(
-        actor=actor, action="cage.cash_out", obj=transfer, data={"player": player.pk, "amount": amount}
-    )
+    data = {"player": player.pk, "amount": leg.amount}
+    record_action(actor=actor, action=f"cage.{kind}", obj=transfer, data=data)
     return transfer

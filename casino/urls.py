@@ -15,6 +15,7 @@ urlpatterns = [
     path("api/v1/", include("casino.api.urls")),
     path("console/", include("tables.console.urls")),
     path("pit/", include("tables.console.pit_urls")),
+    path("cage/", include("tables.console.cage_urls")),
     path("audit/", include("tables.audit.urls")),
     path("", RedirectView.as_view(url="/console/", permanent=False)),
 ]

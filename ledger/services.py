@@ -25,6 +25,7 @@ from ledger.errors import (
     InvalidTransfer,
     LedgerError,
     UnknownAccount,
+    in_dollars,
 )
 from ledger.gaming_day import gaming_day_for
 from ledger.locks import lock_accounts, lock_holds
@@ -235,7 +236,10 @@ def _call_post(sql: str, params: list[Any], day: dt.date) -> tuple[int, bool]:
         if refusal is not None:
             diag = cause.diag  # type: ignore[union-attr]
             fields = json.loads(diag.message_detail) if diag.message_detail else None
-            raise refusal(diag.message_primary or refusal.code, fields=fields) from error
+            message = diag.message_primary or refusal.code
+            if refusal is InsufficientFunds:  # a cashier or a dealer reads it: dollars
+                message = in_dollars(message)
+            raise refusal(message, fields=fields) from error
         if "gaming_day_closed" in str(error):
             raise GamingDayClosed(f"Gaming day {day} is closed; no transfer may be dated into it.") from error
         raise
@@ -353,7 +357,10 @@ def hold(
         return existing
     if account.must_not_go_negative and account.available < amount:
         raise InsufficientFunds(
-            f"{account.name or account.code} has {account.available} cents available, {amount} needed.",
+            in_dollars(
+                f"{account.name or account.code} has {account.available} cents available, "
+                f"{amount} cents needed."
+            ),
             fields={"account": account.code, "available": account.available, "needed": amount},
         )
     created = Hold.objects.create(

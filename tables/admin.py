@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import partial
 from typing import Any, cast
 
 from django.contrib import admin, messages
@@ -17,11 +18,10 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from casino.admin_display import DollarsMixin
-from casino.errors import DomainError
 from casino.models import Player, User
 from casino.money import format_dollars
-from ledger.admin import ReadOnlyAdmin
-from ledger.errors import LedgerError
+from ledger.admin import ReadOnlyAdmin, ReadOnlyInline
+from ledger.errors import ServiceError
 from tables import services
 from tables.games.cards import card_label
 from tables.models import (
@@ -157,17 +157,6 @@ def readable_for(round_: Round) -> Readable:
     return cast(Readable, cached)
 
 
-class ReadOnlyInline(admin.TabularInline):
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
 class SeatInline(ReadOnlyInline):
     model = Seat
     fields = ("number", "player", "seated_at", "left_at", "seated_by")
@@ -235,25 +224,21 @@ class TrayRequestAdmin(DollarsMixin, ReadOnlyAdmin):
     def _decide(self, request: HttpRequest, queryset: QuerySet[TrayRequest], *, approve: bool) -> None:
         done = 0
         actor = cast(User, request.user)
+        decide = (
+            services.approve_tray_request
+            if approve
+            else partial(services.refuse_tray_request, note="Refused in the admin")
+        )
         for tray_request in queryset.filter(status=TrayRequestStatus.PENDING):
             try:
-                if approve:
-                    services.approve_tray_request(
-                        actor=actor,
-                        table_id=tray_request.table_id,
-                        request_id=tray_request.pk,
-                        kind=tray_request.kind,
-                    )
-                else:
-                    services.refuse_tray_request(
-                        actor=actor,
-                        table_id=tray_request.table_id,
-                        request_id=tray_request.pk,
-                        kind=tray_request.kind,
-                        note="Refused in the admin",
-                    )
+                decide(
+                    actor=actor,
+                    table_id=tray_request.table_id,
+                    request_id=tray_request.pk,
+                    kind=tray_request.kind,
+                )
                 done += 1
-            except (DomainError, LedgerError) as error:
+            except ServiceError as error:
                 self.message_user(request, f"#{tray_request.pk}: {error.message}", messages.ERROR)
         verb = "Approved" if approve else "Refused"
         self.message_user(
@@ -293,6 +278,16 @@ class RoundSettlementInline(DollarsMixin, ReadOnlyInline):
     fields = ("action", "kind", "from_account", "to_account", "amount", "player", "transfer")
     readonly_fields = fields
     money_fields = ("amount",)
+
+
+def _as_html(field: str, description: str) -> Any:
+    """A read-only admin field showing the round's JSON ``field`` as readable tables."""
+
+    @admin.display(description=description)
+    def shown(self: Any, round_: Round) -> SafeString:
+        return readable_for(round_).html(getattr(round_, field))
+
+    return shown
 
 
 @admin.register(Round)
@@ -335,25 +330,11 @@ class RoundAdmin(ReadOnlyAdmin):
     def players_dealt_in(self, round_: Round) -> str:
         return readable_for(round_).scalar_list(round_.players, "players")
 
-    @admin.display(description="rules")
-    def rules_shown(self, round_: Round) -> SafeString:
-        return readable_for(round_).html(round_.rules)
-
-    @admin.display(description="context (seats, limits, ante and carry at the start)")
-    def context_shown(self, round_: Round) -> SafeString:
-        return readable_for(round_).html(round_.context)
-
-    @admin.display(description="state")
-    def state_shown(self, round_: Round) -> SafeString:
-        return readable_for(round_).html(round_.state)
-
-    @admin.display(description="carry (what the next round inherits)")
-    def carry_shown(self, round_: Round) -> SafeString:
-        return readable_for(round_).html(round_.carry)
-
-    @admin.display(description="holds (player → ledger hold)")
-    def holds_shown(self, round_: Round) -> SafeString:
-        return readable_for(round_).html(round_.holds)
+    rules_shown = _as_html("rules", "rules")
+    context_shown = _as_html("context", "context (seats, limits, ante and carry at the start)")
+    state_shown = _as_html("state", "state")
+    carry_shown = _as_html("carry", "carry (what the next round inherits)")
+    holds_shown = _as_html("holds", "holds (player → ledger hold)")
 
 
 @admin.register(RefusedAction)

@@ -263,10 +263,7 @@ def approve_correction(*, actor: User, correction_id: int) -> Round:
     round_.save(update_fields=sorted(set(changed)))
     STATE_CACHE.put(round_, state)
 
-    correction.status = CorrectionStatus.APPROVED
-    correction.decided_by = actor
-    correction.decided_at = timezone.now()
-    correction.save(update_fields=["status", "decided_by", "decided_at", "reversals"])
+    correction.decide(actor, CorrectionStatus.APPROVED, also=("reversals",))
     record_action(
         actor=actor,
         action="correction.approved",
@@ -287,11 +284,8 @@ def refuse_correction(*, actor: User, correction_id: int, note: Any = "") -> Cor
     if not isinstance(note, str):
         raise ValidationFailed("note must be text.", fields={"note": note})
     _table, _round, correction = _locked_for_decision(actor, correction_id)
-    correction.status = CorrectionStatus.REFUSED
-    correction.decided_by = actor
-    correction.decided_at = timezone.now()
     correction.note = note.strip()[:300]
-    correction.save(update_fields=["status", "decided_by", "decided_at", "note"])
+    correction.decide(actor, CorrectionStatus.REFUSED, also=("note",))
     record_action(actor=actor, action="correction.refused", obj=correction, data={"note": correction.note})
     return correction
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 
 from casino.money import format_dollars
 
@@ -134,21 +137,19 @@ class TrayRequestKind(models.TextChoices):
     CREDIT = "credit"
 
 
-class TrayRequestStatus(models.TextChoices):
+class DecisionStatus(models.TextChoices):
     PENDING = "pending"
     APPROVED = "approved"
     REFUSED = "refused"
 
 
-class TrayRequest(models.Model):
-    """A fill (cage → tray) or credit (tray → cage). Only a second person's approval moves chips."""
+TrayRequestStatus = CorrectionStatus = DecisionStatus
 
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="tray_requests")
-    kind = models.CharField(max_length=6, choices=TrayRequestKind.choices)
-    amount = models.BigIntegerField()
-    status = models.CharField(
-        max_length=8, choices=TrayRequestStatus.choices, default=TrayRequestStatus.PENDING
-    )
+
+class SecondPersonDecides(models.Model):
+    """A request that one person makes and another approves or refuses (MICS: two people)."""
+
+    status = models.CharField(max_length=8, choices=DecisionStatus.choices, default=DecisionStatus.PENDING)
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     requested_at = models.DateTimeField(auto_now_add=True)
     decided_by = models.ForeignKey(
@@ -156,6 +157,32 @@ class TrayRequest(models.Model):
     )
     decided_at = models.DateTimeField(null=True, blank=True)
     note = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        abstract = True
+
+    def decide(self, actor: Any, status: str, *, also: tuple[str, ...] = ()) -> None:
+        """Save the second person's answer, with the ``also`` fields the caller set (row locked)."""
+        self.status = status
+        self.decided_by = actor
+        self.decided_at = timezone.now()
+        self.save(update_fields=["status", "decided_by", "decided_at", *also])
+
+    # Each subclass adds this to its own constraints (named tables_<model>_two_people).
+    @staticmethod
+    def two_people(model: str) -> models.CheckConstraint:
+        return models.CheckConstraint(
+            condition=Q(decided_by__isnull=True) | ~Q(decided_by=F("requested_by")),
+            name=f"tables_{model}_two_people",
+        )
+
+
+class TrayRequest(SecondPersonDecides):
+    """A fill (cage → tray) or credit (tray → cage). Only a second person's approval moves chips."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="tray_requests")
+    kind = models.CharField(max_length=6, choices=TrayRequestKind.choices)
+    amount = models.BigIntegerField()
     transfer = models.OneToOneField(
         "ledger.Transfer", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -170,10 +197,7 @@ class TrayRequest(models.Model):
                 | (~Q(status="approved") & Q(transfer__isnull=True)),
                 name="tables_trayrequest_transfer_iff_approved",
             ),
-            models.CheckConstraint(
-                condition=Q(decided_by__isnull=True) | ~Q(decided_by=F("requested_by")),
-                name="tables_trayrequest_two_people",
-            ),
+            SecondPersonDecides.two_people("trayrequest"),
         ]
 
     def __str__(self) -> str:
@@ -232,6 +256,12 @@ class Round(models.Model):
     session = models.ForeignKey(
         TableSession, null=True, blank=True, on_delete=models.PROTECT, related_name="rounds"
     )
+
+    # Not stored: set on the round tables.rounds.apply_round_action returns, for its answer.
+    # This action's settlements as (transfer_id, kind, amount, player_id, from, to), and the
+    # round's live total.
+    settlements_made: list[tuple[int, str, int, int | None, str, str]]
+    settlements_count: int
 
     class Meta:
         constraints = [
@@ -327,13 +357,7 @@ class RoundSettlement(models.Model):
         return f"{self.kind} {format_dollars(self.amount)} {self.from_account}->{self.to_account}"
 
 
-class CorrectionStatus(models.TextChoices):
-    PENDING = "pending"
-    APPROVED = "approved"
-    REFUSED = "refused"
-
-
-class Correction(models.Model):
+class Correction(SecondPersonDecides):
     """A dealer's request to void a round's last actions, or the whole round (a misdeal).
 
     Nothing is edited: approval by a second person reverses the voided actions' transfers and
@@ -347,16 +371,6 @@ class Correction(models.Model):
     )
     at_version = models.PositiveIntegerField(help_text="the round's version when asked")
     reason = models.CharField(max_length=300)
-    status = models.CharField(
-        max_length=8, choices=CorrectionStatus.choices, default=CorrectionStatus.PENDING
-    )
-    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    requested_at = models.DateTimeField(auto_now_add=True)
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    decided_at = models.DateTimeField(null=True, blank=True)
-    note = models.CharField(max_length=300, blank=True)
     reversals = models.JSONField(default=list, blank=True, help_text="ids of the reversing transfers")
 
     class Meta:
@@ -364,10 +378,7 @@ class Correction(models.Model):
             models.UniqueConstraint(
                 fields=["round"], condition=Q(status="pending"), name="tables_one_pending_correction"
             ),
-            models.CheckConstraint(
-                condition=Q(decided_by__isnull=True) | ~Q(decided_by=F("requested_by")),
-                name="tables_correction_two_people",
-            ),
+            SecondPersonDecides.two_people("correction"),
         ]
 
     def __str__(self) -> str:

@@ -6,13 +6,13 @@ latest version is kept in-process (tables.state_cache), so an action costs one e
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from celery import current_app
-from django.db import models, transaction
-from django.db.models.expressions import RawSQL
+from django.db import connection, transaction
 from django.utils import timezone
 
 from casino.action_log import record_action
@@ -20,10 +20,11 @@ from casino.errors import Conflict, NotFound, ValidationFailed
 from casino.models import Player, User
 from casino.observability.metrics import REFUSED_ACTIONS
 from casino.permissions import require
+from casino.rows import columns_of, instance_from_row
 from casino.selectors import holder_of
 from casino.task_sending import send_task_after_commit
 from ledger.errors import UnknownAccount
-from ledger.models import Transfer
+from ledger.models import Account, Transfer
 from ledger.services import Leg, hold, post_transfer, void_hold
 from tables.accounts import (
     LAYOUT,
@@ -81,25 +82,41 @@ _CORRECTION_PENDING = f"""
              WHERE c.round_id = {Round._meta.db_table}.id AND c.status = 'pending')
 """
 
+# The round's live settlements so far: an action's answer gives the total beside its own rows.
+_SETTLEMENTS_SO_FAR = f"""
+    (SELECT count(*) FROM {RoundSettlement._meta.db_table} AS s
+      WHERE s.round_id = {Round._meta.db_table}.id AND s.voided_by_id IS NULL)
+"""
 
-def _lock_round(round_id: int) -> tuple[Round, tuple[int, list[dict[str, Any]]], bool]:
+
+_LOCKED_ROUND_FIELDS = [f for f in Round._meta.concrete_fields if f.attname != "state"]
+# Plain SQL, for the same reason as the subqueries above; the stored public state is not read.
+_LOCK_ROUND = f"""
+    SELECT {columns_of(_LOCKED_ROUND_FIELDS, Round._meta.db_table)},
+           ({_NEWER_PAYLOADS}), ({_CORRECTION_PENDING}), ({_SETTLEMENTS_SO_FAR})
+      FROM {Round._meta.db_table} WHERE {Round._meta.db_table}.id = %s
+       FOR UPDATE
+"""
+
+
+def _lock_round(round_id: int) -> tuple[Round, tuple[int, list[dict[str, Any]]], bool, int]:
     """Lock the round (its table is locked first) and fetch, in the same statement, the actions
     after the version this process has cached of it: all of them for a round not seen here.
 
-    Returns the round, ``(since, payloads)`` for ``engine_state``, and whether a correction
-    of it waits for approval. Its stored public state is not fetched: the action recomputes it.
+    Returns the round, ``(since, payloads)`` for ``engine_state``, whether a correction of it
+    waits for approval, and how many live settlements it has made so far. Its stored public
+    state is not fetched: the action recomputes it.
     """
     since = STATE_CACHE.version_of(round_id)
-    round_ = (
-        Round.objects.select_for_update(of=("self",))
-        .defer("state")
-        .annotate(
-            newer_payloads=RawSQL(_NEWER_PAYLOADS, (since,), output_field=models.JSONField()),
-            correction_pending=RawSQL(_CORRECTION_PENDING, (), output_field=models.BooleanField()),
-        )
-        .get(pk=round_id)
-    )
-    return round_, (since, round_.newer_payloads), bool(round_.correction_pending)
+    with connection.cursor() as cursor:
+        cursor.execute(_LOCK_ROUND, [since, round_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise NotFound("No such round.")
+    *fields, payloads, correction_pending, settled = row
+    round_ = instance_from_row(Round, _LOCKED_ROUND_FIELDS, fields)
+    newer = json.loads(payloads) if isinstance(payloads, str) else payloads
+    return round_, (since, newer), bool(correction_pending), int(settled)
 
 
 class _Accounts:
@@ -357,12 +374,14 @@ def apply_round_action(*, actor: User, round_id: int, action: Any, version: Any 
     """One action = one transaction: the engine step, its chips and the new state together.
 
     The table is locked, then the round (tables.locks order), then the ledger accounts by
-    ``post_transfer``. The returned round is what was saved, so callers need not read it again.
+    ``post_transfer``. The returned round is what was saved, so callers need not read it again;
+    it carries ``settlements_made`` (this action's rows) and
+    ``settlements_count`` (the round's live total).
     """
     table = lock_table_of_round(round_id=round_id)
     if table is None:
         raise NotFound("No such round.")
-    round_, newer, correction_pending = _lock_round(round_id)
+    round_, newer, correction_pending, settled_before = _lock_round(round_id)
     require(actor, "round.deal", table=table)
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
         raise ValidationFailed("version must be an integer.", fields={"version": version})
@@ -402,7 +421,24 @@ def apply_round_action(*, actor: User, round_id: int, action: Any, version: Any 
         changed += finish_round(round_, engine, new_state)
     round_.save(update_fields=changed)
     STATE_CACHE.put(round_, new_state)
+    # API.md: an action's answer lists only what it moved, with the round's total beside it.
+    round_.settlements_made = [
+        (transfer.pk, s.kind, s.amount, s.player, leg.debit, leg.credit)
+        for s, leg in zip(moved, legs, strict=True)
+        if transfer is not None
+    ]
+    round_.settlements_count = settled_before + len(legs)
     return round_
+
+
+# The wallet of a player seated at a table now; plain SQL, as ``_LOCK_ROUND`` (a bet runs it).
+_SEATED_WALLET = f"""
+    SELECT w.code FROM {Seat._meta.db_table} AS s
+      JOIN {Player._meta.db_table} AS p ON p.id = s.player_id
+      JOIN {Account._meta.db_table} AS w ON w.id = p.wallet_id
+     WHERE s.table_id = %s AND s.player_id = %s AND s.left_at IS NULL
+     LIMIT 1
+"""
 
 
 def _seated_wallet(table: Table, payload: Mapping[str, Any]) -> tuple[int, str] | None:
@@ -415,11 +451,12 @@ def _seated_wallet(table: Table, payload: Mapping[str, Any]) -> tuple[int, str] 
         return None
     if isinstance(player, bool) or not isinstance(player, int):
         raise IllegalAction("illegal_action", "player must be a player id (an integer).")
-    wallet = (
-        Seat.objects.filter(table=table, player_id=player, left_at__isnull=True)
-        .values_list("player__wallet__code", flat=True)
-        .first()
-    )
+    row = None
+    if -(2**63) <= player < 2**63:  # beyond bigint no one is seated (and PostgreSQL would refuse it)
+        with connection.cursor() as cursor:
+            cursor.execute(_SEATED_WALLET, [table.pk, player])
+            row = cursor.fetchone()
+    wallet = None if row is None else str(row[0])
     if wallet is None:
         raise IllegalAction("not_seated", f"Player {player} is not seated at {table.name}.")
     return player, wallet

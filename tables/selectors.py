@@ -46,6 +46,16 @@ def get_open_session(table: Table) -> TableSession | None:
     return TableSession.objects.filter(table=table, closed_at__isnull=True).first()
 
 
+def last_closing_count(table: Table) -> int | None:
+    """The tray's count when the table last closed (the next opener's starting point), if ever."""
+    return (
+        TableSession.objects.filter(table=table, closed_at__isnull=False)
+        .order_by("-closed_at")
+        .values_list("closing_inventory", flat=True)
+        .first()
+    )
+
+
 def list_pending_tray_requests() -> QuerySet[TrayRequest]:
     return (
         TrayRequest.objects.filter(status="pending")
@@ -58,12 +68,17 @@ def get_live_round(table: Table) -> Round | None:
     return Round.objects.filter(table=table, status__in=["betting", "in_play"]).first()
 
 
+# A settlement as the round API lists it: (transfer_id, kind, amount, player_id, from, to).
+SETTLEMENT_COLUMNS = ("transfer_id", "kind", "amount", "player_id", "from_account", "to_account")
+
+
+def round_settlements(*, round_id: int) -> QuerySet[RoundSettlement]:
+    """The round's live settlements (a correction's voided ones left out), oldest first."""
+    return RoundSettlement.objects.filter(round_id=round_id).order_by("pk")
+
+
 def list_round_settlements(
     *, round_id: int
 ) -> QuerySet[RoundSettlement, tuple[int, str, int, int | None, str, str]]:
-    """The round's settlements, oldest first, as ``(transfer_id, kind, amount, player_id, from, to)``."""
-    return (
-        RoundSettlement.objects.filter(round_id=round_id)
-        .order_by("pk")
-        .values_list("transfer_id", "kind", "amount", "player_id", "from_account", "to_account")
-    )
+    """The round's settlements, oldest first, as ``SETTLEMENT_COLUMNS`` tuples."""
+    return round_settlements(round_id=round_id).values_list(*SETTLEMENT_COLUMNS)

@@ -6,6 +6,7 @@ accounts through ``post_transfer``), and writes an action-log row beside the cha
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
@@ -16,6 +17,7 @@ from casino.action_log import record_action
 from casino.errors import Conflict, NotFound, ValidationFailed
 from casino.integrity import unique_or_conflict
 from casino.models import Player, Role, User
+from casino.money import format_dollars
 from casino.permissions import require, require_second_person
 from ledger.models import Account, AccountKind, AccountPurpose, Entry
 from ledger.services import Leg, open_account, post_transfer
@@ -37,6 +39,7 @@ from tables.models import (
     TrayRequestStatus,
 )
 from tables.pots import split_unwon_pots
+from tables.selectors import last_closing_count
 
 MAX_SEATS = 12
 DROP_KINDS = ("bet", "ante")
@@ -61,7 +64,11 @@ def _check_limits(min_bet: int, max_bet: int) -> None:
     check_cents(min_bet, field="min_bet")
     check_cents(max_bet, field="max_bet")
     if max_bet < min_bet:
-        raise ValidationFailed("max_bet must be at least min_bet.", fields={"max_bet": "below min_bet"})
+        raise ValidationFailed(
+            f"The maximum bet ({format_dollars(max_bet)}) must be at least the minimum bet "
+            f"({format_dollars(min_bet)}).",
+            fields={"max_bet": "below min_bet"},
+        )
 
 
 def _rules_for(game: str, rules: Any) -> dict[str, Any]:
@@ -191,6 +198,30 @@ def _adjust_tray_to_count(*, table: Table, count: int, key: str, stage: str) -> 
     return variance
 
 
+@dataclass(frozen=True, slots=True)
+class OpeningPlan:
+    """What opening ``table`` with ``count`` in the tray posts, worked out before anything moves.
+
+    ``ledger`` is the tray's balance: the last closing count (a close posts its variance), plus
+    any fill or credit since. A first opening issues the count above it from the cage as the
+    bankroll (``issue``); any other difference goes to over/short as a count ``variance``.
+    """
+
+    count: int
+    ledger: int
+    last_closer: int | None
+    issue: int
+    variance: int
+
+
+def opening_plan(*, table: Table, count: int) -> OpeningPlan:
+    """The opening's postings, for the dealer's confirm step and for ``open_table`` alike."""
+    first_opening = not TableSession.objects.filter(table=table).exists()
+    ledger = table.tray.balance
+    issue = count - ledger if first_opening and count > ledger else 0
+    return OpeningPlan(count, ledger, last_closing_count(table), issue, count - ledger - issue)
+
+
 @transaction.atomic
 def open_table(*, actor: User, table_id: int, opening_inventory: Any) -> TableSession:
     """Open with the counted tray. A table's first opening issues its bankroll from the cage."""
@@ -199,16 +230,15 @@ def open_table(*, actor: User, table_id: int, opening_inventory: Any) -> TableSe
     count = check_cents(opening_inventory, field="opening_inventory", allow_zero=True)
     if table.status == TableStatus.OPEN:
         raise Conflict(f"{table.name} is already open.", code="table_open")
-    ledger_balance = table.tray.balance
+    plan = opening_plan(table=table, count=count)
     session = TableSession.objects.create(
-        table=table, opened_by=actor, opening_inventory=count, opening_ledger=ledger_balance
+        table=table, opened_by=actor, opening_inventory=count, opening_ledger=plan.ledger
     )
-    first_opening = not TableSession.objects.filter(table=table).exclude(pk=session.pk).exists()
-    if first_opening and count > ledger_balance:
+    if plan.issue:
         post_transfer(
             key=f"table_issue:{session.pk}",
             kind="table_issue",
-            legs=[Leg(debit=CAGE, credit=table.tray.code, amount=count - ledger_balance)],
+            legs=[Leg(debit=CAGE, credit=table.tray.code, amount=plan.issue)],
             memo=f"Opening bankroll for {table.name}",
             meta={"table": table.pk, "session": session.pk},
         )
@@ -220,7 +250,7 @@ def open_table(*, actor: User, table_id: int, opening_inventory: Any) -> TableSe
     table.status = TableStatus.OPEN
     table.save(update_fields=["status"])
     record_action(
-        actor=actor, action="table.opened", obj=session, data={"count": count, "ledger": ledger_balance}
+        actor=actor, action="table.opened", obj=session, data={"count": count, "ledger": plan.ledger}
     )
     return session
 
@@ -350,10 +380,7 @@ def approve_tray_request(*, actor: User, table_id: int, request_id: int, kind: s
             "approved_by": actor.pk,
         },
     )
-    request.status = TrayRequestStatus.APPROVED
-    request.decided_by = actor
-    request.decided_at = timezone.now()
-    request.save(update_fields=["transfer", "status", "decided_by", "decided_at"])
+    request.decide(actor, TrayRequestStatus.APPROVED, also=("transfer",))
     record_action(actor=actor, action=f"{kind}.approved", obj=request, data={"amount": request.amount})
     return request
 
@@ -363,11 +390,8 @@ def refuse_tray_request(
     *, actor: User, table_id: int, request_id: int, kind: str, note: str = ""
 ) -> TrayRequest:
     request = _decidable_request(actor=actor, table_id=table_id, request_id=request_id, kind=kind)
-    request.status = TrayRequestStatus.REFUSED
-    request.decided_by = actor
-    request.decided_at = timezone.now()
     request.note = (note or "")[:300]
-    request.save(update_fields=["status", "decided_by", "decided_at", "note"])
+    request.decide(actor, TrayRequestStatus.REFUSED, also=("note",))
     record_action(actor=actor, action=f"{kind}.refused", obj=request, data={"note": request.note})
     return request
 

@@ -7,8 +7,11 @@ tests/conftest.py, so every folder's browser tests share it.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tables.rounds import start_round
 from tables.services import seat_player
@@ -19,6 +22,12 @@ ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "artifacts" / "screenshots"
 README_SHOTS = ROOT / "deploy" / "docs" / "screenshots"
 TABLET = {"width": 1280, "height": 800}
+PORTRAIT = {"width": 810, "height": 1080}  # an iPad held upright
+PHONE = {"width": 390, "height": 844}
+# The three screens every console page is tried on, as a test's ``viewport`` parameter.
+EVERY_SIZE = pytest.mark.parametrize(
+    "viewport", [TABLET, PORTRAIT, PHONE], ids=["tablet", "portrait", "phone"]
+)
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -29,8 +38,8 @@ ARGS = [
 ]
 
 
-def open_page(browser: Any, live_server: Any) -> Any:
-    context = browser.new_context(viewport=TABLET, base_url=live_server.url)
+def open_page(browser: Any, live_server: Any, viewport: dict[str, int] = TABLET) -> Any:
+    context = browser.new_context(viewport=viewport, base_url=live_server.url)
     context.set_default_timeout(10_000)
     return context.new_page()
 
@@ -41,15 +50,34 @@ def shot(page: Any, name: str) -> Path:
     return path
 
 
-def sign_in(page: Any, username: str) -> None:
+def sign_in(page: Any, username: str, password: str = PASSWORD) -> None:
     page.goto("/console/login/")
     page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Sign in").click()
 
 
 def receipt(page: Any) -> Any:
     return page.get_by_test_id("receipt")
+
+
+def on_screen(locator: Any) -> dict[str, float]:
+    """``locator`` is drawn wholly inside its page's viewport (seen without scrolling); its box."""
+    box = locator.bounding_box()
+    size = locator.page.viewport_size
+    assert box is not None, f"{locator} is not laid out"
+    assert box["x"] >= 0, box
+    assert box["x"] + box["width"] <= size["width"], box
+    assert box["y"] >= 0, box
+    assert box["y"] + box["height"] <= size["height"], box
+    return box
+
+
+def no_sideways_scroll(page: Any) -> None:
+    """The page is no wider than its window, which is as wide as the viewport asked for."""
+    width = page.viewport_size["width"]
+    assert page.evaluate("innerWidth") == width
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= width
 
 
 # htmx shows swapped-in content at once but wires its hx-* attributes only when it settles
@@ -71,16 +99,33 @@ def key_cards(page: Any, cards: tuple[str, ...] | list[str], expect: str) -> Non
 
 
 def place_bet(page: Any, player: str, ranks: list[str], amount: str, *, coppered: bool = False) -> None:
+    """Player → cards → chip ("25" taps the $25 chip; "$600" types an amount) → copper → confirm."""
     form = page.locator("#bet-form")
-    form.locator("label.pick", has_text=player).click()
+    form.locator(".bet-players label.pick", has_text=player).click()
     for rank in ranks:
         form.locator(f'label.rank[data-rank="{rank}"]').click()
+    choose_chip(page, amount)
+    if coppered:
+        form.locator(".copper-toggle").click()
+    form.locator("[data-confirm]").click()
+
+
+def choose_chip(page: Any, amount: str) -> None:
+    """Tap a chip ("25": the chip showing $25) or type an amount ("$600")."""
+    form = page.locator("#bet-form")
     if amount.startswith("$"):
         form.locator("#custom-amount").fill(amount[1:])
     else:
-        form.locator(".amount-picks label.pick", has_text=amount).first.click()
-    if coppered:
-        form.locator(".copper-toggle").click()
+        exact = re.compile(rf"^\${re.escape(amount)}$")
+        form.locator(".amount-picks label.pick").filter(has_text=exact).click()
+
+
+def call_turn(page: Any, player: str, order: str, amount: str) -> None:
+    """At the last turn: player → one of the possible orders ("9 · J · 4") → chip → confirm."""
+    form = page.locator("#bet-form")
+    form.locator(".bet-players label.pick", has_text=player).click()
+    form.locator("#call-turn label.pick", has_text=order).click()
+    choose_chip(page, amount)
     form.locator("[data-confirm]").click()
 
 
@@ -100,11 +145,12 @@ def check_accessibility(page: Any) -> None:
     assert page.evaluate("document.activeElement.textContent.trim()") == "Casekeeper"
 
 
-def live_faro_deal(world: Any) -> None:
-    """The browser floor's Faro table open, Kate Elder seated, an electronic deal under way."""
+def live_faro_deal(world: Any, seed: str | None = None) -> None:
+    """The browser floor's Faro table open, Kate Elder seated, an electronic deal under way
+    (``seed``: a known deck, for a test that needs one)."""
     world.open_faro()
     seat_player(actor=world.dealer, table_id=world.faro.pk, player_id=world.kate.pk)
-    start_round(actor=world.dealer, table_id=world.faro.pk, shoe="electronic")
+    start_round(actor=world.dealer, table_id=world.faro.pk, shoe="electronic", seed=seed)
 
 
 def dealer_at_faro(page: Any, world: Any) -> None:

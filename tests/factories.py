@@ -233,6 +233,12 @@ class ApiFloor:
 # --- pot and stakes games through the API (tests/tables/test_rounds_{fan_tan,newmarket,tonk,stakes}_http.py)
 
 
+def without_settlements(round_: dict[str, Any]) -> dict[str, Any]:
+    """A round minus its settlement list, to compare an action's answer (which lists only what
+    that action moved, API.md) with a GET (which lists them all); ``settlements_count`` stays."""
+    return {key: value for key, value in round_.items() if key != "settlements"}
+
+
 def table_money(table_id: int, players: Any) -> dict[str, int]:
     """Every balance a round at this table can move: the players' wallets, the table's pots,
     its tray and the rake taken at it (the ``rake`` account is shared, so only its entries

@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api.fields import MomentField
+from casino.api.inputs import valid
 from casino.api.schema import errors
 from casino.models import Role
 from casino.permissions import require_role
@@ -52,9 +53,8 @@ class TrialBalanceApi(APIView):
     )
     def get(self, request: Request) -> Response:
         require_role(request.user, Role.AUDITOR)
-        query = AsOfQuery(data=request.query_params.dict())
-        query.is_valid(raise_exception=True)
-        as_of = query.validated_data.get("as_of")
+        query = valid(AsOfQuery, request.query_params.dict())
+        as_of = query.get("as_of")
         trial = get_trial_balance(as_of=as_of)
         return Response(
             self.OutputSerializer(

@@ -1,7 +1,8 @@
 """Every /api/v1/ route (API.md), gathered in one place so the contract is easy to read."""
 
-from django.urls import path
+from django.urls import URLPattern, path
 from drf_spectacular.views import SpectacularAPIView
+from rest_framework.views import APIView
 
 from casino.api import ledger_views as ledger
 from casino.api import views as people
@@ -11,6 +12,15 @@ from tables.api import correction_views as corrections
 from tables.api import ratings_views as ratings
 from tables.api import round_views as rounds
 from tables.api import views as tables
+
+
+def decisions(prefix: str, approve: type[APIView], refuse: type[APIView], *, name: str) -> list[URLPattern]:
+    """A second person's two answers to a request: ``<prefix>/approve`` and ``<prefix>/refuse``."""
+    return [
+        path(f"{prefix}/approve", approve.as_view(), name=f"{name}-approve"),
+        path(f"{prefix}/refuse", refuse.as_view(), name=f"{name}-refuse"),
+    ]
+
 
 urlpatterns = [
     path("schema", SpectacularAPIView.as_view(), name="schema"),
@@ -35,26 +45,15 @@ urlpatterns = [
     path("tables/<id:table_id>/open", tables.TableOpenApi.as_view(), name="table-open"),
     path("tables/<id:table_id>/close", tables.TableCloseApi.as_view(), name="table-close"),
     path("tables/<id:table_id>/fills", tables.FillCreateApi.as_view(), name="table-fills"),
-    path(
-        "tables/<id:table_id>/fills/<id:request_id>/approve",
-        tables.FillApproveApi.as_view(),
-        name="fill-approve",
-    ),
-    path(
-        "tables/<id:table_id>/fills/<id:request_id>/refuse",
-        tables.FillRefuseApi.as_view(),
-        name="fill-refuse",
+    *decisions(
+        "tables/<id:table_id>/fills/<id:request_id>", tables.FillApproveApi, tables.FillRefuseApi, name="fill"
     ),
     path("tables/<id:table_id>/credits", tables.CreditCreateApi.as_view(), name="table-credits"),
-    path(
-        "tables/<id:table_id>/credits/<id:request_id>/approve",
-        tables.CreditApproveApi.as_view(),
-        name="credit-approve",
-    ),
-    path(
-        "tables/<id:table_id>/credits/<id:request_id>/refuse",
-        tables.CreditRefuseApi.as_view(),
-        name="credit-refuse",
+    *decisions(
+        "tables/<id:table_id>/credits/<id:request_id>",
+        tables.CreditApproveApi,
+        tables.CreditRefuseApi,
+        name="credit",
     ),
     path("tables/<id:table_id>/seats", tables.SeatCreateApi.as_view(), name="table-seats"),
     path(
@@ -70,19 +69,20 @@ urlpatterns += [
     path("rounds/<id:round_id>/actions", rounds.RoundActionApi.as_view(), name="round-actions"),
     path("rounds/<id:round_id>/verify", rounds.RoundVerifyApi.as_view(), name="round-verify"),
     path(
+        "rounds/<id:round_id>/settlements",
+        rounds.RoundSettlementListApi.as_view(),
+        name="round-settlements",
+    ),
+    path(
         "rounds/<id:round_id>/corrections",
         corrections.RoundCorrectionCreateApi.as_view(),
         name="round-corrections",
     ),
-    path(
-        "corrections/<id:correction_id>/approve",
-        corrections.CorrectionApproveApi.as_view(),
-        name="correction-approve",
-    ),
-    path(
-        "corrections/<id:correction_id>/refuse",
-        corrections.CorrectionRefuseApi.as_view(),
-        name="correction-refuse",
+    *decisions(
+        "corrections/<id:correction_id>",
+        corrections.CorrectionApproveApi,
+        corrections.CorrectionRefuseApi,
+        name="correction",
     ),
 ]
 

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from casino.api.authentication import ExpiringTokenAuthentication
 from casino.api.fields import CentsField, IdField
 from casino.api.idempotency import run_idempotent
+from casino.api.inputs import valid
 from casino.api.pagination import NewestFirstCursorPagination
 from casino.api.schema import IDEMPOTENCY_HEADER, errors
 from casino.errors import NotFound, ValidationFailed
@@ -42,11 +43,8 @@ class TokenCreateApi(APIView):
 
     @extend_schema(request=InputSerializer, responses={200: OutputSerializer, **errors(400, 429)}, auth=[])
     def post(self, request: Request) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        user = authenticate(
-            request, username=data.validated_data["username"], password=data.validated_data["password"]
-        )
+        data = valid(self.InputSerializer, request.data)
+        user = authenticate(request, username=data["username"], password=data["password"])
         if user is None:
             if getattr(request, "axes_locked_out", False):  # set by django-axes on this request
                 raise LoginLockedOut(lockout_message(request))
@@ -107,9 +105,8 @@ class StaffCreateApi(APIView):
     @extend_schema(request=InputSerializer, responses={201: OutputSerializer, **errors(400, 401, 403, 409)})
     def post(self, request: Request) -> Response:
         require_role(request.user, Role.ADMIN)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        user = create_staff(actor=signed_in(request), **data.validated_data)
+        data = valid(self.InputSerializer, request.data)
+        user = create_staff(actor=signed_in(request), **data)
         return Response(self.OutputSerializer(user).data, status=status.HTTP_201_CREATED)
 
 
@@ -130,9 +127,8 @@ class PlayerListCreateApi(APIView):
     )
     def post(self, request: Request) -> Response:
         require_role(request.user, Role.ADMIN, Role.PIT_BOSS, Role.CASHIER)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        player = create_player(actor=signed_in(request), **data.validated_data)
+        data = valid(self.InputSerializer, request.data)
+        player = create_player(actor=signed_in(request), **data)
         return Response(PlayerOutputSerializer(player).data, status=status.HTTP_201_CREATED)
 
     class SearchSerializer(serializers.Serializer):
@@ -146,9 +142,8 @@ class PlayerListCreateApi(APIView):
     def get(self, request: Request) -> Response:
         """Staff search players by name or username (``?search=``), for seating and the cage."""
         require_staff(request.user)
-        query = self.SearchSerializer(data={"search": request.query_params.get("search", "")[:100]})
-        query.is_valid(raise_exception=True)
-        players = search_players(query=query.validated_data["search"])
+        query = valid(self.SearchSerializer, {"search": request.query_params.get("search", "")[:100]})
+        players = search_players(query=query["search"])
         return Response(PlayerOutputSerializer(players, many=True).data)
 
 
@@ -213,41 +208,34 @@ class CageOutputSerializer(serializers.Serializer):
     )
 
 
-def _cage_move(request: Request, service: Any) -> Response:
-    require_role(request.user, Role.CASHIER)
+class _CageMoveApi(APIView):
+    service: Any  # a staticmethod: buy_in or cash_out
 
-    def handle() -> Response:
-        data = CageInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        player = (
-            Player.objects.select_related("wallet", "user").filter(pk=data.validated_data["player"]).first()
-        )
-        if player is None:
-            raise NotFound("No such player.", fields={"player": data.validated_data["player"]})
-        transfer = service(actor=signed_in(request), player=player, amount=data.validated_data["amount"])
-        balance = get_player_balance(player=player)
-        return Response(
-            {"transfer_id": transfer.pk, "balance": balance.available}, status=status.HTTP_201_CREATED
-        )
-
-    return run_idempotent(request, handle)
-
-
-class BuyInApi(APIView):
     @extend_schema(
         request=CageInputSerializer,
         parameters=[IDEMPOTENCY_HEADER],
         responses={201: CageOutputSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request) -> Response:
-        return _cage_move(request, buy_in)
+        require_role(request.user, Role.CASHIER)
+
+        def handle() -> Response:
+            data = valid(CageInputSerializer, request.data)
+            player = Player.objects.select_related("wallet", "user").filter(pk=data["player"]).first()
+            if player is None:
+                raise NotFound("No such player.", fields={"player": data["player"]})
+            transfer = self.service(actor=signed_in(request), player=player, amount=data["amount"])
+            balance = get_player_balance(player=player)
+            return Response(
+                {"transfer_id": transfer.pk, "balance": balance.available}, status=status.HTTP_201_CREATED
+            )
+
+        return run_idempotent(request, handle)
 
 
-class CashOutApi(APIView):
-    @extend_schema(
-        request=CageInputSerializer,
-        parameters=[IDEMPOTENCY_HEADER],
-        responses={201: CageOutputSerializer, **errors(400, 401, 403, 404, 409)},
-    )
-    def post(self, request: Request) -> Response:
-        return _cage_move(request, cash_out)
+class BuyInApi(_CageMoveApi):
+    service = staticmethod(buy_in)
+
+
+class CashOutApi(_CageMoveApi):
+    service = staticmethod(cash_out)

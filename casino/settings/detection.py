@@ -2,7 +2,7 @@
 
 Cents for amounts, z-scores and p-values for the statistical rules. The keys are upper case,
 as in Django's own dict settings, and each one is read from the environment variable
-``DETECT_<KEY>`` (``DETECT_SPLIT_Z`` sets ``DETECTION["SPLIT_Z"]``). Detectors read them through
+``DETECT_<KEY>`` (``DETECT_FDR`` sets ``DETECTION["FDR"]``). Detectors read them through
 ``tables.detection.base.threshold``, so thresholds are tuned here, never in the detectors.
 """
 
@@ -10,15 +10,21 @@ from casino.settings.audit import AUDIT_VARIANCE_THRESHOLD
 from casino.settings.environment import env
 
 DETECTION: dict[str, int | float] = {
-    # Faro dealing integrity: a dealer's splits over the window against 25/17 per deal (sd 1.19).
-    "SPLIT_Z": env.float("DETECT_SPLIT_Z", default=3.0),
+    # Faro dealing integrity: a dealer's splits over the window against the exact fair tail.
     "SPLIT_MIN_DEALS": env.int("DETECT_SPLIT_MIN_DEALS", default=3),
-    "SPLIT_DEAL_MIN": env.int("DETECT_SPLIT_DEAL_MIN", default=7),  # one deal: P(>= 7) = 0.0006
-    # Hold: a table's or dealer's Faro win against its theoretical win, in standard deviations.
-    "HOLD_Z": env.float("DETECT_HOLD_Z", default=3.29),  # 99.9 % two-sided
+    # The statistical rules (hold, splits, collusion) read a rolling window of gaming days and
+    # raise alerts by Benjamini-Hochberg at this false-discovery rate over every subject tested.
+    "WINDOW_DAYS": env.int("DETECT_WINDOW_DAYS", default=7),
+    "FDR": env.float("DETECT_FDR", default=0.01),
+    # Monte Carlo nulls (tables.detection.faro_null): fair re-deals per Faro deal, draws of a
+    # window's sum (more, up to MAX, for a subject far out), and the seed (with the round id).
+    "MC_DEALS": env.int("DETECT_MC_DEALS", default=100),
+    "MC_DRAWS": env.int("DETECT_MC_DRAWS", default=2_000),
+    "MC_MAX_DRAWS": env.int("DETECT_MC_MAX_DRAWS", default=128_000),
+    "MC_SEED": env.int("DETECT_MC_SEED", default=1),
+    # Hold: a table's or dealer's Faro win against fair deals of its own bets, and its turn orders.
     "HOLD_MIN_HANDLE": env.int("DETECT_HOLD_MIN_HANDLE", default=100_000),
     "HOLD_MIN_ROUNDS": env.int("DETECT_HOLD_MIN_ROUNDS", default=3),
-    "HOLD_TURNS_P": env.float("DETECT_HOLD_TURNS_P", default=0.0001),  # turn orders, each side
     "HOLD_MIN_TURNS": env.int("DETECT_HOLD_MIN_TURNS", default=20),
     # Collusion and chip dumping (pot and stakes games; Faro for dealer affinity and never-loses).
     "FLOW_P": env.float("DETECT_FLOW_P", default=0.003),  # each side of the pair (by wins)

@@ -24,6 +24,7 @@ LOGIN_LOCKOUT_MAX = timedelta(hours=env.float("LOGIN_LOCKOUT_MAX_HOURS", default
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out client before any password check
     "django.contrib.auth.backends.ModelBackend",
+    "casino.admin_access.RoleAdminPermissions",  # permissions only (authenticates no one)
 ]
 AXES_HANDLER = "casino.login_guard.LoginGuardHandler"  # PostgreSQL, not the cache: works without Redis
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks out on its own

@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api.filters import FilteredListApi
+from casino.api.inputs import valid
 from casino.api.pagination import NewestFirstCursorPagination
 from casino.api.schema import errors
 from casino.models import Role
@@ -83,7 +84,6 @@ class AlertResolveApi(APIView):
     def post(self, request: Request, alert_id: int) -> Response:
         """A pit boss resolves an open alert with a note; an alert is resolved once (else 409)."""
         require_role(request.user, Role.PIT_BOSS)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        alert = resolve_alert(actor=signed_in(request), alert_id=alert_id, note=data.validated_data["note"])
+        data = valid(self.InputSerializer, request.data)
+        alert = resolve_alert(actor=signed_in(request), alert_id=alert_id, note=data["note"])
         return Response(AlertOutputSerializer(alert).data)

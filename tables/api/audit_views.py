@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino import days
+from casino.api.inputs import valid
 from casino.api.schema import errors
 from casino.errors import ValidationFailed
 from casino.models import Role, User
@@ -109,10 +110,9 @@ class GamingDayCloseApi(APIView):
     def post(self, request: Request, day: str) -> Response:
         require_role(request.user, Role.PIT_BOSS, Role.AUDITOR)
         gaming_day = parse_day(day)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = valid(self.InputSerializer, request.data)
         actor = cast(User, request.user)  # require_role let only staff through
-        report = request_audit(day=gaming_day, actor=actor, force=data.validated_data["force"])
+        report = request_audit(day=gaming_day, actor=actor, force=data["force"])
         body = {
             "task_id": report.task_id,
             "gaming_day": report.gaming_day.isoformat(),

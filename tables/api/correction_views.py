@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api.idempotency import run_idempotent
+from casino.api.inputs import valid
 from casino.api.schema import IDEMPOTENCY_HEADER, errors
 from casino.permissions import require_staff, signed_in
 from tables.api.round_views import RoundOutputSerializer, round_response
@@ -53,13 +54,12 @@ class RoundCorrectionCreateApi(APIView):
         require_staff(request.user)
 
         def handle() -> Response:
-            data = self.InputSerializer(data=request.data)
-            data.is_valid(raise_exception=True)
+            data = valid(self.InputSerializer, request.data)
             correction = request_correction(
                 actor=signed_in(request),
                 round_id=round_id,
-                void=data.validated_data["void"],
-                reason=data.validated_data["reason"],
+                void=data["void"],
+                reason=data["reason"],
             )
             return _correction_response(correction, status.HTTP_201_CREATED)
 
@@ -92,9 +92,8 @@ class CorrectionRefuseApi(APIView):
     )
     def post(self, request: Request, correction_id: int) -> Response:
         require_staff(request.user)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = valid(self.InputSerializer, request.data)
         correction = refuse_correction(
-            actor=signed_in(request), correction_id=correction_id, note=data.validated_data["note"]
+            actor=signed_in(request), correction_id=correction_id, note=data["note"]
         )
         return _correction_response(correction)

@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from casino.api.fields import GamingDayField
 from casino.api.filters import FilteredListApi
+from casino.api.inputs import valid
 from casino.api.pagination import NewestFirstCursorPagination
 from casino.api.schema import errors
 from casino.errors import NotFound
@@ -30,9 +31,8 @@ class GamingDayQuery(serializers.Serializer):
 
 def _day(request: Request) -> dt.date:
     # A plain dict, so ``?date=`` (empty) is refused rather than read as absent.
-    query = GamingDayQuery(data=request.query_params.dict())
-    query.is_valid(raise_exception=True)
-    return query.validated_data.get("date") or gaming_day_for()
+    query = valid(GamingDayQuery, request.query_params.dict())
+    return query.get("date") or gaming_day_for()
 
 
 class SittingCursorPagination(NewestFirstCursorPagination):

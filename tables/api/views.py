@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from casino.api.fields import CentsField, IdField, StrictIntegerField
 from casino.api.idempotency import run_idempotent
+from casino.api.inputs import valid
 from casino.api.pagination import NewestFirstCursorPagination
 from casino.api.schema import IDEMPOTENCY_HEADER, errors
 from casino.errors import NotFound
@@ -103,9 +104,8 @@ class TableListCreateApi(APIView):
     )
     def post(self, request: Request) -> Response:
         require(request.user, "table.create")
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        table = services.create_table(actor=signed_in(request), **data.validated_data)
+        data = valid(self.InputSerializer, request.data)
+        table = services.create_table(actor=signed_in(request), **data)
         return _table_response(request, table.pk, status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: TableOutputSerializer(many=True), **errors(401, 403)})
@@ -140,9 +140,8 @@ class TableLimitsApi(APIView):
     )
     def patch(self, request: Request, table_id: int) -> Response:
         _existing_table(request, table_id, action="table.limits")
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        services.change_limits(actor=signed_in(request), table_id=table_id, **data.validated_data)
+        data = valid(self.InputSerializer, request.data)
+        services.change_limits(actor=signed_in(request), table_id=table_id, **data)
         return _table_response(request, table_id)
 
 
@@ -155,11 +154,8 @@ class TableAssignApi(APIView):
     )
     def post(self, request: Request, table_id: int) -> Response:
         _existing_table(request, table_id, action="table.assign")
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        services.assign_dealer(
-            actor=signed_in(request), table_id=table_id, dealer_id=data.validated_data["dealer"]
-        )
+        data = valid(self.InputSerializer, request.data)
+        services.assign_dealer(actor=signed_in(request), table_id=table_id, dealer_id=data["dealer"])
         return _table_response(request, table_id)
 
 
@@ -176,9 +172,8 @@ class TableOpenApi(APIView):
         _existing_table(request, table_id)
 
         def handle() -> Response:
-            data = self.InputSerializer(data=request.data)
-            data.is_valid(raise_exception=True)
-            session = services.open_table(actor=signed_in(request), table_id=table_id, **data.validated_data)
+            data = valid(self.InputSerializer, request.data)
+            session = services.open_table(actor=signed_in(request), table_id=table_id, **data)
             return Response(SessionOutputSerializer(session).data, status=status.HTTP_201_CREATED)
 
         return run_idempotent(request, handle)
@@ -197,9 +192,8 @@ class TableCloseApi(APIView):
         _existing_table(request, table_id)
 
         def handle() -> Response:
-            data = self.InputSerializer(data=request.data)
-            data.is_valid(raise_exception=True)
-            session = services.close_table(actor=signed_in(request), table_id=table_id, **data.validated_data)
+            data = valid(self.InputSerializer, request.data)
+            session = services.close_table(actor=signed_in(request), table_id=table_id, **data)
             return Response(SessionOutputSerializer(session).data)
 
         return run_idempotent(request, handle)
@@ -225,44 +219,33 @@ class _TrayRequestCreateApi(APIView):
     class InputSerializer(serializers.Serializer):
         amount = CentsField()
 
+    @extend_schema(
+        request=InputSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: TrayRequestOutputSerializer, **errors(400, 401, 403, 404)},
+    )
     def post(self, request: Request, table_id: int) -> Response:
         _existing_table(request, table_id, action="tray.request")
 
         def handle() -> Response:
-            data = self.InputSerializer(data=request.data)
-            data.is_valid(raise_exception=True)
+            data = valid(self.InputSerializer, request.data)
             tray_request = services.request_tray_change(
                 actor=signed_in(request),
                 table_id=table_id,
                 kind=self.kind,
-                amount=data.validated_data["amount"],
+                amount=data["amount"],
             )
             return Response(TrayRequestOutputSerializer(tray_request).data, status=status.HTTP_201_CREATED)
 
         return run_idempotent(request, handle)
 
 
-_TRAY_CREATE_SCHEMA = extend_schema(
-    request=_TrayRequestCreateApi.InputSerializer,
-    parameters=[IDEMPOTENCY_HEADER],
-    responses={201: TrayRequestOutputSerializer, **errors(400, 401, 403, 404)},
-)
-
-
 class FillCreateApi(_TrayRequestCreateApi):
     kind = TrayRequestKind.FILL
-
-    @_TRAY_CREATE_SCHEMA
-    def post(self, request: Request, table_id: int) -> Response:
-        return super().post(request, table_id)
 
 
 class CreditCreateApi(_TrayRequestCreateApi):
     kind = TrayRequestKind.CREDIT
-
-    @_TRAY_CREATE_SCHEMA
-    def post(self, request: Request, table_id: int) -> Response:
-        return super().post(request, table_id)
 
 
 class _TrayRequestDecideApi(APIView):
@@ -272,14 +255,18 @@ class _TrayRequestDecideApi(APIView):
     class InputSerializer(serializers.Serializer):
         note = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
 
+    @extend_schema(
+        request=InputSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={200: TrayRequestOutputSerializer, **errors(400, 401, 403, 404, 409)},
+    )
     def post(self, request: Request, table_id: int, request_id: int) -> Response:
         _existing_table(request, table_id, action="tray.decide")
         if not TrayRequest.objects.filter(pk=request_id, table_id=table_id, kind=self.kind).exists():
             raise NotFound(f"No such {self.kind} at this table.")
 
         def handle() -> Response:
-            data = self.InputSerializer(data=request.data or {})
-            data.is_valid(raise_exception=True)
+            data = valid(self.InputSerializer, request.data or {})
             if self.approve:
                 decided = services.approve_tray_request(
                     actor=signed_in(request), table_id=table_id, request_id=request_id, kind=self.kind
@@ -290,50 +277,27 @@ class _TrayRequestDecideApi(APIView):
                     table_id=table_id,
                     request_id=request_id,
                     kind=self.kind,
-                    note=data.validated_data["note"],
+                    note=data["note"],
                 )
             return Response(TrayRequestOutputSerializer(decided).data)
 
         return run_idempotent(request, handle)
 
 
-_TRAY_DECIDE_SCHEMA = extend_schema(
-    request=_TrayRequestDecideApi.InputSerializer,
-    parameters=[IDEMPOTENCY_HEADER],
-    responses={200: TrayRequestOutputSerializer, **errors(400, 401, 403, 404, 409)},
-)
-
-
 class FillApproveApi(_TrayRequestDecideApi):
     kind, approve = TrayRequestKind.FILL, True
-
-    @_TRAY_DECIDE_SCHEMA
-    def post(self, request: Request, table_id: int, request_id: int) -> Response:
-        return super().post(request, table_id, request_id)
 
 
 class FillRefuseApi(_TrayRequestDecideApi):
     kind, approve = TrayRequestKind.FILL, False
 
-    @_TRAY_DECIDE_SCHEMA
-    def post(self, request: Request, table_id: int, request_id: int) -> Response:
-        return super().post(request, table_id, request_id)
-
 
 class CreditApproveApi(_TrayRequestDecideApi):
     kind, approve = TrayRequestKind.CREDIT, True
 
-    @_TRAY_DECIDE_SCHEMA
-    def post(self, request: Request, table_id: int, request_id: int) -> Response:
-        return super().post(request, table_id, request_id)
-
 
 class CreditRefuseApi(_TrayRequestDecideApi):
     kind, approve = TrayRequestKind.CREDIT, False
-
-    @_TRAY_DECIDE_SCHEMA
-    def post(self, request: Request, table_id: int, request_id: int) -> Response:
-        return super().post(request, table_id, request_id)
 
 
 class SeatCreateApi(APIView):
@@ -346,13 +310,12 @@ class SeatCreateApi(APIView):
     )
     def post(self, request: Request, table_id: int) -> Response:
         _existing_table(request, table_id, action="table.seat")
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = valid(self.InputSerializer, request.data)
         seating = services.seat_player(
             actor=signed_in(request),
             table_id=table_id,
-            player_id=data.validated_data["player"],
-            seat=data.validated_data.get("seat"),
+            player_id=data["player"],
+            seat=data.get("seat"),
         )
         return Response(SeatOutputSerializer(seating).data, status=status.HTTP_201_CREATED)
 

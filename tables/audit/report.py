@@ -30,7 +30,7 @@ from typing import (
     is_typeddict,
 )
 
-from tables.models import AuditStatus
+from tables.models import AuditStatus, CorrectionStatus
 
 SCHEMA_VERSION = 1
 CONFIDENCE_Z = 1.96  # the hold-vs-theoretical band is a 95 % normal interval
@@ -41,7 +41,7 @@ SEVERITIES = ("critical", "warning", "compliance", "info")
 COUNT_STAGES = ("opening", "closing")
 CASH_KINDS = ("buy_in", "cash_out")
 CASH_DIRECTIONS = ("cash_in", "cash_out")
-CORRECTION_STATUSES = ("pending", "approved", "refused")
+CORRECTION_STATUSES = tuple(CorrectionStatus.values)
 
 
 @dataclass(frozen=True, slots=True)

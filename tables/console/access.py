@@ -16,12 +16,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from casino.errors import NotFound
-from casino.models import Role, User
-from casino.permissions import role_of, roles_for
+from casino.models import User
+from casino.permissions import SCREENS, may_open, roles_for
 from tables.models import Table
 from tables.selectors import access_table
 
-PIT_ROLES = frozenset({Role.PIT_BOSS, Role.CASHIER, Role.ADMIN})
+PIT_ROLES = SCREENS["floor"].who  # who opens which screen: casino.permissions.SCREENS
 # What the pit view offers comes from the one policy table (casino.permissions.FLOOR_POLICY).
 APPROVER_ROLES = roles_for("tray.decide")
 LIMIT_ROLES = roles_for("table.limits")
@@ -77,7 +77,7 @@ def forbidden(request: HttpRequest, message: str, *, status: int = 403) -> HttpR
 
 
 def require_dealer(user: Any) -> None:
-    if role_of(user) != Role.DEALER:
+    if not may_open(user, "tables"):
         raise NotAllowed("The dealer console is for dealers. Pit bosses and cashiers use the pit view.")
 
 
@@ -91,5 +91,11 @@ def dealer_table(user: Any, table_id: int) -> Table:
 
 
 def require_pit(user: Any) -> None:
-    if role_of(user) not in PIT_ROLES:
+    if not may_open(user, "floor"):
         raise NotAllowed("The pit view is for pit bosses and cashiers.")
+
+
+def require_screen(user: Any, screen: str) -> None:
+    """Only the roles ``casino.permissions.SCREENS`` lists for ``screen`` may open it."""
+    if not may_open(user, screen):
+        raise NotAllowed(f"{SCREENS[screen].label} is not a screen of this account.")

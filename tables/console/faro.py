@@ -12,6 +12,7 @@ from typing import Any
 
 from tables.console.cards import deck_by_suit
 from tables.games.cards import FULL_DECK, RANKS
+from tables.games.faro import DEFAULT_RULES
 from tables.games.faro_layout import BOTTOM_ROW, SEVEN, TOP_ROW
 
 COLUMNS = len(TOP_ROW) + 1  # six cards and the 7 at the end
@@ -218,12 +219,49 @@ def chip_amounts(min_bet: int, max_bet: int, chip: int) -> list[int]:
     return ordered
 
 
-def live_ranks(public: Mapping[str, Any], legal: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Ranks a call of the turn may name (the engine's possible orders), with the cards left."""
+def call_orders(legal: Sequence[Mapping[str, Any]], rules: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The orders a call of the turn may name (the engine's ``call_turn`` choices), each with its odds.
+
+    Three different ranks pay ``call_turn_pays`` to 1; a pair and one other (cat-hop) pay
+    ``cat_hop_pays`` to 1 (GAMES.md). ``value`` is what the call form posts.
+    """
     call = entry_of(legal, "call_turn") or {}
-    named = {rank for order in call.get("choices", {}).get("order", []) for rank in order}
-    keeper = public.get("casekeeper", {})
-    return [{"rank": rank, "left": keeper.get(rank, {}).get("left", 0)} for rank in RANKS if rank in named]
+    merged = {**DEFAULT_RULES, **rules}
+    orders = []
+    for order in call.get("choices", {}).get("order", []):
+        cat_hop = len(set(order)) == 2
+        orders.append(
+            {
+                "value": ",".join(order),
+                "ranks": list(order),
+                "label": " \u00b7 ".join(order),
+                "pays": merged["cat_hop_pays" if cat_hop else "call_turn_pays"],
+                "cat_hop": cat_hop,
+            }
+        )
+    return orders
+
+
+def _neighbours(ranks: Sequence[str]) -> bool:
+    """Two cards side by side or one above the other, or the 7 with the 8 or the 6 beside it."""
+    if SEVEN in ranks:
+        return True
+    (c1, r1), (c2, r2) = (_position(rank) for rank in ranks)
+    return abs(c1 - c2) + abs(r1 - r2) == 1
+
+
+def spots(legal: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Where a chip goes between cards: one tap for a stack on two neighbours or on a 2×2 square.
+
+    Only live placements (the engine's ``bet`` choices) get a spot; the others are made by
+    tapping each card.
+    """
+    made = []
+    for ranks in placements(legal):
+        if (len(ranks) == 2 and _neighbours(ranks)) or len(ranks) == 4:
+            x, y = anchor(ranks)
+            made.append({"ranks": ranks, "x": x, "y": y, "label": "\u2013".join(ranks)})
+    return made
 
 
 def placements(legal: Sequence[Mapping[str, Any]]) -> list[list[str]]:

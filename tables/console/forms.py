@@ -17,7 +17,7 @@ from tables.models import ShoeKind, TrayRequestKind
 
 CHOOSE_AMOUNT = "Choose an amount: tap a chip or type one."
 TAP_A_PLACE = "Tap a place on the layout: one or more cards, or even, odd or high."
-CALL_ALL_THREE = "Call all three cards: loser, winner and hock."
+CALL_AN_ORDER = "Tap the order you call: loser, winner, hock."
 CHOOSE_KIND = "Choose a fill or a credit."
 
 
@@ -116,6 +116,12 @@ class LimitsForm(forms.Form):
     max_bet = DollarsField(words="maximum")
 
 
+class CageForm(forms.Form):
+    """A buy-in or a cash-out at the cage: dollars, for the player chosen on the screen."""
+
+    amount = DollarsField()
+
+
 class NoteForm(forms.Form):
     """A pit decision's note (a refusal's reason, an alert's resolution)."""
 
@@ -201,18 +207,22 @@ class FaroBetForm(_FaroStake):
 
 
 class FaroCallTurnForm(_FaroStake):
-    """Calling the last turn: the three cards in order (loser, winner, hock), who calls, how much."""
+    """Calling the last turn: one of the possible orders as tapped ("9,J,4": loser, winner, hock),
+    who calls, how much. The engine judges whether the order can come."""
 
-    order_0 = forms.CharField(error_messages={"required": CALL_ALL_THREE})
-    order_1 = forms.CharField(error_messages={"required": CALL_ALL_THREE})
-    order_2 = forms.CharField(error_messages={"required": CALL_ALL_THREE})
+    order = forms.CharField(error_messages={"required": CALL_AN_ORDER})
     player = PlayerField(words="who calls the turn")
-    field_order = ["order_0", "order_1", "order_2", "player", "custom_amount", "amount"]
+    field_order = ["order", "player", "custom_amount", "amount"]
+
+    def clean_order(self) -> list[str]:
+        ranks = [rank.strip() for rank in str(self.cleaned_data["order"]).split(",")]
+        if len(ranks) != 3 or not all(ranks):
+            raise forms.ValidationError(CALL_AN_ORDER, code="invalid")
+        return ranks
 
     def payload(self) -> dict[str, Any]:
         data = self.cleaned_data
-        order = [data["order_0"], data["order_1"], data["order_2"]]
-        return {"type": "call_turn", "player": data["player"], "order": order, "amount": self.stake()}
+        return {"type": "call_turn", "player": data["player"], "order": data["order"], "amount": self.stake()}
 
 
 class FaroRemoveBetForm(forms.Form):

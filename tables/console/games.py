@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from casino.money import format_dollars, parse_dollars
 from tables.console.cards import card_label, deck_by_suit
 from tables.console.keying import HandSlot, SlotView, hand_slots, hands_payload, keying_screen
 from tables.games.base import without_hints
-from tables.games.cards import FARMER_DECK, FULL_DECK
+from tables.games.cards import FARMER_DECK, FULL_DECK, hand_points
 from tables.games.registry import engine_for
 from tables.models import Round
 from tables.round_state import engine_state
@@ -72,6 +73,7 @@ LABELS: dict[str, tuple[str, ...]] = {
 GAME_LABELS: dict[tuple[str, str], tuple[str, ...]] = {  # where a game's words differ
     ("newmarket", "pass"): ("Nobody has {next}: stop", "{player} has no card to lead"),
 }
+PENALTIES = frozenset({"pass-illegal", "penalty", "penalty-earlier"})  # kept apart from the plays
 STYLES = {"deal": "primary", KEYED_DEAL: "primary", COUNT_ONLY: "primary", "result": "primary"}
 STYLES |= {"drop": "danger", "penalty": "danger", "penalty-earlier": "danger", "pass-illegal": "danger"}
 _PENALTY_HELP = "Three chips to the pot; with a seven they held, five chips to each holder of its 6 and 8."
@@ -85,7 +87,73 @@ DONE = {
     KEYED_DEAL: "Every hand keyed: the deal is recorded with full tracking.",
     COUNT_ONLY: "Cards dealt: count-only tracking, hands not keyed.",
 }
+# What happened, for the receipt: formats tried in order as for LABELS, with the filled action's
+# words and what the action brought ({dealt} the cards it gave the player, {total} a Farmer
+# hand's points, {buyer}/{bid} the widow's sale, {winner}/{loser}/{scores} a keyed result).
+DONE_LABELS: dict[str, tuple[str, ...]] = {
+    "deal": ("Cards dealt.",),
+    "farmer": ("{player} drew the 6♥: the farmer.",),
+    "hit": ("{player} hits: {dealt}, total {total}.", "{player} puts {card} on {spread}.", "{player} hits."),
+    "stay": ("{player} stays at {total}.", "{player} stays."),
+    "play": ("{player} plays {card}.", "{player} leads."),
+    "pass": ("{player} passes and pays a chip to the pot.",),
+    "pass-illegal": ("Illegal pass by {player}: the penalty is charged.",),
+    "penalty": ("Illegal pass by {player}: the penalty is charged.",),
+    "penalty-earlier": ("Illegal earlier pass by {player}: the penalty is charged.",),
+    "keep": ("{player} keeps the hand: the widow goes to auction.",),
+    "exchange": ("{player} takes the widow.",),
+    "bid": ("{player} bids {amount} for the widow.",),
+    "close_auction": ("The widow goes to {buyer} for {bid}.", "No bid: the widow stays dead."),
+    "draw": ("{player} draws {dealt} from {from}.", "{player} draws from {from}."),
+    "drop": ("{player} drops.",),
+    "slap": ("{player} slaps and takes {dealt}.", "{player} slaps."),
+    "spread": ("{player} spreads {cards}.", "{player} spreads."),
+    "discard": ("{player} discards {card}.", "{player} discards."),
+    "result": (
+        "Result: {winner} went out first.",
+        "Result: {loser} lost.",
+        "Result: {scores}.",
+        "Result recorded.",
+    ),
+}
+GAME_DONE_LABELS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("newmarket", "pass"): (
+        "Nobody has {next}: the run stops.",
+        "{player} has no card to lead: the lead passes.",
+    ),
+}
 FROM_WORDS = {"stock": "the stock", "discard": "the discard pile"}
+# The engines' state values shown on a screen (phases, settle modes, outcomes), in words.
+STATE_WORDS = {
+    "first_out": "the first player out wins",
+    "loser_pays": "the loser pays everyone",
+    "high_score": "the highest score wins",
+    "points": "the top scorer is paid by points",
+    "count_only": "count-only",
+    "full": "every hand keyed",
+    "electronic": "electronic shoe",
+    "deal_tonk": "a tonk on the deal",
+    "drawn_deal": "two tonks on the deal: a new deal",
+    "tonk_out": "a tonk out",
+    "run_out": "ran out of cards",
+    "stock_out": "the stock ran out: lowest hand wins",
+    "stock_out_draw": "the stock ran out: a tie, nothing paid",
+    "drop": "a drop, lowest hand",
+    "caught_drop": "a drop, caught",
+}
+PLAYER_REF = re.compile(r"\b[Pp]layer (\d+)(?: \(seat \d+\))?")
+
+
+def state_words(value: Any) -> str:
+    """An engine's state value as words: ``high_score`` → "the highest score wins"."""
+    text = str(value)
+    return STATE_WORDS.get(text, text.replace("_", " "))
+
+
+def with_names(message: str, names: Mapping[int, str]) -> str:
+    """An engine's message names players by id ("player 12 (seat 3)"); the dealer reads names."""
+    return PLAYER_REF.sub(lambda found: names.get(int(found.group(1)), found.group(0)), message)
+
 
 # Per need: the legend of its widget ((type, need) first, then the need alone).
 FIELD_LABELS: dict[tuple[str, str] | str, str] = {
@@ -202,8 +270,9 @@ class Offer:
         return not self.fields
 
     @property
-    def done(self) -> str:
-        return DONE.get(self.kind, f"{self.label}: done.")
+    def secondary(self) -> bool:
+        """A penalty: kept apart from the plays, behind its own control, never a peer button."""
+        return self.kind in PENALTIES
 
 
 def entry_key(entry: Mapping[str, Any]) -> str:
@@ -248,12 +317,52 @@ def _words(entry: Mapping[str, Any], names: Mapping[int, str], public: Mapping[s
     return words
 
 
-def label_of(game: str, kind: str, words: Mapping[str, str]) -> str:
-    for fmt in GAME_LABELS.get((game, kind)) or LABELS.get(kind, ()):
+def label_of(game: str, kind: str, words: Mapping[str, str], *, done: bool = False) -> str:
+    """The first format of the kind's (the game's own first) whose fields ``words`` has."""
+    formats = (GAME_DONE_LABELS.get((game, kind)) or DONE_LABELS.get(kind, ())) if done else ()
+    for fmt in formats or GAME_LABELS.get((game, kind)) or LABELS.get(kind, ()):
         wanted = {name for _, name, _, _ in string.Formatter().parse(fmt) if name}
         if wanted <= set(words):
             return fmt.format(**words)
     return kind.replace("_", " ").replace("-", " ").capitalize()  # an action type not in the table yet
+
+
+def done_words(
+    game: str,
+    offer: Offer,
+    payload: Mapping[str, Any],
+    *,
+    names: Mapping[int, str],
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    hands_before: Mapping[int, Sequence[str]],
+    hands_after: Mapping[int, Sequence[str]],
+) -> str:
+    """The receipt's headline: what the action did, in words (the card, the total, who won what).
+
+    ``before``/``after`` are the public states around it; the hands are ``known_hands`` (the
+    dealer's eyes), so a card the shoe gave out is named.
+    """
+    if offer.kind in DONE:
+        return DONE[offer.kind]
+    words = _words(payload, names, before)
+    player = payload.get("player")
+    if player is not None:
+        new = [c for c in hands_after.get(int(player), []) if c not in hands_before.get(int(player), [])]
+        if new:
+            words["dealt"] = " ".join(card_label(card) for card in new)
+        if game == "farmer" and hands_after.get(int(player)):
+            words["total"] = str(hand_points(hands_after[int(player)]))
+    widow, auction = after.get("widow") or {}, before.get("auction") or {}
+    if widow.get("buyer") is not None and auction.get("bid"):
+        words["buyer"] = _name(names, widow["buyer"])
+        words["bid"] = format_dollars(auction["bid"])
+    for need in ("winner", "loser"):
+        if payload.get(need) is not None:
+            words[need] = _name(names, payload[need])
+    if isinstance(payload.get("scores"), Mapping):
+        words["scores"] = ", ".join(f"{_name(names, p)} {n}" for p, n in payload["scores"].items())
+    return label_of(game, offer.kind, words, done=True)
 
 
 def _picker(allowed: Sequence[str], deck: Sequence[str]) -> tuple[dict[str, Any], ...]:

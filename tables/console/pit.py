@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino.models import Role
 from casino.money import format_dollars
-from casino.permissions import may, role_of
+from casino.permissions import may, may_open, role_of
 from tables import services
 from tables.console import forms
 from tables.console.access import (
@@ -30,13 +30,12 @@ from tables.console.access import (
     NotAllowed,
     actor_of,
     require_pit,
+    require_screen,
     signed_in,
 )
 from tables.console.corrections import pending_rows
-from tables.console.floor_figures import floor_figures
-from tables.console.games import GAME_TITLES
 from tables.console.idempotency import run_tap
-from tables.console.selectors import list_floor
+from tables.console.pit_floor import CardForms, floor_cards
 from tables.console.views import SERVICE_ERRORS, Flash, change_limits_work
 from tables.corrections import approve_correction, refuse_correction
 from tables.detection.selectors import count_open_alerts, list_open_alerts
@@ -59,22 +58,26 @@ def evidence_brief(evidence: dict[str, Any]) -> str:
 
 
 def pit_context(request: HttpRequest, flash: Flash | None = None) -> dict[str, Any]:
+    """A tap's answer (``flash``) renders the floor afresh; a poll may share a copy up to 2 s old."""
     role = role_of(request.user)
-    rows = list_floor(user=request.user)
+    card_forms = CardForms(
+        can_request_tray=role in TRAY_REQUEST_ROLES,
+        can_change_limits=role in LIMIT_ROLES,
+        can_use_admin=may_open(request.user, "admin"),
+    )
     return {
-        "rows": rows,
-        "figures": floor_figures([row.table for row in rows]),
+        "floor": floor_cards(request, card_forms, fresh=flash is not None),
         "pending": list(list_pending_tray_requests()),
         "corrections": pending_rows(),
         "can_decide_corrections": may(request.user, "correction.decide"),
-        "titles": GAME_TITLES,
         "flash": flash,
         "can_approve": role in APPROVER_ROLES,
-        "can_change_limits": role in LIMIT_ROLES,
-        "can_request_tray": role in TRAY_REQUEST_ROLES,
+        "can_change_limits": card_forms.can_change_limits,
+        "can_request_tray": card_forms.can_request_tray,
         "alerts": [(alert, evidence_brief(alert.evidence)) for alert in list_open_alerts(limit=ALERTS_SHOWN)],
         "alerts_open": count_open_alerts(),
         "can_resolve": role == Role.PIT_BOSS,
+        "can_use_admin": card_forms.can_use_admin,
     }
 
 
@@ -105,13 +108,15 @@ def perform_pit_tap(request: HttpRequest, *, form: str, work: Callable[[], dict[
     return render(request, template, pit_context(request, flash), status=status)
 
 
-@require_POST
-@signed_in
-def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
-    """Approve or refuse a fill or credit: a second signature, never the requester's."""
+def waiting_tray_request(request_id: int) -> TrayRequest:
     tray = TrayRequest.objects.select_related("table").filter(pk=request_id).first()
     if tray is None:
         raise NotAllowed("No such fill or credit.", status=404)
+    return tray
+
+
+def tray_decision(request: HttpRequest, tray: TrayRequest, verdict: str) -> Callable[[], dict[str, Any]]:
+    """Approve or refuse ``tray`` through the services, with its receipt (the pit's and the cage's)."""
 
     def work() -> dict[str, Any]:
         amount = format_dollars(tray.amount)
@@ -136,7 +141,15 @@ def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
             "lines": ["Nothing moved."],
         }
 
-    return perform_pit_tap(request, form=f"request-{tray.pk}", work=work)
+    return work
+
+
+@require_POST
+@signed_in
+def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
+    """Approve or refuse a fill or credit: a second signature, never the requester's."""
+    tray = waiting_tray_request(request_id)
+    return perform_pit_tap(request, form=f"request-{tray.pk}", work=tray_decision(request, tray, verdict))
 
 
 @require_POST
@@ -203,3 +216,13 @@ def decide_correction(request: HttpRequest, correction_id: int, verdict: str) ->
         return {"headline": f"Refused: the correction of {table} deal #{deal}.", "lines": ["Nothing moved."]}
 
     return perform_pit_tap(request, form=f"correction-{correction_id}", work=work)
+
+
+@require_GET
+@signed_in
+def alerts_page(request: HttpRequest) -> HttpResponse:
+    """Detection's open alerts for the auditors, read only (a pit boss resolves them in the pit)."""
+    require_screen(request.user, "audit_alerts")
+    alerts = [(alert, evidence_brief(alert.evidence)) for alert in list_open_alerts(limit=ALERTS_SHOWN)]
+    context = {"alerts": alerts, "alerts_open": count_open_alerts(), "can_resolve": False}
+    return render(request, "pit/alerts.html", context)

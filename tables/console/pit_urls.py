@@ -9,6 +9,7 @@ app_name = "pit"
 urlpatterns = [
     path("", pit.pit_home, name="home"),
     path("live/", pit.pit_live, name="live"),
+    path("alerts/", pit.alerts_page, name="alerts"),
     path("requests/<id:request_id>/approve/", pit.decide, {"verdict": "approve"}, name="approve"),
     path("requests/<id:request_id>/refuse/", pit.decide, {"verdict": "refuse"}, name="refuse"),
     path("tables/<id:table_id>/limits/", pit.limits, name="limits"),

@@ -13,6 +13,7 @@ urlpatterns = [
     path("me/", me.my_page, name="me"),
     path("tables/<id:table_id>/", views.table_screen, name="table"),
     path("tables/<id:table_id>/open/", views.open_table, name="open"),
+    path("tables/<id:table_id>/open/check/", views.check_opening, name="open-check"),
     path("tables/<id:table_id>/amounts/", views.bet_amounts, name="amounts"),
     path("tables/<id:table_id>/close/", views.close_table, name="close"),
     path("tables/<id:table_id>/sessions/<id:session_id>/", views.session_summary, name="summary"),

@@ -9,7 +9,7 @@ logged with ``log_refused_action`` as the API does.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.contrib.auth.views import LoginView, LogoutView
@@ -19,21 +19,23 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import DomainError
-from casino.models import Player, Role
+from casino.models import Player
 from casino.money import format_dollars
-from casino.permissions import may, role_of
+from casino.permissions import home_screen, may
 from casino.selectors import get_player_balance, search_players
-from ledger.errors import LedgerError
+from ledger.errors import InsufficientFunds, LedgerError
 from tables import services
 from tables.console import faro as faro_screen
 from tables.console import forms
-from tables.console.access import PIT_ROLES, NotAllowed, actor_of, dealer_table, require_dealer, signed_in
+from tables.console.access import NotAllowed, actor_of, dealer_table, signed_in
 from tables.console.cards import card_label
 from tables.console.corrections import last_action_words
+from tables.console.drawings import drawing_context, template_for
 from tables.console.games import (
     GAME_TITLES,
     KEYED_DEAL,
     Offer,
+    done_words,
     find_offer,
     keying_offer,
     known_hands_of,
@@ -41,16 +43,29 @@ from tables.console.games import (
     offers,
     payload_from,
     round_offers,
+    with_names,
 )
 from tables.console.idempotency import Outcome, run_tap
 from tables.console.keying import input_name, keying_screen
 from tables.console.moves import describe_settlements
+from tables.console.opening import open_form, plan_lines, shortfall_words, tray_shortfall
 from tables.corrections import request_correction
 from tables.games.cards import RANKS
 from tables.games.errors import IllegalAction
-from tables.models import Correction, Round, RoundSettlement, Seat, ShoeKind, Table, TableSession, TrayRequest
+from tables.models import (
+    Correction,
+    Round,
+    RoundSettlement,
+    Seat,
+    ShoeKind,
+    Table,
+    TableSession,
+    TableStatus,
+    TrayRequest,
+)
 from tables.rounds import apply_round_action, log_refused_action, start_round
 from tables.selectors import get_live_round, get_open_session, list_tables
+from tables.services import OpeningPlan
 
 SERVICE_ERRORS = (DomainError, LedgerError, IllegalAction)
 FARO_ACTIONS = ("bet", "remove_bet", "soda", "turn", "last_turn", "call_turn")
@@ -66,6 +81,7 @@ class Flash:
     form: str = ""
     replayed: bool = False
     code: str = ""
+    fill_cents: int = 0  # a tray short for a payout: the fill to offer (tables.console.opening)
 
     @classmethod
     def done(cls, outcome: Outcome, form: str) -> Flash:
@@ -110,12 +126,13 @@ class ConsoleLogoutView(LogoutView):
 @require_GET
 @signed_in
 def home(request: HttpRequest) -> HttpResponse:
-    """Dealers get their tables; pit staff go to the pit view; players to their own page."""
-    if role_of(request.user) in PIT_ROLES:
-        return redirect("pit:home")
-    if role_of(request.user) == Role.PLAYER:
-        return redirect("console:me")
-    require_dealer(request.user)
+    """Each role lands on its home, the first screen of its nav (``casino.permissions.SCREENS``):
+    dealers here, on their tables; everyone else is sent to theirs."""
+    screen = home_screen(request.user)
+    if screen is None:
+        raise NotAllowed("This account has no screen in the console.")
+    if screen.url_name != "console:home":
+        return redirect(screen.url_name)
     tables = [table for table in list_tables(user=request.user) if table.dealer_id == request.user.pk]
     rows = [{"table": t, "session": get_open_session(t), "round": get_live_round(t)} for t in tables]
     return render(request, "console/home.html", {"rows": rows, "titles": GAME_TITLES})
@@ -173,15 +190,21 @@ def _faro_context(
         "amounts": faro_screen.chip_amounts(
             limits.get("min_bet", 100), limits.get("max_bet", 100), public.get("chip", 100)
         ),
-        "live_ranks": faro_screen.live_ranks(public, legal),
+        "call_orders": faro_screen.call_orders(legal, round_.rules),
         "placements": faro_screen.placements(legal),
+        "spots": faro_screen.spots(legal),
         "recent_turns": list(reversed(public.get("turns", [])))[:5],
         "limits": limits,
     }
 
 
 def table_context(
-    request: HttpRequest, table_id: int, *, flash: Flash | None = None, sticky: Sticky | None = None
+    request: HttpRequest,
+    table_id: int,
+    *,
+    flash: Flash | None = None,
+    sticky: Sticky | None = None,
+    opening: OpeningPlan | None = None,
 ) -> dict[str, Any]:
     table = dealer_table(request.user, table_id)
     round_ = get_live_round(table)
@@ -201,6 +224,8 @@ def table_context(
         "names": names,
         "can_change_limits": may(request.user, "table.limits", table=table),
     }
+    if table.status != TableStatus.OPEN:
+        context["opening"] = open_form(table, opening)
     shown = round_ or last_round
     if shown is not None and shown.status != "void":
         context["correction"] = {
@@ -217,6 +242,9 @@ def table_context(
         context["public"] = shown.state
         context["hands"] = [(names.get(pid, f"Player {pid}"), cards) for pid, cards in hands.items()]
         context["keying"] = _keying_context(context["actions"], sticky)
+        context |= drawing_context(shown, names, hands)
+    if shown is not None:
+        context["game_template"] = template_for(shown.game)
     return context
 
 
@@ -244,8 +272,9 @@ def render_table(
     flash: Flash | None = None,
     status: int = 200,
     sticky: Sticky | None = None,
+    opening: OpeningPlan | None = None,
 ) -> HttpResponse:
-    context = table_context(request, table_id, flash=flash, sticky=sticky)
+    context = table_context(request, table_id, flash=flash, sticky=sticky, opening=opening)
     template = "console/_screen.html" if request.htmx else "console/table.html"  # type: ignore[attr-defined]
     return render(request, template, context, status=status)
 
@@ -293,9 +322,16 @@ def perform_tap(
         if isinstance(error, IllegalAction) and on_refused is not None:
             on_refused(error)
         message = error.message
+        if isinstance(error, IllegalAction):  # the engines name players by id
+            table = dealer_table(request.user, table_id)
+            message = with_names(message, _names(table, get_live_round(table))[0])
         if error.code == "stale_round":
             message = "The screen was out of date and has been refreshed. Check it and tap again."
         flash = Flash.refused(error, form, message)
+        table = dealer_table(request.user, table_id)
+        more = tray_shortfall(error, table)
+        if more and isinstance(error, InsufficientFunds):  # offer the fill that lets play go on
+            flash = replace(flash, headline=shortfall_words(error, table, more), fill_cents=more)
         return render_table(
             request, table_id, flash=flash, status=int(getattr(error, "status", 400)), sticky=sticky
         )
@@ -311,18 +347,32 @@ def receipt(headline: str, *lines: str, **extra: Any) -> dict[str, Any]:
 # --------------------------------------------------------------------------- sessions
 
 
+@require_GET
+@signed_in
+def check_opening(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The open form's first step: the last closer, the count, the variance and what will post.
+
+    Nothing moves here; the confirm form it shows posts to ``open_table`` with its own token.
+    """
+    table = dealer_table(request.user, table_id)
+    try:
+        count = forms.checked(forms.OpenTableForm(request.GET)).cleaned_data["opening_inventory"]
+    except DomainError as error:
+        return render_table(request, table_id, flash=Flash.refused(error, "open"), status=400)
+    return render_table(request, table_id, opening=services.opening_plan(table=table, count=count))
+
+
 @require_POST
 @signed_in
 def open_table(request: HttpRequest, table_id: int) -> HttpResponse:
     def work() -> dict[str, Any]:
         count = forms.checked(forms.OpenTableForm(request.POST)).cleaned_data["opening_inventory"]
         session = services.open_table(actor=actor_of(request), table_id=table_id, opening_inventory=count)
-        lines = []
-        if session.opening_variance:
-            lines.append(
-                f"Variance against the ledger: {format_dollars(session.opening_variance)} (recorded)."
-            )
-        return receipt(f"{session.table.name} is open with {format_dollars(count)} in the tray.", *lines)
+        ledger, variance = session.opening_ledger, session.opening_variance
+        posted = OpeningPlan(count, ledger, None, count - ledger - variance, variance)
+        return receipt(
+            f"{session.table.name} is open with {format_dollars(count)} in the tray.", *plan_lines(posted)
+        )
 
     return perform_tap(request, table_id, form="open", work=work)
 
@@ -538,6 +588,7 @@ def _sticky_bet(data: QueryDict) -> Sticky:
             "amount": data.get("amount", ""),
             "custom_amount": data.get("custom_amount", ""),
             "coppered": bool(data.get("coppered")),
+            "order": data.get("order", ""),
         }
     )
 
@@ -613,11 +664,20 @@ def game_action(request: HttpRequest, table_id: int, round_id: int) -> HttpRespo
         # The entry is found again among what the engine accepts now, then filled from the form.
         names.update(_names(table, round_)[0])
         offer = find_offer(round_offers(round_, names), key)
-        chosen["done"] = offer.done
+        chosen.update(offer=offer, before=round_.state, hands=known_hands_of(round_))
         return payload_from(offer, request.POST)
 
     def headline(payload: dict[str, Any], updated: Round) -> str:
-        return str(chosen.get("done", f"{payload['type']}: done."))
+        return done_words(
+            updated.game,
+            chosen["offer"],
+            payload,
+            names=names,
+            before=chosen["before"],
+            after=updated.state,
+            hands_before=chosen["hands"],
+            hands_after=known_hands_of(updated),
+        )
 
     # A refused keyed deal comes back with every card still keyed, its reason beside it.
     sticky = Sticky(values={"action": key, "posted": dict(request.POST.lists())})

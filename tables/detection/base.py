@@ -9,6 +9,7 @@ found again updates one row.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,3 +61,35 @@ class Finding:
 def threshold(name: str) -> Any:
     """``settings.DETECTION[name]`` (env ``DETECT_<name>``): thresholds are tuned there, never here."""
     return settings.DETECTION[name]
+
+
+def round_links(round_ids: Iterable[int], *, limit: int = 200) -> list[str]:
+    """API paths of the rounds behind a finding (``GET /api/v1/rounds/{id}``), oldest first."""
+    return [f"/api/v1/rounds/{pk}" for pk in sorted(round_ids)[:limit]]
+
+
+def window_evidence(span: Window, days: Iterable[dt.date], round_ids: Iterable[int]) -> dict[str, Any]:
+    """What every statistical alert cites: the window read, the days with evidence, the rounds."""
+    seen = sorted(days)
+    rounds = sorted(round_ids)
+    return {
+        "window": {
+            "first_day": span.first_day.isoformat(),
+            "last_day": span.day.isoformat(),
+            "days": (span.day - span.first_day).days + 1,
+            "first_day_with_rounds": seen[0].isoformat() if seen else None,
+            "last_day_with_rounds": seen[-1].isoformat() if seen else None,
+        },
+        "rounds": rounds[:200],
+        "rounds_total": len(rounds),
+        "round_links": round_links(rounds),
+    }
+
+
+def multiple_testing(q_value: float, fdr: float) -> dict[str, Any]:
+    """The Benjamini–Hochberg figures of an alert: the rate it was judged at and its q-value."""
+    return {
+        "fdr": fdr,
+        "q_value": float(f"{q_value:.4g}"),
+        "multiple_testing": "Benjamini-Hochberg over every subject the rule tested in the window",
+    }

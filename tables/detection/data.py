@@ -6,8 +6,10 @@ unrated rounds first, so a detector only reads.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 
+from ledger.gaming_day import gaming_day_for
 from tables.detection.base import Window
 from tables.models import Round, RoundPlayerStat, RoundStatus
 
@@ -21,6 +23,7 @@ class RoundResults:
     game: str
     dealer_id: int
     number: int
+    day: dt.date  # the gaming day it ended in
     results: dict[int, int] = field(default_factory=dict)  # player -> net cents
     handles: dict[int, int] = field(default_factory=dict)
 
@@ -41,9 +44,16 @@ def settled_rounds(window: Window, *, games: tuple[str, ...] | None = None) -> l
     if games is not None:
         rounds = rounds.filter(game__in=games)
     by_id = {
-        pk: RoundResults(round_id=pk, table_id=table_id, game=game, dealer_id=dealer_id, number=number)
-        for pk, table_id, game, dealer_id, number in rounds.order_by("ended_at", "pk").values_list(
-            "pk", "table_id", "game", "started_by_id", "number"
+        pk: RoundResults(
+            round_id=pk,
+            table_id=table_id,
+            game=game,
+            dealer_id=dealer_id,
+            number=number,
+            day=gaming_day_for(ended_at),
+        )
+        for pk, table_id, game, dealer_id, number, ended_at in rounds.order_by("ended_at", "pk").values_list(
+            "pk", "table_id", "game", "started_by_id", "number", "ended_at"
         )
     }
     for round_id, player_id, result, handle in RoundPlayerStat.objects.filter(

@@ -52,3 +52,65 @@ def normal_upper(z: float) -> float:
 
 def rounded(value: float, places: int = 4) -> float:
     return float(f"{value:.{places}g}") if value and abs(value) < 1e-3 else round(value, places)
+
+
+def wilson_interval(successes: int, trials: int, *, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95 % by default): honest at 0/n and n/n.
+
+    A rate measured on a few nights is a small sample; the plain ``p ± z·√(p(1-p)/n)`` collapses
+    to a point at 0 or 1, which reads a 9-of-9 as certainty. Returns (0, 1) for no trials.
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    if not 0 <= successes <= trials:
+        raise ValueError(f"{successes} successes out of {trials} trials")
+    p = successes / trials
+    z2 = z * z
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def benjamini_hochberg(p_values: Sequence[float], fdr: float) -> list[bool]:
+    """Which hypotheses Benjamini–Hochberg rejects at false-discovery rate ``fdr``.
+
+    Sort the m p-values, find the largest rank k with p_(k) <= k·fdr/m, reject the k smallest.
+    Across a floor's tables, dealers and pairs this keeps the expected share of false alerts
+    among the alerts at ``fdr`` however many subjects are tested, where a fixed per-test
+    threshold lets the false alerts grow with the floor.
+    """
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    cut = 0
+    for rank, i in enumerate(order, start=1):
+        if p_values[i] <= rank * fdr / m:
+            cut = rank
+    rejected = [False] * m
+    for i in order[:cut]:
+        rejected[i] = True
+    return rejected
+
+
+def bh_adjusted(p_values: Sequence[float]) -> list[float]:
+    """Benjamini–Hochberg adjusted p-values (q-values): rejected at rate q iff adjusted <= q."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i], reverse=True)
+    adjusted = [1.0] * m
+    running = 1.0
+    for position, i in enumerate(order):
+        rank = m - position
+        running = min(running, p_values[i] * m / rank)
+        adjusted[i] = min(1.0, running)
+    return adjusted
+
+
+def empirical_upper(simulated: Sequence[float], observed: float) -> float:
+    """Monte Carlo p-value P(X >= observed) as (k + 1) / (n + 1): never 0, valid for any n."""
+    k = sum(1 for x in simulated if x >= observed)
+    return (k + 1) / (len(simulated) + 1)
+
+
+def empirical_lower(simulated: Sequence[float], observed: float) -> float:
+    """Monte Carlo p-value P(X <= observed) as (k + 1) / (n + 1)."""
+    k = sum(1 for x in simulated if x <= observed)
+    return (k + 1) / (len(simulated) + 1)

@@ -211,3 +211,11 @@ class Engine[S](Protocol):
         count-only tracking and in games without hands (Faro, the card-room games).
         """
         ...
+
+    def last_from_shoe(self, state: S) -> list[tuple[int, str]]:
+        """(player id, card) the electronic shoe gave out last, for the dealer to hand out now.
+
+        Empty with a manual shoe (the dealer keyed the card), in games that deal no cards to
+        hands (Faro, the card-room games) and where the open hands say it (Fan Tan, Newmarket).
+        """
+        ...

@@ -21,6 +21,11 @@ def card_label(code: str) -> str:
     return f"{rank}{SUIT_SYMBOLS.get(suit, suit)}"
 
 
+def cards_label(cards: Iterable[str]) -> str:
+    """Cards as people read them, in order: ["AH", "AD"] → "A♥ A♦"."""
+    return " ".join(card_label(card) for card in cards)
+
+
 def parse_card(text: object) -> str:
     """Canonicalise user input: upper-case, ``T`` for 10 accepted; anything else is refused."""
     if not isinstance(text, str):

@@ -44,7 +44,17 @@ from typing import Any
 
 from tables.games import input_checks as checks
 from tables.games.base import RAKE, Engine, Settlement, TableContext, pot, seats_after, wallet
-from tables.games.cards import FULL_DECK, RANKS, SUITS, parse_card, parse_cards, rank_index, rank_of, suit_of
+from tables.games.cards import (
+    FULL_DECK,
+    RANKS,
+    SUITS,
+    card_label,
+    parse_card,
+    parse_cards,
+    rank_index,
+    rank_of,
+    suit_of,
+)
 from tables.games.errors import IllegalAction
 from tables.games.payments import PercentRake, Reserves, percent_rake
 from tables.games.shoe import check_keyed_card
@@ -236,6 +246,10 @@ class FanTanEngine:
         """The hands left with full tracking (electronic or keyed deal); none when count-only."""
         return {p.player: list(p.hand) for p in state.players if p.hand is not None}
 
+    def last_from_shoe(self, state: FanTanState) -> list[tuple[int, str]]:
+        """None: the dealer reads the open hands (``Engine.last_from_shoe``)."""
+        return []
+
     def carry_out(self, state: FanTanState) -> dict[str, Any]:
         """The dealer seat (the next round deals from its left) and any pot left unwon."""
         return {
@@ -323,9 +337,11 @@ def _do_play(state: FanTanState, action: Mapping[str, Any]) -> tuple[FanTanState
     card = parse_card(action.get("card"))
     check_keyed_card(card, deck=FULL_DECK, out=state.played)
     if player.hand is not None and card not in player.hand:
-        raise IllegalAction("illegal_action", f"Player {player.player} does not hold {card}.")
+        raise IllegalAction("illegal_action", f"Player {player.player} does not hold {card_label(card)}.")
     if not _playable(state.layout, card):
-        raise IllegalAction("bad_placement", f"{card} cannot go on the layout now ({_needs(state, card)}).")
+        raise IllegalAction(
+            "bad_placement", f"{card_label(card)} cannot go on the layout now ({_needs(state, card)})."
+        )
     hand = None if player.hand is None else tuple(c for c in player.hand if c != card)
     state = state.with_player(replace(player, hand=hand, count=player.count - 1))
     state = replace(
@@ -453,19 +469,23 @@ def _penalised_seven(action: Mapping[str, Any], at_pass: _AtPass) -> str:
     """A seven the passer held at the pass: not on the layout then, not played since by another."""
     seven = parse_card(action.get("seven"))
     if rank_of(seven) != "7":
-        raise IllegalAction("illegal_action", f"'seven' must be a seven, not {seven}.")
+        raise IllegalAction("illegal_action", f"'seven' must be a seven, not {card_label(seven)}.")
     if seven in at_pass.on_layout:
         raise IllegalAction(
-            "illegal_action", f"{seven} was already on the layout at {at_pass.name()}: they did not hold it."
+            "illegal_action",
+            f"{card_label(seven)} was already on the layout at {at_pass.name()}: they did not hold it.",
         )
     player = at_pass.played_since_by(seven)
     if player is not None and player != at_pass.passer.player:
         raise IllegalAction(
             "illegal_action",
-            f"{seven} was played by player {player} after {at_pass.name()}, so the passer did not hold it.",
+            f"{card_label(seven)} was played by player {player} after {at_pass.name()}, "
+            "so the passer did not hold it.",
         )
     if (at_pass.index, seven) in at_pass.passer.sevens:
-        raise IllegalAction("illegal_action", f"{seven} is already penalised for {at_pass.name()}.")
+        raise IllegalAction(
+            "illegal_action", f"{card_label(seven)} is already penalised for {at_pass.name()}."
+        )
     return seven
 
 
@@ -484,7 +504,8 @@ def _holder(action: Mapping[str, Any], at_pass: _AtPass, rank: str, seven: str) 
         if named is not None:
             raise IllegalAction(
                 "illegal_action",
-                f"{card} was on the layout at {at_pass.name()}; nothing is due: leave out '{field}'.",
+                f"{card_label(card)} was on the layout at {at_pass.name()}; "
+                f"nothing is due: leave out '{field}'.",
             )
         return None
     played_by = at_pass.played_since_by(card)
@@ -492,7 +513,8 @@ def _holder(action: Mapping[str, Any], at_pass: _AtPass, rank: str, seven: str) 
         if named is not None and named != played_by:
             raise IllegalAction(
                 "illegal_action",
-                f"{card} was played by player {played_by} after {at_pass.name()}, so they held it, "
+                f"{card_label(card)} was played by player {played_by} after {at_pass.name()}, "
+                "so they held it, "
                 f"not player {named}.",
                 {field: [f"player {played_by}"]},
             )
@@ -500,9 +522,9 @@ def _holder(action: Mapping[str, Any], at_pass: _AtPass, rank: str, seven: str) 
     if named is None:
         raise IllegalAction(
             "illegal_action",
-            f"'{field}' is required: name who held the {card} at {at_pass.name()} "
+            f"'{field}' is required: name who held the {card_label(card)} at {at_pass.name()} "
             f"(player {at_pass.passer.player} if it was their own).",
-            {field: [f"Who held the {card}? Required with 'seven' {seven}."]},
+            {field: [f"Who held the {card_label(card)}? Required with 'seven' {card_label(seven)}."]},
         )
     return named
 
@@ -583,9 +605,9 @@ def _open_cards(layout: tuple[Span, ...]) -> list[str]:
 def _needs(state: FanTanState, card: str) -> str:
     span = state.layout[SUITS.index(suit_of(card))]
     if span is None:
-        return f"the 7{suit_of(card)} must be played first"
+        return f"the {card_label('7' + suit_of(card))} must be played first"
     ends = [RANKS[i - 1] + suit_of(card) for i in (span[0] - 1, span[1] + 1) if 1 <= i <= len(RANKS)]
-    return "the suit takes " + (" or ".join(ends) if ends else "no more cards")
+    return "the suit takes " + (" or ".join(map(card_label, ends)) if ends else "no more cards")
 
 
 # --- money ---------------------------------------------------------------------------------

@@ -230,6 +230,19 @@ class FarmerEngine:
         """Every hand dealt so far: the engine is told each card (shoe or keyed), face-down ones too."""
         return {hand.player: list(hand.cards) for hand in state.hands if hand.cards}
 
+    def last_from_shoe(self, state: FarmerState) -> list[tuple[int, str]]:
+        """The cards the electronic shoe gave out last, to whom: the dealer hands them out.
+
+        After the deal, every player's face-down card; after a hit, that card. Empty with a
+        manual shoe (the dealer keyed the card) and before the deal.
+        """
+        if state.deck is None or state.dealt == 0:
+            return []
+        if all(len(hand.cards) <= 1 for hand in state.hands):
+            return [(hand.player, hand.cards[0]) for hand in _in_order(state) if hand.cards]
+        card = state.deck[state.dealt - 1]
+        return [(hand.player, card) for hand in state.hands if card in hand.cards]
+
     def carry_out(self, state: FarmerState) -> dict[str, Any]:
         """The farm's balance, who farms next and where they sit, and who anted (farmer's left first)."""
         farmer = state.result.next_farmer if state.result else state.farmer

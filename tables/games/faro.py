@@ -45,10 +45,11 @@ from itertools import permutations
 from typing import Any
 
 from tables.games.base import BANK, Engine, Settlement, TableContext, layout, wallet
-from tables.games.cards import FULL_DECK, RANKS, parse_card, parse_rank, rank_index, rank_of
+from tables.games.cards import FULL_DECK, RANKS, card_label, parse_card, parse_rank, rank_index, rank_of
 from tables.games.errors import IllegalAction
 from tables.games.faro_layout import PLACEMENTS, is_placement
 from tables.games.input_checks import check_context
+from tables.games.payments import dollars
 from tables.games.shoe import check_keyed_card
 
 GAME = "faro"
@@ -64,7 +65,6 @@ DEFAULT_RULES: dict[str, Any] = {
     "cat_hop_pays": 2,
     "rake": None,
 }
-_HUGE = 10**15  # cents; beyond this a message says "that amount" (int→str has a length limit)
 _MAX_ID = 2**63 - 1  # ids are database bigints
 
 Moves = list[Settlement]
@@ -116,15 +116,6 @@ class FaroState:
 
 def _refuse(message: str, code: str = "illegal_action") -> IllegalAction:
     return IllegalAction(code, message)
-
-
-def _money(cents: int) -> str:
-    """Dollars for a dealer's message; giant numbers are not spelled out."""
-    if abs(cents) >= _HUGE:
-        return "that amount"
-    sign = "-" if cents < 0 else ""
-    dollars, rest = divmod(abs(cents), 100)
-    return f"{sign}${dollars:,}.{rest:02d}"
 
 
 def _whole(value: object) -> int | None:
@@ -282,15 +273,15 @@ def _stake(action: Mapping[str, Any], state: FaroState, player: int) -> int:
         raise _refuse("'amount' must be a positive number of cents.")
     low, high = state.min_bet, state.max_bet
     if amount < low:
-        raise _refuse(f"The table minimum is {_money(low)}.", "below_minimum")
+        raise _refuse(f"The table minimum is {dollars(low)}.", "below_minimum")
     if amount > high:
-        raise _refuse(f"The table maximum is {_money(high)}.", "limit_exceeded")
+        raise _refuse(f"The table maximum is {dollars(high)}.", "limit_exceeded")
     if amount % state.rules.chip:
-        raise _refuse(f"Bets are made in chips of {_money(state.rules.chip)}.")
+        raise _refuse(f"Bets are made in chips of {dollars(state.rules.chip)}.")
     cap = state.rules.max_player_action
     on_layout = sum(bet.amount for bet in state.bets if bet.player == player)
     if cap is not None and on_layout + amount > cap:
-        raise _refuse(f"Player {player} would have more than {_money(cap)} on the layout.", "limit_exceeded")
+        raise _refuse(f"Player {player} would have more than {dollars(cap)} on the layout.", "limit_exceeded")
     return amount
 
 
@@ -442,7 +433,7 @@ def _do_soda(state: FaroState, action: Mapping[str, Any]) -> tuple[FaroState, tu
     if state.deck is not None:
         raise _refuse("The electronic shoe burned the soda when the deal started.")
     if state.soda is not None:
-        raise _refuse(f"The soda ({state.soda}) is already out.")
+        raise _refuse(f"The soda ({card_label(state.soda)}) is already out.")
     card = _card(action.get("card"))
     check_keyed_card(card, deck=FULL_DECK, out=())
     return replace(state, soda=card), ()
@@ -753,6 +744,10 @@ class FaroEngine:
     def known_hands(self, state: FaroState) -> dict[int, list[str]]:
         """None: Faro's players hold no cards."""
         return {}
+
+    def last_from_shoe(self, state: FaroState) -> list[tuple[int, str]]:
+        """None: the dealer reads no hands (``Engine.last_from_shoe``)."""
+        return []
 
     def is_over(self, state: FaroState) -> bool:
         return state.over

@@ -15,6 +15,7 @@ from typing import Any, TypeGuard
 
 from tables.games.base import TableContext, seats_after
 from tables.games.errors import IllegalAction
+from tables.games.payments import dollars
 
 DEFAULT_CHIP = 100
 # 18 digits keep a player id keyed as a string within a bigint.
@@ -196,12 +197,18 @@ def table_ante(ctx: TableContext, chip: int) -> int:
     ante = check_int(ctx.ante, what="The table's ante")
     ante = ante or chip
     if ante % chip:
-        raise IllegalAction("illegal_action", f"The ante ({ante}) must be a whole number of chips ({chip}).")
+        raise IllegalAction(
+            "illegal_action", f"The ante ({dollars(ante)}) must be a whole number of chips ({dollars(chip)})."
+        )
     if is_int(ctx.min_bet) and ante < ctx.min_bet:
-        raise IllegalAction("below_minimum", f"The ante ({ante}) is below the table minimum ({ctx.min_bet}).")
+        raise IllegalAction(
+            "below_minimum",
+            f"The ante ({dollars(ante)}) is below the table minimum ({dollars(ctx.min_bet)}).",
+        )
     if is_int(ctx.max_bet) and ante > ctx.max_bet:
         raise IllegalAction(
-            "limit_exceeded", f"The ante ({ante}) is above the table maximum ({ctx.max_bet})."
+            "limit_exceeded",
+            f"The ante ({dollars(ante)}) is above the table maximum ({dollars(ctx.max_bet)}).",
         )
     return ante
 
@@ -338,11 +345,17 @@ def check_stake(ctx: TableContext, chip: int) -> int:
     if not is_int(stake) or stake <= 0:
         raise IllegalAction("illegal_action", "The table's stake (ante) must be a positive amount.")
     if stake % chip:
-        raise IllegalAction("illegal_action", f"The stake {stake} is not a multiple of the chip ({chip}).")
+        raise IllegalAction(
+            "illegal_action", f"The stake {dollars(stake)} is not a multiple of the chip ({dollars(chip)})."
+        )
     if stake < ctx.min_bet:
-        raise IllegalAction("below_minimum", f"The stake {stake} is below the table minimum {ctx.min_bet}.")
+        raise IllegalAction(
+            "below_minimum", f"The stake {dollars(stake)} is below the table minimum {dollars(ctx.min_bet)}."
+        )
     if stake > ctx.max_bet:
-        raise IllegalAction("limit_exceeded", f"The stake {stake} is above the table maximum {ctx.max_bet}.")
+        raise IllegalAction(
+            "limit_exceeded", f"The stake {dollars(stake)} is above the table maximum {dollars(ctx.max_bet)}."
+        )
     return stake
 
 

@@ -53,7 +53,7 @@ Decisions where GAMES.md is silent (classic Michigan/Newmarket rules; tested):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -70,9 +70,9 @@ from tables.games.base import (
     split_evenly,
     wallet,
 )
-from tables.games.cards import FULL_DECK, RED_SUITS, parse_card, parse_cards, rank_of, suit_of
+from tables.games.cards import FULL_DECK, RED_SUITS, card_label, parse_card, parse_cards, rank_of, suit_of
 from tables.games.errors import refuse
-from tables.games.payments import PercentRake, Reserves, percent_rake
+from tables.games.payments import PercentRake, Reserves, dollars, percent_rake
 from tables.games.shoe import check_keyed_card
 
 PAY_CARDS: tuple[str, ...] = ("AH", "KC", "QD", "JS")
@@ -107,6 +107,20 @@ def next_in_suit(card: str) -> str | None:
     if index == len(HIGH_RANKS) - 1:
         return None
     return HIGH_RANKS[index + 1] + suit_of(card)
+
+
+def run_in_play(played: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The plays of the run now on the table (public ``played`` entries), its lead first.
+
+    A run is one suit climbing one rank at a time (aces high); the plays before it are
+    earlier runs. The console draws this run as it lies in front of the dealer.
+    """
+    run: list[Mapping[str, Any]] = []
+    for entry in reversed(played):
+        if run and next_in_suit(str(entry["card"])) != run[-1]["card"]:
+            break
+        run.append(entry)
+    return list(reversed(run))
 
 
 def colour_of(card: str) -> str:
@@ -250,11 +264,13 @@ def _check_ante(ctx: TableContext, chip: int) -> int:
     if not checks.is_int(ante) or not checks.is_int(low) or not checks.is_int(high):
         raise refuse("The ante and table limits must be whole numbers of cents.")
     if ante <= 0 or ante < low:
-        raise refuse(f"The ante {ante} is below the table minimum {low}.", "below_minimum")
+        raise refuse(f"The ante {dollars(ante)} is below the table minimum {dollars(low)}.", "below_minimum")
     if ante > high:
-        raise refuse(f"The ante {ante} is above the table maximum {high}.", "limit_exceeded")
+        raise refuse(
+            f"The ante {dollars(ante)} is above the table maximum {dollars(high)}.", "limit_exceeded"
+        )
     if ante % chip:
-        raise refuse(f"The ante {ante} must be a multiple of the chip ({chip}).")
+        raise refuse(f"The ante {dollars(ante)} must be a multiple of the chip ({dollars(chip)}).")
     return ante
 
 
@@ -321,7 +337,7 @@ def _optional_dealer(state: NewmarketState, action: Mapping[str, Any]) -> None:
 def _card(action: Mapping[str, Any]) -> str:
     card = parse_card(action.get("card"))
     if card not in FULL_DECK:
-        raise refuse(f"{card} is not in the Newmarket deck.", "bad_card")
+        raise refuse(f"{card_label(card)} is not in the Newmarket deck.", "bad_card")
     return card
 
 
@@ -460,15 +476,15 @@ def _bid(state: NewmarketState, action: Mapping[str, Any]) -> tuple[NewmarketSta
     if player == state.dealer:
         raise refuse("The dealer position kept their hand and cannot buy the widow.", "not_your_turn")
     if not checks.is_int(amount):
-        raise refuse(f"'amount' must be whole cents, not {amount!r}.")
+        raise refuse(f"The bid must be a whole amount of chips, not {amount!r}.")
     if amount < state.chip:
-        raise refuse(f"A bid must be at least one chip ({state.chip}).", "below_minimum")
+        raise refuse(f"A bid must be at least one chip ({dollars(state.chip)}).", "below_minimum")
     if amount % state.chip:
-        raise refuse(f"A bid must be a multiple of the chip ({state.chip}).")
+        raise refuse(f"A bid must be a multiple of the chip ({dollars(state.chip)}).")
     left = state.reserve_left[state.index(player)]
     if amount > left:
         raise refuse(
-            f"{_name(state, player).capitalize()} has only {left} left in reserve.", "limit_exceeded"
+            f"{_name(state, player).capitalize()} has only {dollars(left)} left in reserve.", "limit_exceeded"
         )
     _check_outbids(state, player, amount)
     return replace(state, bid=amount, bidder=player), []
@@ -484,7 +500,7 @@ def _check_outbids(state: NewmarketState, player: int, amount: int) -> None:
         return
     if amount == state.bid and state.index(player) < state.index(state.bidder):
         return
-    raise refuse(f"The standing bid is {state.bid} by {_name(state, state.bidder)}; bid higher.")
+    raise refuse(f"The standing bid is {dollars(state.bid)} by {_name(state, state.bidder)}; bid higher.")
 
 
 def _close_auction(
@@ -519,13 +535,15 @@ def _phase_play(state: NewmarketState) -> None:
 def _check_run_play(state: NewmarketState, player: int, card: str) -> None:
     if card != state.next_card:
         raise refuse(
-            f"The {state.next_card} is next; if nobody holds it, key a pass for "
+            f"The {card_label(str(state.next_card))} is next; if nobody holds it, key a pass for "
             f"{_name(state, player if state.last_player is None else state.last_player)}."
             if state.tracking == COUNT_ONLY
-            else f"The {state.next_card} is next and must be played."
+            else f"The {card_label(str(state.next_card))} is next and must be played."
         )
     if state.tracking == FULL and _holder(state, card) != player:
-        raise refuse(f"{_name(state, player).capitalize()} does not hold the {card}.", "not_your_turn")
+        raise refuse(
+            f"{_name(state, player).capitalize()} does not hold the {card_label(card)}.", "not_your_turn"
+        )
 
 
 def _check_lead(state: NewmarketState, player: int, card: str) -> None:
@@ -540,10 +558,13 @@ def _check_lead(state: NewmarketState, player: int, card: str) -> None:
         return
     hand = state.hands[state.index(player)]
     if card not in hand:
-        raise refuse(f"{_name(state, player).capitalize()} does not hold the {card}.")
+        raise refuse(f"{_name(state, player).capitalize()} does not hold the {card_label(card)}.")
     lowest = min((held for held in hand if suit_of(held) == suit_of(card)), key=high_index)
     if lowest != card:
-        raise refuse(f"A lead is the lowest card held of its suit: lead the {lowest}, not the {card}.")
+        raise refuse(
+            "A lead is the lowest card held of its suit: "
+            f"lead the {card_label(lowest)}, not the {card_label(card)}."
+        )
 
 
 def _play(state: NewmarketState, action: Mapping[str, Any]) -> tuple[NewmarketState, list[Settlement]]:
@@ -551,7 +572,7 @@ def _play(state: NewmarketState, action: Mapping[str, Any]) -> tuple[NewmarketSt
     player = _player(state, action)
     card = _card(action)
     if card in state.played():
-        raise refuse(f"The {card} has already been played.")
+        raise refuse(f"The {card_label(card)} has already been played.")
     if state.stage == RUN:
         _check_run_play(state, player, card)
     else:
@@ -612,7 +633,9 @@ def _pass(state: NewmarketState, action: Mapping[str, Any]) -> tuple[NewmarketSt
 def _pass_run(state: NewmarketState, player: int) -> NewmarketState:
     """Count-only: the dealer says nobody holds the next card, so the suit stops."""
     if state.tracking == FULL:
-        raise refuse(f"The {state.next_card} is in a live hand and must be played; no pass now.")
+        raise refuse(
+            f"The {card_label(str(state.next_card))} is in a live hand and must be played; no pass now."
+        )
     assert state.last_player is not None
     assert state.plays
     if player != state.last_player:
@@ -899,6 +922,10 @@ class NewmarketEngine:
         """Each player's live hand with full tracking (see ``hand_of``); none when count-only."""
         hands = {player: hand_of(state, player) for player in state.order}
         return {player: hand for player, hand in hands.items() if hand is not None}
+
+    def last_from_shoe(self, state: NewmarketState) -> list[tuple[int, str]]:
+        """None: the dealer reads the open hands (``Engine.last_from_shoe``)."""
+        return []
 
     def is_over(self, state: NewmarketState) -> bool:
         return state.phase == OVER

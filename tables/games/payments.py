@@ -11,7 +11,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ledger.dollars import dollars as _dollars
 from tables.games.base import Settlement, wallet
+
+HUGE = 10**15  # cents; beyond this a message says "that amount" (int→str has a length limit)
+
+
+def dollars(cents: int) -> str:
+    """Dollars in an engine's message, spelled as everywhere (``ledger.dollars``): $1,234.50."""
+    return "that amount" if abs(cents) >= HUGE else _dollars(cents)
 
 
 class Reserves:

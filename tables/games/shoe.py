@@ -26,6 +26,7 @@ import hashlib
 import hmac
 from collections.abc import Iterator, Sequence
 
+from tables.games.cards import card_label
 from tables.games.errors import IllegalAction
 
 
@@ -61,6 +62,6 @@ def shuffle(deck: Sequence[str], seed_hex: str) -> tuple[str, ...]:
 def check_keyed_card(card: str, *, deck: Sequence[str], out: Sequence[str] | frozenset[str]) -> None:
     """Refuse a manually keyed card that cannot be in the shoe now."""
     if card not in deck:
-        raise IllegalAction("card_not_in_shoe", f"{card} is not in this game's deck.")
+        raise IllegalAction("card_not_in_shoe", f"{card_label(card)} is not in this game's deck.")
     if card in out:
-        raise IllegalAction("card_not_in_shoe", f"{card} has already been dealt.")
+        raise IllegalAction("card_not_in_shoe", f"{card_label(card)} has already been dealt.")

@@ -303,6 +303,10 @@ class StakesEngine:
         """None: the card-room games key only their result."""
         return {}
 
+    def last_from_shoe(self, state: StakesState) -> list[tuple[int, str]]:
+        """None: the dealer reads no hands (``Engine.last_from_shoe``)."""
+        return []
+
     def is_over(self, state: StakesState) -> bool:
         return state.result is not None
 

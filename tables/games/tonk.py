@@ -60,6 +60,8 @@ from tables.games.cards import (
     FULL_DECK,
     RANKS,
     SUITS,
+    card_label,
+    cards_label,
     hand_points,
     parse_card,
     parse_cards,
@@ -229,7 +231,7 @@ def _take_from_hand(state: TonkState, index: int, cards: Sequence[str]) -> TonkS
     if _knows_hands(state):
         for card in cards:
             if card not in hand:
-                raise refuse(f"Player {player} does not hold {card}.")
+                raise refuse(f"Player {player} does not hold {card_label(card)}.")
         return replace(state, hands=replaced_at(state.hands, index, tuple(c for c in hand if c not in cards)))
     unseen = [card for card in cards if card not in hand]
     seen = _seen(state)
@@ -447,7 +449,7 @@ def _check_not_barred(state: TonkState) -> None:
 def _check_plays_slapped(state: TonkState, cards: Sequence[str]) -> None:
     """A slapped card is played at once: the first spread or hit after a slap uses it."""
     if state.must_play is not None and state.must_play not in cards:
-        raise refuse(f"Player {_who(state)} slapped {state.must_play} and must play it first.")
+        raise refuse(f"Player {_who(state)} slapped {card_label(state.must_play)} and must play it first.")
 
 
 def _after_play(state: TonkState, index: int, played: Sequence[str]) -> Step:
@@ -467,7 +469,7 @@ def _spread(state: TonkState, action: Mapping[str, Any]) -> Step:
     kind = spread_kind(cards)
     if kind is None:
         raise refuse(
-            f"{' '.join(cards)} is not a spread: three or four of a rank, or a suited run of three "
+            f"{cards_label(cards)} is not a spread: three or four of a rank, or a suited run of three "
             "or more (ace low or high, never K-A-2)."
         )
     new = _take_from_hand(state, index, cards)
@@ -493,7 +495,7 @@ def _hit(state: TonkState, action: Mapping[str, Any]) -> Step:
     target = state.spreads[target_id]
     kind = spread_kind((*target.cards, card))
     if kind is None:
-        raise refuse(f"{card} does not fit spread {target_id} ({' '.join(target.cards)}).")
+        raise refuse(f"{card_label(card)} does not fit the spread {cards_label(target.cards)}.")
     grown = Spread(target.owner, kind, arrange((*target.cards, card), kind))
     barred = new.barred
     if target.owner != _who(state) and target.owner not in barred:
@@ -507,9 +509,11 @@ def _discard(state: TonkState, action: Mapping[str, Any]) -> Step:
     index = _on_turn(state, action, PLAY)
     card = parse_card(action.get("card"))
     if state.must_play is not None:
-        raise refuse(f"Player {_who(state)} slapped {state.must_play} and must play it before discarding.")
+        raise refuse(
+            f"Player {_who(state)} slapped {card_label(state.must_play)} and must play it before discarding."
+        )
     if card == state.taken:
-        raise refuse(f"{card} was just taken from the discard pile and cannot go straight back.")
+        raise refuse(f"{card_label(card)} was just taken from the discard pile and cannot go straight back.")
     new = _take_from_hand(state, index, (card,))
     new = replace(new, pile=(*new.pile, card))
     if _hand_size(new, index) == 0:
@@ -595,7 +599,7 @@ def _slap(state: TonkState, action: Mapping[str, Any]) -> Step:
     index = state.players.index(player)
     if not _can_slap(state, index, card):
         raise refuse(
-            f"Player {player} cannot play {card} at once: it fits no spread on the table and "
+            f"Player {player} cannot play {card_label(card)} at once: it fits no spread on the table and "
             "makes no spread with their cards, so it cannot be slapped."
         )
     new = replace(_give(state, index, card), pile=state.pile[:-1])
@@ -981,6 +985,19 @@ class TonkEngine:
         if not _knows_hands(state):
             return {}
         return {player: list(hand) for player, hand in zip(state.players, state.hands, strict=True)}
+
+    def last_from_shoe(self, state: TonkState) -> list[tuple[int, str]]:
+        """The card the electronic shoe gave out last, to whom, while it is still in that hand.
+
+        After a draw from the stock: that card. The deal's hands are ``known_hands``; a card
+        already on the table or the pile is no longer to hand out. Empty with a manual shoe.
+        """
+        if state.tracking != ELECTRONIC or not state.deck or state.next_card == 0 or not state.hands:
+            return []
+        card = state.deck[state.next_card - 1]
+        return [
+            (player, card) for player, hand in zip(state.players, state.hands, strict=True) if card in hand
+        ]
 
     def is_over(self, state: TonkState) -> bool:
         return state.phase == OVER

@@ -286,9 +286,14 @@ class Injector:
         return INJECTED_SEATS if table in self.tables_for.values() else None
 
     # --- the cage ----------------------------------------------------------------------
-    def _line(self, low: float = 0.9, high: float = 0.99) -> int:
+    def _line(self, low_bp: int = 9_000, high_bp: int = 9_900) -> int:
+        """A cash amount of ``low_bp``-``high_bp`` basis points of the CTR line, whole dollars.
+
+        Integer cents throughout (basis points, not a float share), so no rounding decides
+        whether an amount lands under the line.
+        """
         line = int(settings.CTR_THRESHOLD)
-        return int(self.rng.uniform(low, high) * line) // 100 * 100
+        return self.rng.randint(low_bp, high_bp) * line // 10_000 // 100 * 100
 
     def cage_start(self) -> None:
         cashier = self.night.cashier
@@ -304,7 +309,7 @@ class Injector:
             self.stats["structurer"]["buy_ins"] = rows
         if "chip_walker" in self.rates:
             player = self.roles["chip_walker"]["player"]
-            amount = self._line(0.7, 0.7)
+            amount = self._line(7_000, 7_000)
             buy_in(actor=cashier, player=player, amount=amount)
             self.stats["chip_walker"]["buy_in"] = amount
         if "limit_prober" in self.rates:

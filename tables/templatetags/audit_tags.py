@@ -11,10 +11,8 @@ from casino.money import format_dollars
 register = template.Library()
 
 
-@register.filter
-def cents(value: Any) -> str:
-    """Integer cents as dollars: 123450 → $1,234.50; None → an em dash."""
-    return format_dollars(value)
+# Integer cents as dollars: 123450 → $1,234.50; None → an em dash (casino.money).
+register.filter("cents", format_dollars)
 
 
 @register.filter

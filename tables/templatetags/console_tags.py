@@ -5,11 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from casino.money import format_dollars, format_dollars_input
+from casino.permissions import screens_for
 from tables.console.cards import card_label, card_name, suit_class
+from tables.console.games import state_words
 from tables.console.idempotency import new_token
 
 register = template.Library()
@@ -63,3 +66,37 @@ def get_item(mapping: Any, key: Any) -> Any:
 def form_token() -> SafeString:
     """A fresh one-time token for one form: a double tap replays the first outcome."""
     return format_html('<input type="hidden" name="token" value="{}">', new_token())
+
+
+@register.filter
+def secondary_offers(actions: Any) -> list[Any]:
+    """The offers kept behind their own control (penalties), in the engine's order."""
+    return [action for action in actions or [] if getattr(action, "secondary", False)]
+
+
+@register.inclusion_tag("console/_nav.html", takes_context=True)
+def role_nav(context: template.Context) -> dict[str, Any]:
+    """The nav bar of the signed-in person's role: the screens ``casino.permissions.SCREENS`` lets
+    them open, so a link the nav shows is never one the screen refuses."""
+    user = context.get("user")
+    if user is None or not user.is_authenticated:
+        return {"links": []}
+    request = context.get("request")
+    path = request.path if request is not None else ""
+    links = []
+    for screen in screens_for(user):
+        href = reverse(screen.url_name)
+        links.append(
+            {
+                "label": screen.label,
+                "href": f"{href}#{screen.fragment}" if screen.fragment else href,
+                "current": path == href and not screen.fragment,
+            }
+        )
+    return {"links": links}
+
+
+@register.filter
+def in_words(value: Any) -> str:
+    """An engine's state value (a phase, a settle mode, an outcome) in words, never its code."""
+    return state_words(value) if value not in (None, "") else ""

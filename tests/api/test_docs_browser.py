@@ -2,7 +2,8 @@
 
 It loaded its files from a CDN, so on a floor without internet the page was blank. Its files
 now come from drf-spectacular-sidecar through our static files. Chromium is allowed to reach
-the live server only; the page must render its operations and ask no other host for anything.
+the live server only; the page must render its operations and ask no other host for anything,
+on a tablet (landscape or upright) and on a phone, with no sideways scrolling of the page.
 """
 
 from __future__ import annotations
@@ -12,13 +13,16 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browser import open_page
+from tests.browser import EVERY_SIZE, no_sideways_scroll, on_screen, open_page, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_swagger_ui_renders_its_operations_offline(browser: Any, live_server: Any) -> None:
-    page = open_page(browser, live_server)
+@EVERY_SIZE
+def test_swagger_ui_renders_its_operations_offline(
+    browser: Any, live_server: Any, viewport: dict[str, int]
+) -> None:
+    page = open_page(browser, live_server, viewport)
     here = {"127.0.0.1", urlsplit(live_server.url).hostname}  # the live server says "localhost"
     blocked: list[str] = []
 
@@ -39,10 +43,16 @@ def test_swagger_ui_renders_its_operations_offline(browser: Any, live_server: An
     players.wait_for()
     assert players.is_visible()
     assert page.locator(".opblock").count() > 20
+    width = viewport["width"]
+    players.scroll_into_view_if_needed()
+    on_screen(players)
     # Opening an operation shows its parameters: the UI's own script runs, not just its markup.
     players.click()
-    page.locator(".opblock.is-open .opblock-body").first.wait_for()
-    assert "Parameters" in page.locator(".opblock.is-open").first.inner_text()
+    opened = page.locator(".opblock.is-open").first
+    opened.locator(".opblock-body").wait_for()
+    assert "Parameters" in opened.inner_text()
+    no_sideways_scroll(page)
+    shot(page, f"api-docs-{width}x{viewport['height']}")
     assert blocked == []
     assert refused == []
     styles = page.evaluate("[...document.styleSheets].map(s => s.href).filter(Boolean)")

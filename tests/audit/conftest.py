@@ -15,13 +15,12 @@ from typing import Any
 import pytest
 import redis
 from django.conf import settings
-from django.db import connection
-from django.db.backends.signals import connection_created
 from pytest_django.plugin import blocking_manager_key
 
 from casino.celery import app as celery_app
 from ledger.services import ensure_system_accounts
 from tests.celery_support import route_all_tasks_to, worker_on
+from tests.db_support import fast_commits_on_every_connection
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -35,22 +34,10 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
             ensure_system_accounts()
 
 
-def _async_commit(sender: Any, connection: Any, **kwargs: Any) -> None:
-    with connection.cursor() as cursor:
-        cursor.execute("SET synchronous_commit TO off")
-
-
 @pytest.fixture
 def fast_commits(db: None) -> Iterator[None]:
-    """A simulated night commits thousands of times; skip the fsync wait (test data only).
-
-    Durability is all this changes: every statement still runs, triggers and constraints too.
-    """
-    connection_created.connect(_async_commit)
-    with connection.cursor() as cursor:
-        cursor.execute("SET synchronous_commit TO off")
-    yield
-    connection_created.disconnect(_async_commit)
+    with fast_commits_on_every_connection():
+        yield
 
 
 @pytest.fixture

@@ -116,3 +116,20 @@ def test_a_rounds_state_and_actions_read_as_tables_in_words(floor: Floor, site: 
     assert re.search(r"play · player [A-Z][a-z]+ [A-Za-z0-9]+ · card (?:10|[2-9AJQK])[♠♥♦♣]", text)
     assert "limits $1.00–$50.00" in text
     assert "seed" not in re.findall(r'<div class="form-row field-(\w+)', html)
+
+
+def test_the_fill_actions_go_through_the_services_which_refuse_an_admin(floor: Floor, site: Client) -> None:
+    """An admin may not sign for chips (FLOOR_POLICY "tray.decide"): each action shows the
+    service's refusal and the request stays pending, nothing moved."""
+    floor.open_faro(inventory=100_000)
+    fill = request_tray_change(actor=floor.dealer, table_id=floor.faro.pk, kind="fill", amount=10_000)
+
+    for action, verb in (("approve", "Approved"), ("refuse", "Refused")):
+        page = site.post(
+            "/admin/tables/trayrequest/", {"action": action, "_selected_action": [fill.pk]}, follow=True
+        )
+        text = _text(page.content.decode())
+        assert f"#{fill.pk}: Only a pit boss or a cashier may approve or refuse" in text
+        assert f"{verb} 0 request(s)." in text
+        fill.refresh_from_db()
+        assert (fill.status, fill.decided_by, fill.transfer) == ("pending", None, None)

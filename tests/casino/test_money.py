@@ -11,6 +11,8 @@ import pytest
 
 from casino.errors import ValidationFailed
 from casino.money import format_dollars, format_dollars_input, parse_dollars
+from ledger.errors import in_dollars
+from tables.games.payments import dollars as engine_dollars
 from tables.templatetags import audit_tags, console_tags
 
 AMOUNTS = [0, 5, -500, 123_450, -123_450, 2**62 + 1]
@@ -20,8 +22,11 @@ AMOUNTS = [0, 5, -500, 123_450, -123_450, 2**62 + 1]
 def test_every_screen_spells_an_amount_the_same_way(cents: int) -> None:
     expected = format_dollars(cents)
 
-    assert audit_tags.cents(cents) == expected  # the audit report (HTML and PDF)
+    assert audit_tags.register.filters["cents"](cents) == expected  # the audit report (HTML, PDF)
     assert console_tags.dollars(cents) == expected  # the console, the pit, the player's page
+    assert in_dollars(f"needs {cents} cents more") == f"needs {expected} more"  # ledger refusals
+    if abs(cents) < 10**15:  # beyond that an engine's message says "that amount"
+        assert engine_dollars(cents) == expected  # the game engines' refusals
 
 
 def test_amounts_are_formatted_from_integers_to_the_last_cent() -> None:

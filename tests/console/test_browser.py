@@ -20,6 +20,7 @@ from tables.models import RefusedAction, Round, TrayRequest
 from tests.browser import (
     README_SHOTS,
     SHOTS,
+    call_turn,
     check_accessibility,
     confirmed,
     key_cards,
@@ -59,6 +60,8 @@ def test_dealer_runs_a_full_faro_deal_and_a_pit_boss_approves_a_fill(
     page.get_by_role("link", name=f"Open {world.faro.name}").click()
     page.get_by_label("Opening count (dollars)").fill("10,000")
     shot(page, "02-open-table")
+    page.get_by_role("button", name="Check count").click()  # the confirm step shows what will post
+    page.get_by_test_id("open-check").filter(has_text="you counted $10,000.00").wait_for()
     page.get_by_role("button", name="Open table").click()
     confirmed(page, "is open with $10,000.00")
 
@@ -146,12 +149,7 @@ def test_dealer_runs_a_full_faro_deal_and_a_pit_boss_approves_a_fill(
     for turn in range(3, 25):
         start = 1 + 2 * (turn - 1)
         key_cards(page, shoe[start : start + 2], f"Turn {turn}:")
-    call = page.locator("#call-turn")
-    call.get_by_label("Player").select_option(label="Kate Elder")
-    for index, rank in enumerate(("9", "J", "4")):
-        call.locator(f'select[name="order_{index}"]').select_option(rank)
-    call.get_by_label("Amount (dollars)").fill("10")
-    call.get_by_role("button", name="Call the turn").click()
+    call_turn(page, "Kate Elder", "9 · J · 4", "$10")
     confirmed(page, "Kate Elder called the turn 9 · J · 4 for $10.00")
     page.locator("#call-turn").scroll_into_view_if_needed()
     shot(page, "07-call-the-turn")
@@ -182,8 +180,9 @@ def _readme_shot(name: str) -> Path:
 def test_other_roles_get_a_polite_refusal(browser: Any, live_server: Any, world: Floor) -> None:
     page = open_page(browser, live_server)
     sign_in(page, world.auditor.username)
-    page.get_by_role("heading", name="Not for this account").wait_for()
+    page.wait_for_url("**/audit/")  # the auditor's home (issue 21 item 6), not a refusal
     page.goto("/pit/")
+    page.get_by_role("heading", name="Not for this account").wait_for()
     assert "The pit view is for pit bosses and cashiers." in page.inner_text("main")
     shot(page, "10-forbidden")
 
@@ -221,6 +220,7 @@ def test_a_correction_the_dealer_asks_the_pit_approves_and_the_table_plays_on(
     sign_in(page, world.dealer.username)
     page.get_by_role("link", name=f"Open {world.faro.name}").click()
     page.get_by_label("Opening count (dollars)").fill("10,000")
+    page.get_by_role("button", name="Check count").click()
     page.get_by_role("button", name="Open table").click()
     confirmed(page, "is open with $10,000.00")
     page.get_by_label("Seat a player: search by name").fill("Kate")

@@ -132,18 +132,19 @@ def test_a_faro_bet_is_refused_in_words(fields: dict[str, Any], message: str) ->
     assert refused.value.message == message
 
 
-def test_calling_the_turn_needs_three_cards_then_a_player() -> None:
-    called = posted(order_0="3", order_1="Q", order_2="7", player="4", amount="1000")
+def test_calling_the_turn_needs_one_tapped_order_then_a_player() -> None:
+    called = posted(order="3,Q,7", player="4", amount="1000")
     assert forms.faro_payload("call_turn", called) == {
         "type": "call_turn",
         "player": 4,
         "order": ["3", "Q", "7"],
         "amount": 1000,
     }
-    with pytest.raises(ValidationFailed, match=r"^Call all three cards: loser, winner and hock\.$"):
-        forms.faro_payload("call_turn", posted(order_0="3", order_1="Q", amount="1000"))
+    for order in ("", "3,Q", "3,,7", "3,Q,7,8"):
+        with pytest.raises(ValidationFailed, match=r"^Tap the order you call: loser, winner, hock\.$"):
+            forms.faro_payload("call_turn", posted(order=order, player="4", amount="1000"))
     with pytest.raises(ValidationFailed, match=r"^Choose who calls the turn\.$"):
-        forms.faro_payload("call_turn", posted(order_0="3", order_1="Q", order_2="7", amount="1000"))
+        forms.faro_payload("call_turn", posted(order="3,Q,7", amount="1000"))
 
 
 def test_manual_cards_are_keyed_in_order() -> None:

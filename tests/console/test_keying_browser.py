@@ -78,12 +78,16 @@ def test_a_dealer_keys_every_hand_of_a_manual_fan_tan_deal_and_plays_from_one(
     assert round_.state["tracking"] == "full"
 
     # Wyatt, first to play, holds one card the layout takes: the one play offered is that card,
-    # a single tap (the engine lists it concretely); his pass would be an illegal one, and says so.
+    # a single tap (the engine lists it concretely).
     plays = page.locator("form.action-tap button", has_text="Wyatt Earp plays")
     assert plays.all_inner_texts() == ["Wyatt Earp plays 7♠"]
-    assert "illegal pass" in page.locator("form.action-tap button.btn-danger").inner_text()
+    # His pass would be an illegal one: it is kept apart, behind "Record a penalty…", and says so.
+    penalty = page.get_by_test_id("penalty-control")
+    assert not penalty.locator("button.btn-danger").is_visible()
+    penalty.locator("summary").click()
+    assert "illegal pass" in penalty.locator("button.btn-danger").inner_text()
     plays.click()
-    confirmed(page, "Wyatt Earp plays 7♠: done.")
+    confirmed(page, "Wyatt Earp plays 7♠.")
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, "15-fan-tan-keyed-play")
     assert RoundAction.objects.filter(round=round_).count() == 2

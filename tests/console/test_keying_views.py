@@ -94,7 +94,7 @@ def test_the_engines_refusal_is_shown_in_place_with_every_card_still_keyed(
     page = reply.content.decode()
     assert reply.status_code == 400
     keying = page[page.index("data-keying") : page.index('data-testid="choice-count"')]
-    assert "2S has already been dealt" in keying
+    assert "2♠ has already been dealt" in keying
     assert 'data-testid="inline-error"' in keying
     assert keying.count(" checked ") == 11  # nothing to key again: only the duplicate to fix
     assert RefusedAction.objects.filter(round=round_, code="card_not_in_shoe").count() == 1
@@ -124,7 +124,7 @@ def test_after_a_keyed_deal_the_console_knows_every_hand(floor: Floor, as_user: 
     assert known_hands_of(round_) == keyed
     screen = client.get(f"/console/tables/{table.pk}/").content.decode()
     assert "data-keying" not in screen
-    assert "hands the engine knows" in screen
+    assert "Hands (dealer only)" in screen
 
 
 def test_a_keyed_fan_tan_deal_offers_only_held_cards_and_charges_an_illegal_pass_at_once(

@@ -2,17 +2,29 @@
 
 With DEBUG on, ``{% htmx_script %}`` used to add django-htmx's debug handler, which replaces the
 whole document with any 400 response: the dealer lost the styled screen to bare HTML. Each case
-checks that the screen's landmarks are still there and on screen, and the refusal is in words.
+checks, on a tablet (landscape, upright) and a phone, with DEBUG off and then on, that the
+screen's landmarks are still there and on screen, and the refusal is in words.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.browser import TABLET, dealer_at_faro, live_faro_deal, open_page, place_bet, sign_in
+from tests.browser import (
+    EVERY_SIZE,
+    dealer_at_faro,
+    live_faro_deal,
+    no_sideways_scroll,
+    on_screen,
+    open_page,
+    place_bet,
+    shot,
+    sign_in,
+)
 from tests.console.conftest import Floor, build_floor
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -31,29 +43,18 @@ def world(transactional_db: None) -> Floor:
     return build_floor(prefix="ref", more_tables=True)
 
 
-@pytest.fixture(params=[False, True], ids=["debug-off", "debug-on"])
-def debug(request: Any, settings: Any) -> bool:
-    settings.DEBUG = request.param
-    return bool(request.param)
-
-
-def _check_debug(page: Any, debug: bool) -> None:
-    """The live server really runs with this DEBUG: only DEBUG shows Django's technical 404."""
-    page.goto("/console/no-such-screen/")
-    assert ("URLconf" in page.content()) is debug
+def _debug_off_then_on(settings: Any, page: Any) -> Iterator[bool]:
+    """Run the case with DEBUG off, then again with it on, on one floor (building it is the slow
+    part). The live server really runs with each: only DEBUG shows Django's technical 404."""
+    for debug in (False, True):
+        settings.DEBUG = debug
+        page.goto("/console/no-such-screen/")
+        assert ("URLconf" in page.content()) is debug
+        yield debug
 
 
 def _mark(page: Any) -> None:
     page.evaluate("document.documentElement.dataset.before = 'refusal'")
-
-
-def _on_screen(page: Any, selector: str) -> None:
-    box = page.locator(selector).first.bounding_box()
-    assert box is not None, f"{selector} is not laid out"
-    assert box["x"] >= 0, box
-    assert box["x"] + box["width"] <= TABLET["width"], box
-    assert box["y"] >= 0, box
-    assert box["y"] + box["height"] <= TABLET["height"], box
 
 
 def _assert_same_page(page: Any) -> None:
@@ -69,65 +70,78 @@ def _refusal_in_words(receipt: Any) -> str:
     return text
 
 
+@EVERY_SIZE
 def test_an_over_limit_faro_bet_is_refused_on_the_same_screen(
     browser: Any,
     live_server: Any,
     world: Floor,
-    debug: bool,
+    settings: Any,
+    viewport: dict[str, int],
 ) -> None:
     live_faro_deal(world)
-    page = open_page(browser, live_server)
-    _check_debug(page, debug)
-    dealer_at_faro(page, world)
-    _mark(page)
+    page = open_page(browser, live_server, viewport)
+    sign_in(page, world.dealer.username)
+    for debug in _debug_off_then_on(settings, page):
+        page.goto(f"/console/tables/{world.faro.pk}/")
+        _mark(page)
+        with page.expect_response(lambda response: response.request.method == "POST") as sent:
+            place_bet(page, "Kate Elder", ["K"], "$600")
+        assert sent.value.status == 400
+        page.locator("#bet-form").get_by_test_id("inline-error").filter(
+            has_text="The table maximum is $500.00"
+        ).wait_for()
+        _assert_same_page(page)
+        # Where the dealer is (no scrolling): the sticky table header, with the refusal in it.
+        on_screen(page.locator(".table-head h1").first)
+        assert page.locator(".table-head h1").inner_text() == world.faro.name
+        receipt = page.get_by_test_id("receipt")
+        assert "The table maximum is $500.00" in _refusal_in_words(receipt)
+        on_screen(page.locator("[data-testid=receipt]").first)
+        assert page.locator("#bet-form [data-confirm]").is_visible()
+        no_sideways_scroll(page)
+        if debug:
+            shot(page, f"refusal-faro-{viewport['width']}x{viewport['height']}")
+        page.evaluate("window.scrollTo(0, 0)")
+        on_screen(page.locator("header.topbar").first)
+    page.context.close()
 
-    with page.expect_response(lambda response: response.request.method == "POST") as sent:
-        place_bet(page, "Kate Elder", ["K"], "$600")
-    assert sent.value.status == 400
-    page.locator("#bet-form").get_by_test_id("inline-error").filter(
-        has_text="The table maximum is $500.00"
-    ).wait_for()
-    _assert_same_page(page)
-    # Where the dealer is (no scrolling): the sticky table header, with the refusal in it.
-    _on_screen(page, ".table-head h1")
-    assert page.locator(".table-head h1").inner_text() == world.faro.name
-    receipt = page.get_by_test_id("receipt")
-    assert "The table maximum is $500.00" in _refusal_in_words(receipt)
-    _on_screen(page, "[data-testid=receipt]")
-    assert page.locator("#bet-form [data-confirm]").is_visible()
-    page.evaluate("window.scrollTo(0, 0)")
-    _on_screen(page, "header.topbar")
 
-
+@EVERY_SIZE
 def test_the_pits_min_above_max_is_refused_on_the_same_screen(
     browser: Any,
     live_server: Any,
     world: Floor,
-    debug: bool,
+    settings: Any,
+    viewport: dict[str, int],
 ) -> None:
-    page = open_page(browser, live_server)
-    _check_debug(page, debug)
+    page = open_page(browser, live_server, viewport)
     sign_in(page, world.pit_boss.username)
-    page.get_by_role("heading", name="The pit").wait_for()
-    _mark(page)
-    card = page.get_by_test_id("pit-table").filter(has_text=world.faro.name)
-    card.get_by_label("Min ($)").fill("600")
-    card.get_by_label("Max ($)").fill("500")
-    with page.expect_response(lambda response: response.request.method == "POST") as sent:
-        card.get_by_role("button", name=f"Change limits at {world.faro.name}").click()
-    assert sent.value.status == 400
-    receipt = page.get_by_test_id("receipt")
-    receipt.wait_for()
-    _assert_same_page(page)
-    _refusal_in_words(receipt)
-    # The refusal is where the pit boss is looking, not at the top of a scrolled page.
-    _on_screen(page, "[data-testid=receipt]")
-    assert card.get_by_role("button", name=f"Change limits at {world.faro.name}").is_visible()
-    page.evaluate("window.scrollTo(0, 0)")
-    _on_screen(page, "header.topbar")
-    _on_screen(page, "main.page h1")
-    world.faro.refresh_from_db()
-    assert (world.faro.min_bet, world.faro.max_bet) == (500, 50_000)
+    for debug in _debug_off_then_on(settings, page):
+        page.goto("/pit/")
+        page.get_by_role("heading", name="The pit").wait_for()
+        _mark(page)
+        card = page.get_by_test_id("pit-table").filter(has_text=world.faro.name)
+        card.get_by_label("Min ($)").fill("600")
+        card.get_by_label("Max ($)").fill("500")
+        with page.expect_response(lambda response: response.request.method == "POST") as sent:
+            card.get_by_role("button", name=f"Change limits at {world.faro.name}").click()
+        assert sent.value.status == 400
+        receipt = page.get_by_test_id("receipt")
+        receipt.wait_for()
+        _assert_same_page(page)
+        _refusal_in_words(receipt)
+        # The refusal is where the pit boss is looking, not at the top of a scrolled page.
+        on_screen(page.locator("[data-testid=receipt]").first)
+        assert card.get_by_role("button", name=f"Change limits at {world.faro.name}").is_visible()
+        no_sideways_scroll(page)
+        if debug:
+            shot(page, f"refusal-pit-{viewport['width']}x{viewport['height']}")
+        page.evaluate("window.scrollTo(0, 0)")
+        on_screen(page.locator("header.topbar").first)
+        on_screen(page.locator("main.page h1").first)
+        world.faro.refresh_from_db()
+        assert (world.faro.min_bet, world.faro.max_bet) == (500, 50_000)
+    page.context.close()
 
 
 def test_a_server_failure_or_a_lost_connection_is_said_on_the_same_screen(
@@ -151,7 +165,7 @@ def test_a_server_failure_or_a_lost_connection_is_said_on_the_same_screen(
     place_bet(page, "Kate Elder", ["K"], "$10")
     page.get_by_test_id("receipt").filter(has_text="The server failed (error 500)").wait_for()
     _assert_same_page(page)
-    _on_screen(page, "[data-testid=receipt]")
+    on_screen(page.locator("[data-testid=receipt]").first)
     assert "Server Error" not in page.inner_text("body")
 
     page.unroute("**/*")

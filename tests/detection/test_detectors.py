@@ -15,6 +15,7 @@ from django.conf import settings
 
 from tables.detection.base import threshold
 from tables.detection.detectors import DETECTOR_OF_KIND, DETECTORS, KINDS
+from tables.detection.faro_splits import splits_tail
 from tests.detection.conftest import DetectedNight
 
 FAIR = 25 / 17
@@ -85,13 +86,17 @@ def test_a_dealer_stacking_splits_is_flagged_with_the_deals_that_show_it(injecte
     evidence = alert["evidence"]
     deals, splits = evidence["deals"], evidence["splits"]
     assert deals >= threshold("SPLIT_MIN_DEALS")
-    assert splits == sum(r["splits"] for r in evidence["rounds"])  # every deal is listed
+    assert splits == sum(r["splits"] for r in evidence["deals_by_splits"])  # every deal is listed
+    assert evidence["rounds"] == sorted(r["round"] for r in evidence["deals_by_splits"])
     assert evidence["expected"] == pytest.approx(deals * FAIR, abs=0.01)
     assert evidence["z"] == pytest.approx((splits - deals * FAIR) / (1.19 * math.sqrt(deals)), abs=0.01)
-    assert evidence["z"] >= threshold("SPLIT_Z")
-    assert min(r["splits"] for r in evidence["rounds"]) >= 6  # every deal was stacked (rate 1)
+    # The exact tail of that many splits in that many fair deals, judged by BH at the FDR.
+    assert evidence["p_value"] == pytest.approx(splits_tail(deals, splits), rel=1e-3, abs=1e-4)
+    assert evidence["p_value"] <= evidence["q_value"] <= evidence["fdr"] == threshold("FDR")
+    assert evidence["window"]["days"] == threshold("WINDOW_DAYS")
+    assert min(r["splits"] for r in evidence["deals_by_splits"]) >= 6  # every deal was stacked (rate 1)
     assert alert["table"] == stacker["subjects"]["table"]
-    assert all(r["table"] == stacker["subjects"]["table"] for r in evidence["rounds"])
+    assert all(r["table"] == stacker["subjects"]["table"] for r in evidence["deals_by_splits"])
 
 
 def test_a_deal_with_many_splits_is_flagged_on_its_own(injected: DetectedNight) -> None:
@@ -99,9 +104,14 @@ def test_a_deal_with_many_splits_is_flagged_on_its_own(injected: DetectedNight) 
     deals = injected.of("faro_split_deal")
     assert deals, "the stacker's 7-split deal"
     for alert in deals:
+        evidence = alert["evidence"]
         assert alert["dealer"] == stacker["subjects"]["dealer"]
-        assert alert["evidence"]["splits"] >= threshold("SPLIT_DEAL_MIN")
-        assert len(alert["evidence"]["turns"]) == alert["evidence"]["splits"]
+        assert evidence["p_value"] == pytest.approx(splits_tail(1, evidence["splits"]), rel=1e-3, abs=1e-4)
+        # BH over the day's deals: on this small night (a dozen deals) six splits can pass.
+        assert evidence["p_value"] <= evidence["q_value"] <= evidence["fdr"]
+        assert evidence["splits"] >= 6
+        assert len(evidence["turns"]) == evidence["splits"]
+        assert evidence["round_links"] == [f"/api/v1/rounds/{evidence['round']}"]
 
 
 # --------------------------------------------------------------------------- hold
@@ -120,7 +130,18 @@ def test_a_cold_deck_shows_as_a_hold_far_above_the_theoretical(injected: Detecte
     assert len(evidence["rounds"]) >= threshold("HOLD_MIN_ROUNDS")
     # Every turn fixed (rate 1; a turn with no money on its two ranks cannot be): far beyond a fair coin.
     assert evidence["turns_for_house"] > 0.8 * evidence["turns_decided"] >= threshold("HOLD_MIN_TURNS")
-    assert evidence["turns_p_value"] <= threshold("HOLD_TURNS_P")
+    # The alert cites its p-value (the smaller test's, doubled), the FDR it was raised at, the
+    # window it read and its rounds, with links.
+    assert evidence["p_value"] == pytest.approx(
+        min(1, 2 * min(evidence["turns_p_value"], evidence["p_value_hold"])), rel=1e-3, abs=1e-4
+    )
+    assert evidence["p_value"] <= evidence["q_value"] <= evidence["fdr"] == threshold("FDR")
+    assert evidence["turns_p_value"] < 1e-6
+    assert evidence["window"]["days"] == threshold("WINDOW_DAYS")
+    assert evidence["window"]["last_day"] == alert["gaming_day"].isoformat()
+    assert evidence["window"]["first_day"] <= evidence["window"]["first_day_with_rounds"]
+    assert evidence["round_links"] == [f"/api/v1/rounds/{pk}" for pk in evidence["rounds"]]
+    assert evidence["rounds_total"] == len(evidence["rounds"])
     by_table = one([a for a in alerts if a["evidence"]["scope"] == "table"], table=table)
     assert by_table["evidence"]["rounds"] == evidence["rounds"]  # the dealer never left the table
     assert alert["table"] == table
@@ -141,6 +162,11 @@ def test_soft_play_between_colluders_is_a_one_way_chip_flow(injected: DetectedNi
     assert evidence["rounds_a_paid_b"] >= threshold("FLOW_MIN_ROUNDS")
     assert evidence["b_wins"] > evidence["b_expected_wins"]
     assert max(evidence["a_p_value"], evidence["b_p_value"]) <= threshold("FLOW_P")
+    # Both sides must be off (the larger p), or the amounts: twice the smaller, BH over the pairs.
+    assert evidence["p_value"] <= min(1, 2 * max(evidence["a_p_value"], evidence["b_p_value"])) + 1e-4
+    assert evidence["p_value"] <= evidence["q_value"] <= evidence["fdr"] == threshold("FDR")
+    assert evidence["window"]["days"] == threshold("WINDOW_DAYS")
+    assert evidence["round_links"] == [f"/api/v1/rounds/{pk}" for pk in evidence["rounds"]]
 
 
 def test_a_dumper_losing_big_to_one_partner_is_a_one_way_chip_flow(injected: DetectedNight) -> None:

@@ -63,7 +63,7 @@ def test_every_threshold_a_detector_asks_for_exists() -> None:
     }
     assert len(asked) >= 30
     assert asked <= set(settings.DETECTION)
-    assert base.threshold("SPLIT_Z") == settings.DETECTION["SPLIT_Z"]
+    assert base.threshold("FDR") == settings.DETECTION["FDR"]
 
 
 def test_deploy_readme_lists_every_detection_variable() -> None:

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from tables.games.base import TableContext
 from tables.games.cards import FARMER_DECK, FULL_DECK
-from tables.games.errors import IllegalAction
 from tables.games.registry import ENGINE_MODULES, engine_for
+from tests.games.engine_support import outcome
 
 GAMES = sorted(ENGINE_MODULES)
 SEATS = {1: 11, 2: 12, 3: 13}
@@ -36,20 +36,6 @@ def good_ctx(game: str) -> TableContext:
         extra_decks=(tuple(deck),) if game == "farmer" else (),
         carry={},
     )
-
-
-def outcome(call: Any, ctx: TableContext) -> IllegalAction | None:
-    """None when accepted; the refusal otherwise. Any other exception fails the test."""
-    try:
-        call(ctx)
-    except IllegalAction as refused:
-        error: IllegalAction | None = refused
-    else:
-        error = None
-    if error is not None:
-        assert error.code
-        assert error.message
-    return error
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -6,6 +6,7 @@ import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import pytest
@@ -16,39 +17,14 @@ from tables.games.base import RAKE, Settlement, TableContext, pot, wallet, witho
 from tables.games.cards import FULL_DECK, rank_index, rank_of, suit_of
 from tables.games.errors import IllegalAction
 from tables.games.fan_tan import ENGINE, FanTanState
+from tests.games.engine_support import apply_or_refuse, context, net, reserve_and_start_or_refuse
 
 CHIP = 100
 SEATS = {1: 10, 2: 20, 3: 30}  # dealer seat 1 → order 20 (18 cards), 30 (17), 10 (17)
 MAIN = pot("main")
 
 
-def make_ctx(
-    *,
-    seats: Mapping[int, int] = SEATS,
-    ante: int = CHIP,
-    carry: Mapping[str, Any] | None = None,
-    rules: Mapping[str, Any] | None = None,
-    deck: Sequence[str] | None = None,
-    min_bet: int = 100,
-    max_bet: int = 10_000,
-) -> TableContext:
-    return TableContext(
-        rules=dict(rules or {}),
-        seats=dict(seats),
-        min_bet=min_bet,
-        max_bet=max_bet,
-        ante=ante,
-        deck=None if deck is None else tuple(deck),
-        carry=dict(carry or {}),
-    )
-
-
-def net(settlements: Sequence[Settlement]) -> Counter[str]:
-    totals: Counter[str] = Counter()
-    for s in settlements:
-        totals[s.payee] += s.amount
-        totals[s.payer] -= s.amount
-    return totals
+make_ctx = partial(context, seats=SEATS, ante=CHIP)
 
 
 def fill_hands(state: FanTanState, fixed: Mapping[int, Sequence[str]]) -> dict[int, list[str]]:
@@ -775,20 +751,7 @@ FUZZ_STATES = _fuzz_states()
 @settings(max_examples=250, deadline=None)
 @given(index=st.integers(0, len(FUZZ_STATES) - 1), action=garbage_actions())
 def test_garbage_actions_only_ever_raise_illegal_action(index: int, action: Any) -> None:
-    state = FUZZ_STATES[index]
-    before = ENGINE.public_state(state)
-    try:
-        new, moved = ENGINE.apply(state, action)
-    except IllegalAction as exc:
-        refused: IllegalAction | None = exc
-    else:
-        refused = None
-        json.dumps(ENGINE.public_state(new))
-        assert all(s.amount > 0 for s in moved)
-    if refused is not None:
-        assert refused.code
-        assert refused.message
-        assert ENGINE.public_state(state) == before
+    apply_or_refuse(ENGINE, FUZZ_STATES[index], action)
 
 
 @settings(max_examples=120, deadline=None)
@@ -817,11 +780,4 @@ def test_garbage_table_contexts_only_ever_raise_illegal_action(
         extra_decks=extra,
         carry=carry,
     )
-    for call in (ENGINE.reserve, ENGINE.start):
-        try:
-            call(ctx)
-        except IllegalAction as exc:
-            refused: IllegalAction | None = exc
-        else:
-            refused = None
-        assert refused is None or refused.code
+    reserve_and_start_or_refuse(ENGINE, ctx)

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from tables.games.base import RAKE, Settlement, TableContext, pot, wallet
 from tables.games.cards import FARMER_DECK, FULL_DECK, hand_points, rank_of
 from tables.games.errors import IllegalAction
 from tables.games.farmer import ENGINE, FarmerState
+from tests.games.engine_support import apply_or_refuse, context, net, reserve_and_start_or_refuse
 
 ANTE = 100
 SEATS = {1: 10, 3: 30, 5: 50}  # farmer 10 at seat 1 → order 30, 50, 10
@@ -27,40 +29,12 @@ FOUR = {1: 10, 2: 20, 3: 30, 4: 40}
 FIVE = {1: 10, 2: 20, 3: 30, 4: 40, 5: 50}
 
 
-def make_ctx(
-    *,
-    seats: Mapping[int, int] = SEATS,
-    ante: int = ANTE,
-    carry: Mapping[str, Any] | None = None,
-    rules: Mapping[str, Any] | None = None,
-    deck: Sequence[str] | None = None,
-    extra: Sequence[str] | None = None,
-    min_bet: int = 100,
-    max_bet: int = 10_000,
-) -> TableContext:
-    return TableContext(
-        rules=dict(rules or {}),
-        seats=dict(seats),
-        min_bet=min_bet,
-        max_bet=max_bet,
-        ante=ante,
-        deck=None if deck is None else tuple(deck),
-        extra_decks=() if extra is None else (tuple(extra),),
-        carry=dict(carry or {}),
-    )
+make_ctx = partial(context, seats=SEATS, ante=ANTE)
 
 
 def deck_starting(*first: str) -> tuple[str, ...]:
     """A Farmer deck whose top cards are ``first``, the rest in canonical order."""
     return (*first, *(c for c in FARMER_DECK if c not in first))
-
-
-def net(settlements: Sequence[Settlement]) -> Counter[str]:
-    totals: Counter[str] = Counter()
-    for s in settlements:
-        totals[s.payee] += s.amount
-        totals[s.payer] -= s.amount
-    return totals
 
 
 def manual_round(
@@ -800,20 +774,7 @@ FUZZ_STATES = _fuzz_states()
 @settings(max_examples=250, deadline=None)
 @given(index=st.integers(0, len(FUZZ_STATES) - 1), action=garbage_actions())
 def test_garbage_actions_only_ever_raise_illegal_action(index: int, action: Any) -> None:
-    state = FUZZ_STATES[index]
-    before = ENGINE.public_state(state)
-    try:
-        new, moved = ENGINE.apply(state, action)
-    except IllegalAction as exc:
-        refused: IllegalAction | None = exc
-    else:
-        refused = None
-        json.dumps(ENGINE.public_state(new))
-        assert all(s.amount > 0 for s in moved)
-    if refused is not None:
-        assert refused.code
-        assert refused.message
-        assert ENGINE.public_state(state) == before
+    apply_or_refuse(ENGINE, FUZZ_STATES[index], action)
 
 
 @settings(max_examples=120, deadline=None)
@@ -844,14 +805,7 @@ def test_garbage_table_contexts_only_ever_raise_illegal_action(
         extra_decks=extra,
         carry=carry,
     )
-    for call in (ENGINE.reserve, ENGINE.start):
-        try:
-            call(ctx)
-        except IllegalAction as exc:
-            refused: IllegalAction | None = exc
-        else:
-            refused = None
-        assert refused is None or refused.code
+    reserve_and_start_or_refuse(ENGINE, ctx)
 
 
 # --- statistics ---------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from tables.games.base import RAKE, Settlement, TableContext, pot, wallet
 from tables.games.cards import FULL_DECK
 from tables.games.errors import IllegalAction
 from tables.games.newmarket import ENGINE, PAY_CARDS, NewmarketState, closing_split, hand_of
+from tests.games.engine_support import context
 
 SEATS3 = {1: 11, 2: 12, 3: 13}  # dealer seat 1 (player 11); 12 sits on the dealer's left
 ORDER3 = [12, 13, 11]
@@ -62,25 +63,8 @@ def deck_for(order: Sequence[int], hands: Mapping[Any, list[str]]) -> tuple[str,
     return tuple(deck)
 
 
-def make_ctx(
-    seats: Mapping[int, int] = SEATS3,
-    *,
-    deck: tuple[str, ...] | None = None,
-    rules: Mapping[str, Any] | None = None,
-    ante: int = 100,
-    carry: Mapping[str, Any] | None = None,
-    min_bet: int = 100,
-    max_bet: int = 10_000,
-) -> TableContext:
-    return TableContext(
-        rules=rules or {},
-        seats=seats,
-        min_bet=min_bet,
-        max_bet=max_bet,
-        ante=ante,
-        deck=deck,
-        carry=carry or {},
-    )
+def make_ctx(seats: Mapping[int, int] = SEATS3, **kw: Any) -> TableContext:
+    return context(seats=seats, **{"ante": 100, **kw})
 
 
 def run(state: NewmarketState, *actions: dict[str, Any]) -> tuple[NewmarketState, list[Settlement]]:

@@ -15,43 +15,20 @@ from hypothesis import strategies as st
 from tables.games.base import Settlement, TableContext, wallet
 from tables.games.errors import IllegalAction
 from tables.games.stakes import ENGINE, VARIANTS, StakesState, required_reserve
+from tests.games.engine_support import context, net
 
 SEATS = {1: 101, 3: 103, 5: 105, 7: 107}
 STAKE = 500
 
 
-def make_ctx(
-    rules: Mapping[str, Any] | None = None,
-    *,
-    seats: Mapping[int, int] = SEATS,
-    ante: int = STAKE,
-    carry: Mapping[str, Any] | None = None,
-    min_bet: int = 100,
-    max_bet: int = 10_000,
-) -> TableContext:
-    return TableContext(
-        rules=dict(rules or {}),
-        seats=dict(seats),
-        min_bet=min_bet,
-        max_bet=max_bet,
-        ante=ante,
-        carry=dict(carry or {}),
-    )
+def make_ctx(rules: Mapping[str, Any] | None = None, **kw: Any) -> TableContext:
+    return context(rules=rules, **{"seats": SEATS, "ante": STAKE, **kw})
 
 
 def started(rules: Mapping[str, Any] | None = None, **kw: Any) -> StakesState:
     state, settlements = ENGINE.start(make_ctx(rules, **kw))
     assert settlements == ()
     return state
-
-
-def net(settlements: tuple[Settlement, ...]) -> Counter[str]:
-    """Each party's net gain in cents."""
-    totals: Counter[str] = Counter()
-    for s in settlements:
-        totals[s.payee] += s.amount
-        totals[s.payer] -= s.amount
-    return totals
 
 
 def paid_out(settlements: tuple[Settlement, ...]) -> Counter[str]:

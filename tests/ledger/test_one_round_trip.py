@@ -69,7 +69,7 @@ def test_a_refusal_outside_a_transaction_leaves_the_connection_usable(make_walle
         post_transfer(key="too-much-autocommit", kind="bet", legs=[Leg(payer.code, payee.code, 80)])
 
     assert caught.value.fields == {"account": payer.code, "available": 50, "needed": 80}
-    assert "has 50 cents available; this transfer needs 30 cents more" in caught.value.message
+    assert "has $0.50 available; this transfer needs $0.30 more" in caught.value.message
     post_transfer(key="affordable", kind="bet", legs=[Leg(payer.code, payee.code, 50)])
     assert (balance(payer), balance(payee)) == (0, 50)
     assert not Transfer.objects.filter(key="too-much-autocommit").exists()

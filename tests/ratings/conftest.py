@@ -13,12 +13,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from django.db import connection
-from django.db.backends.signals import connection_created
 from pytest_django import DjangoDbBlocker
 
 from ledger.services import ensure_system_accounts
 from tests.celery_support import worker_on
+from tests.db_support import fast_commits_on_every_connection
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -37,19 +36,10 @@ def ratings_worker(task_queue: str) -> Iterator[Any]:
         yield worker
 
 
-def _async_commit(sender: Any, connection: Any, **kwargs: Any) -> None:
-    with connection.cursor() as cursor:
-        cursor.execute("SET synchronous_commit TO off")
-
-
 @pytest.fixture
 def fast_commits(transactional_db: None) -> Iterator[None]:
-    """A simulated night commits thousands of times; skip the fsync wait (test data only)."""
-    connection_created.connect(_async_commit)
-    with connection.cursor() as cursor:
-        cursor.execute("SET synchronous_commit TO off")
-    yield
-    connection_created.disconnect(_async_commit)
+    with fast_commits_on_every_connection():
+        yield
 
 
 @pytest.fixture

@@ -5,13 +5,14 @@ one turn and one pot payment cost through ``POST /api/v1/rounds/{id}/actions``, 
 that creeps back in fails here. Counts are as the test sees them: the request's transaction
 is a savepoint inside the test's, so BEGIN/COMMIT show up as SAVEPOINT/RELEASE.
 
-A bet on an open layout, or a pot payment from the acting player's reserve (13):
+A bet on an open layout, or a pot payment from the acting player's reserve (12):
     token · SAVEPOINT · lock the round's table · lock the round (with the actions after the
-    version this process has cached) · the player's seat and wallet · SAVEPOINT, the ledger
-    function, RELEASE · INSERT the action (with its transfer) · INSERT the settlement rows ·
-    UPDATE the round · RELEASE · the round's settlements for the response.
-A turn that pays players: the payees' wallets instead of the seat (13). A turn that moves no
-chips: no seat, no wallets, no ledger, no settlement rows (8).
+    version this process has cached, and its settlement count) · the player's seat and wallet ·
+    SAVEPOINT, the ledger function, RELEASE · INSERT the action (with its transfer) · INSERT the
+    settlement rows · UPDATE the round · RELEASE. The answer lists only this action's
+    settlements (API.md), which the service has in hand: no read of the round's list.
+A turn that pays players: the payees' wallets instead of the seat (12). A turn that moves no
+chips: no seat, no wallets, no ledger, no settlement rows (7).
 """
 
 from __future__ import annotations
@@ -27,10 +28,10 @@ from tables.round_state import fold
 from tables.state_cache import STATE_CACHE
 from tests.factories import ApiFloor
 
-BET = 13
-TURN_PAYING = 13
-TURN_MOVING_NOTHING = 8
-POT_PAYMENT = 13
+BET = 12
+TURN_PAYING = 12
+TURN_MOVING_NOTHING = 7
+POT_PAYMENT = 12
 # With an Idempotency-Key: the round's existence, SAVEPOINT, the key's SELECT, SAVEPOINT / INSERT /
 # RELEASE of its record, the UPDATE storing the response, RELEASE.
 KEYED_BET = BET + 8
@@ -69,8 +70,9 @@ class FaroDeal:
     def bet(self, player: int, rank: str, amount: int = 500, **kwargs: Any) -> dict[str, Any]:
         return self.act({"type": "bet", "player": player, "ranks": [rank], "amount": amount}, **kwargs)
 
-    def moved_since(self, count: int) -> list[str]:
-        return [s["kind"] for s in self.round["settlements"][count:]]
+    def moved(self) -> list[str]:
+        """The kinds of what the last action moved: its answer lists only its own settlements."""
+        return [s["kind"] for s in self.round["settlements"]]
 
 
 def test_a_bet_on_an_open_layout(floor: ApiFloor, django_assert_num_queries: Any) -> None:
@@ -81,8 +83,9 @@ def test_a_bet_on_an_open_layout(floor: ApiFloor, django_assert_num_queries: Any
     with django_assert_num_queries(BET):
         deal.bet(p1, "Q", amount=700)
 
-    assert deal.moved_since(1) == ["bet"]
+    assert deal.moved() == ["bet"]
     assert deal.round["settlements"][-1]["amount"] == 700
+    assert deal.round["settlements_count"] == 2
     assert deal.round["version"] == 2
 
 
@@ -92,12 +95,12 @@ def test_a_turn_that_pays_and_takes(floor: ApiFloor, django_assert_num_queries: 
     deal.bet(p1, "Q")
     deal.bet(p2, "K")
     deal.act({"type": "soda", "card": "3D"})
-    seen = len(deal.round["settlements"])
 
     with django_assert_num_queries(TURN_PAYING):
         deal.act({"type": "turn", "cards": ["KS", "QH"]})  # K loses, Q wins
 
-    assert sorted(deal.moved_since(seen)) == ["loss", "win"]
+    assert sorted(deal.moved()) == ["loss", "win"]
+    assert deal.round["settlements_count"] == 2 + 2
 
 
 def test_a_turn_that_moves_nothing(floor: ApiFloor, django_assert_num_queries: Any) -> None:
@@ -109,6 +112,7 @@ def test_a_turn_that_moves_nothing(floor: ApiFloor, django_assert_num_queries: A
 
     assert deal.round["state"]["turn"] == 1
     assert deal.round["settlements"] == []
+    assert deal.round["settlements_count"] == 0
 
 
 def test_the_cost_does_not_grow_with_the_round(floor: ApiFloor, django_assert_num_queries: Any) -> None:
@@ -121,12 +125,13 @@ def test_the_cost_does_not_grow_with_the_round(floor: ApiFloor, django_assert_nu
         deal.bet(p2, "4")
         deal.bet(p3, "5", amount=600)
         deal.act({"type": "turn", "cards": [banker, player]})
-    assert len(deal.round["settlements"]) >= 15
+    assert deal.round["settlements_count"] >= 15
 
     with django_assert_num_queries(BET):
-        deal.bet(p1, "A")
+        early = deal.bet(p1, "A")
     with django_assert_num_queries(TURN_MOVING_NOTHING):
         deal.act({"type": "turn", "cards": ["8S", "6S"]})
+    assert len(early["settlements"]) == 1  # the answer does not grow with the deal either
 
 
 def test_a_pot_payment(floor: ApiFloor, django_assert_num_queries: Any) -> None:
@@ -144,12 +149,13 @@ def test_a_pot_payment(floor: ApiFloor, django_assert_num_queries: Any) -> None:
         str(p1): cards("8D 9D 10D JD QD KD AC 2C 3C 4C 5C 6C 9C 10C JC QC KC"),
     }
     round_ = floor.act(round_["id"], {"type": "deal", "hands": hands})
-    seen = len(round_["settlements"])
+    before = round_["settlements_count"]
 
     with django_assert_num_queries(POT_PAYMENT):
         round_ = floor.act(round_["id"], {"type": "pass", "player": p2, "version": round_["version"]})
 
-    payment = round_["settlements"][seen:]
+    payment = round_["settlements"]
+    assert round_["settlements_count"] == before + 1
     assert [(s["kind"], s["to"], s["amount"]) for s in payment] == [("pass", f"pot:{table_id}:main", 100)]
     assert round_["state"]["pot"] == 500 + 100  # antes (the two short hands ante a chip more), the pass
 

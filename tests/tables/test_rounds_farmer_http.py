@@ -155,9 +155,10 @@ def test_sixteen_wins_the_farm_busts_pay_the_farmer_and_reserves_are_held(floor:
     # p2 takes the farm ($25); busted p3 pays the farmer p1 one ante; reserves are released.
     t.assert_money([20_000, 22_000, 19_000, 19_500, 19_500], farm=0)
     farm = f"pot:{t.id}:farm"
-    wallet = {s["player"]: s["from"] for s in round_["settlements"] if s["kind"] == "ante"}
+    every = t.floor.round(rid)["settlements"]  # GET lists them all; the last stay's answer its own
+    wallet = {s["player"]: s["from"] for s in every if s["kind"] == "ante"}
     assert sorted(wallet) == sorted(t.players)
-    moved = sorted((s["kind"], s["from"], s["to"], s["amount"]) for s in round_["settlements"])
+    moved = sorted((s["kind"], s["from"], s["to"], s["amount"]) for s in every)
     assert [m for m in moved if m[0] != "ante"] == [
         ("bust", wallet[p3], wallet[p1], ANTE),
         ("pot", farm, wallet[p2], 2_500),
@@ -234,7 +235,8 @@ def test_unwon_farm_carries_over_and_closing_splits_it_to_the_cent(floor: ApiFlo
     # 166 each, and the 2 cents left over go to the farm. Busted p5 pays the farmer p2.
     t.assert_money([19_000, 22_166, 18_666, 19_166, 18_500], farm=2_502)
     assert get_balance(code=f"pot:{t.id}:side") == 0
-    kinds = {s["kind"]: s["amount"] for s in round_["settlements"] if s["kind"] != "ante"}
+    every = t.floor.round(round_["id"])["settlements"]  # GET lists them all
+    kinds = {s["kind"]: s["amount"] for s in every if s["kind"] != "ante"}
     assert kinds == {"low_hand": 500, "side_pot": 166, "side_pot_remainder": 2, "bust": 500}
 
     # Round 3: the farm carries (2 502 + 5 antes); one best total, paid directly by the others.

@@ -229,8 +229,13 @@ class Deal:
     def snapshot(self) -> tuple[Any, ...]:
         """Everything an action could move; equal snapshots mean nothing moved."""
         current = self.floor.round(self.id)
-        assert current == self.round, "the round changed although the request was refused"
-        return self.money(), current["version"], len(current["settlements"]), current["state"]
+        # The last action's answer listed only its own settlements; GET lists them all.
+        unchanged = {k: v for k, v in current.items() if k != "settlements"}
+        assert unchanged == {k: v for k, v in self.round.items() if k != "settlements"}, (
+            "the round changed although the request was refused"
+        )
+        assert len(current["settlements"]) == current["settlements_count"]
+        return self.money(), current["version"], current["settlements"], current["state"]
 
     def assert_matches(self, book: FaroBook) -> None:
         tray, balances = self.money()
@@ -392,7 +397,7 @@ def test_electronic_deal_pays_every_cent_and_verifies(floor: ApiFloor) -> None:
     deal.assert_matches(book)
     for p in deal.players:
         assert get_balance(code=f"layout:{deal.table}:{p}") == 0
-    flows = settlement_flows(deal.round)
+    flows = settlement_flows(floor.round(deal.id))  # GET lists every settlement
     assert flows[f"tray:{deal.table}"] == book.tray
     assert sum(flows.values()) == 0
     assert_ledger_sound()
@@ -496,9 +501,10 @@ def test_manual_deal_split_win_loss_copper_and_calls(floor: ApiFloor) -> None:
     frame = deal.state["casekeeper"]
     assert frame["9"] == {"soda": [], "losers": ["9S", "9C", "9H"], "winners": [], "hock": ["9D"], "left": 0}
     assert frame["3"]["soda"] == ["3D"]
-    kinds = Counter(s["kind"] for s in deal.round["settlements"])
+    every = floor.round(deal.id)  # GET lists every settlement; an action's answer only its own
+    kinds = Counter(s["kind"] for s in every["settlements"])
     assert {"bet", "win", "loss", "split", "return", "withdraw"} <= set(kinds)
-    flows = settlement_flows(deal.round)
+    flows = settlement_flows(every)
     assert flows[f"tray:{deal.table}"] == -4_000
     assert_ledger_sound()
     over = deal.act({"type": "turn", "cards": ["AS", "2H"]}, status=409)
@@ -625,3 +631,14 @@ def test_idempotency_key_replays_an_action_without_moving_chips_twice(floor: Api
     deal_out(deal)
     deal.assert_matches(fold(deal.log, cards_shown(deal.state)))
     assert deal.money() == (TRAY - 2_000, {p1: (52_000, 0)})
+
+
+def test_a_player_id_beyond_any_stored_id_is_not_seated(floor: ApiFloor) -> None:
+    """The seat is looked up in plain SQL: an id PostgreSQL cannot hold is a 400, never a 500."""
+    deal = new_deal(floor, shoe="manual")
+    for player in (2**63, -(2**63) - 1, 2**80):
+        body = deal.floor.act(
+            deal.id, {"type": "bet", "player": player, "ranks": ["Q"], "amount": 500}, status=400
+        )
+        assert body["error"]["code"] == "not_seated"
+    assert floor.round(deal.id)["version"] == 0

@@ -36,6 +36,7 @@ def suit(s: str, ranks: str) -> list[str]:
 
 
 def moved(round_: dict[str, Any], since: int) -> list[tuple[str, str, str, int]]:
+    """What moved after the first ``since`` settlements of ``round_`` (a GET: it lists them all)."""
     return [(s["kind"], s["from"], s["to"], s["amount"]) for s in round_["settlements"][since:]]
 
 
@@ -119,18 +120,20 @@ def test_pots_carry_the_widow_is_sold_rake_floors_and_caps_and_closing_splits_to
     t.act(rid, {"type": "bid", "player": p3, "amount": 100})
     seen = len(floor.round(rid)["settlements"])
     round_ = t.act(rid, {"type": "close_auction"})
-    assert moved(round_, seen) == [("widow", w3, w1, 100)]  # the buyer pays the dealer position
+    assert moved(floor.round(round_["id"]), seen) == [
+        ("widow", w3, w1, 100)
+    ]  # the buyer pays the dealer position
     assert round_["state"]["widow"] == {"cards": 0, "status": "sold", "buyer": p3}
 
     # p2 leads the lowest heart and holds the whole run to the ace: A♥ wins its pot at once
     # (500, less 5 % = 25 for the house), and p2 is out. The others pay a chip a card:
     # p3 10 (the widow), p4 10, p1 10 -> 250 each.
     assert t.act(rid, {"type": "play", "player": p2, "card": "5H"}, 400)["error"]["code"] == "illegal_action"
-    seen = len(round_["settlements"])
+    seen = round_["settlements_count"]
     round_ = t.play(rid, p2, suit("H", "4 5 6 7 8 9 10 J Q K A"))
     assert round_["status"] == "settled"
     assert round_["state"]["winner"] == p2
-    assert moved(round_, seen) == [
+    assert moved(floor.round(round_["id"]), seen) == [
         ("rake", t.pot("AH"), "rake", 25),
         ("pot", t.pot("AH"), w2, 475),
         ("cards_left", w3, w2, 250),
@@ -165,14 +168,14 @@ def test_pots_carry_the_widow_is_sold_rake_floors_and_caps_and_closing_splits_to
     assert t.act(rid2, {"type": "bid", "player": p3, "amount": 50}, 400)["error"]["code"] == "illegal_action"
     # A lead is the lowest card held of its suit: not 4♣ while p3 holds 3♣.
     assert t.act(rid2, {"type": "play", "player": p3, "card": "4C"}, 400)["error"]["code"] == "illegal_action"
-    seen = len(round_["settlements"])
+    seen = round_["settlements_count"]
     round_ = t.play(rid2, p3, suit("C", "3 4 5 6 7 8 9 10 J Q K A"))
     # K♣ won 875: 5 % is 43.75, floored to 43 and capped at 40. The ace stopped clubs; p3
     # leads the other colour: A♥ wins 375: 5 % is 18.75, floored to 18. p3 is out.
     assert round_["state"]["lead_colour"] == "red"
     round_ = t.play(rid2, p3, ["AH"])
     assert round_["status"] == "settled"
-    assert moved(round_, seen) == [
+    assert moved(floor.round(round_["id"]), seen) == [
         ("rake", t.pot("KC"), "rake", 40),
         ("pot", t.pot("KC"), w3, 835),
         ("rake", t.pot("AH"), "rake", 18),
@@ -221,6 +224,7 @@ def test_electronic_rounds_carry_pots_conserve_chips_and_replay(floor: ApiFloor)
         assert {t.floor.balance(p)["in_play"] for p in t.players} == {RESERVE - 4 * ANTE}
         round_ = play_out(floor, rid, ["deal", "keep", "close_auction", "play", "pass"])
         assert round_["status"] == "settled"
+        round_ = floor.round(rid)  # GET lists every settlement of the round
         won = {s["from"].rsplit(":", 1)[1] for s in round_["settlements"] if s["kind"] == "pot"}
         carried = {card: 0 if card in won else amount for card, amount in round_["state"]["pots"].items()}
         assert round_["state"]["pots"] == carried

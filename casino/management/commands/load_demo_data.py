@@ -1,16 +1,30 @@
-"""Demo staff (printed passwords), players with chips, and a table of every game."""
+"""Demo staff and players, and a floor where every game can run at once (tables.management.demo).
+
+A fresh database gets last night first, with the clock set back to it (``time_machine``):
+the cast is created and buys in at the cage, every table opens with its counted tray, deals
+a few rounds and closes on its count. Then, back in the present, that gaming day is closed and
+audited, and tonight's tables open on last night's counts with players seated. A second run
+finds all of it there and changes nothing.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from django.core.management.base import BaseCommand
+import time_machine
+from django.conf import settings
+from django.contrib.auth.hashers import PBKDF2PasswordHasher, check_password, get_hasher
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.test.utils import override_settings
 
 from casino.models import Player, Role, User
 from casino.services import buy_in, create_player
-from tables.models import Table
-from tables.services import assign_dealer, create_table
+from tables.management import demo
 
 DEMO_PASSWORD = "casekeeper-demo-2026"
 STAFF = [
@@ -21,66 +35,114 @@ STAFF = [
     ("cashier", "Cass Cashier", Role.CASHIER),
     ("auditor", "Audrey Auditor", Role.AUDITOR),
 ]
-PLAYERS = ["Wyatt Earp", "Doc Holliday", "Kate Elder", "Bat Masterson", "Lottie Deno", "Poker Alice"]
-TABLES: list[dict[str, Any]] = [
-    {"name": "Faro 1", "game": "faro", "min_bet": 500, "max_bet": 50000},
-    {"name": "Faro 2", "game": "faro", "min_bet": 1000, "max_bet": 100000},
-    {"name": "Farmer 1", "game": "farmer", "min_bet": 100, "max_bet": 5000, "ante": 500},
-    {"name": "Fan Tan 1", "game": "fan_tan", "min_bet": 100, "max_bet": 5000, "ante": 100},
-    {"name": "Newmarket 1", "game": "newmarket", "min_bet": 100, "max_bet": 5000, "ante": 100},
-    {"name": "Tonk 1", "game": "tonk", "min_bet": 100, "max_bet": 10000, "ante": 500},
-    {
-        "name": "Card room 1",
-        "game": "stakes",
-        "min_bet": 100,
-        "max_bet": 5000,
-        "ante": 200,
-        "rules": {"variant": "gops"},
-    },
+PLAYERS = [
+    *("Wyatt Earp", "Doc Holliday", "Kate Elder", "Bat Masterson", "Lottie Deno", "Poker Alice"),
+    *("Calamity Jane", "Wild Bill Hickok", "Annie Oakley", "Butch Cassidy", "Etta Place", "Pat Garrett"),
+    *("Josie Marcus", "Virgil Earp", "Morgan Earp", "Luke Short", "Ben Thompson", "Eleanor Dumont"),
+    *("Kitty LeRoy", "Canada Bill Jones", "George Devol", "Johnny Ringo", "Ike Clanton", "Buffalo Bill"),
+    *("Charlie Siringo", "Bass Reeves", "Heck Thomas", "Bill Tilghman", "Mattie Silks", "Seth Bullock"),
+    *("Charlie Utter", "Sam Bass", "Tom Horn", "Pearl Hart", "Laura Bullion", "Fannie Porter"),
+    *("Dave Mather", "Clay Allison", "Jim Courtright", "Texas Jack", "Rowdy Kate", "Dora Hand"),
 ]
+BUY_INS = (50_000, 100_000, 150_000, 200_000, 300_000)  # a player's first buy-in, by their index
+
+
+def username_of(name: str) -> str:
+    return name.lower().replace(" ", ".")
+
+
+class QuickDemoHasher(PBKDF2PasswordHasher):
+    """PBKDF2 at 1,000 rounds, for demo accounts only; see ``quick_demo_hashes``."""
+
+    iterations = 1_000
+
+
+@contextmanager
+def quick_demo_hashes() -> Iterator[None]:
+    """Hash the demo password at 1,000 PBKDF2 rounds instead of Django's 1.2 million.
+
+    Why: 48 accounts at half a second each would be most of the load time, for a password the
+    command prints anyway. Django's own PBKDF2 hasher reads the rounds from the hash, so these
+    verify as usual, and are re-hashed at full strength at each account's first sign-in.
+    Settings with another default hasher (the tests' MD5) are left alone.
+    """
+    if get_hasher().algorithm != QuickDemoHasher.algorithm:
+        yield
+        return
+    hashers = [f"{__name__}.QuickDemoHasher", *settings.PASSWORD_HASHERS]
+    with override_settings(PASSWORD_HASHERS=hashers):
+        yield
+
+
+def ensure_staff() -> dict[str, User]:
+    """The demo staff, with the demo password (set again only if it no longer matches)."""
+    users: dict[str, User] = {}
+    for username, name, role in STAFF:
+        user = User.objects.filter(username=username).first() or User(username=username)
+        user.name, user.role = name, role
+        user.is_staff = role in {Role.ADMIN, Role.PIT_BOSS}
+        user.is_superuser = role == Role.ADMIN
+        if not check_password(DEMO_PASSWORD, user.password):
+            user.set_password(DEMO_PASSWORD)
+        user.save()
+        users[username] = user
+    return users
+
+
+def ensure_players(cashier: User) -> list[Player]:
+    """Every demo player; one created now buys in at the cage at once."""
+    players = []
+    for index, name in enumerate(PLAYERS):
+        username = username_of(name)
+        player = Player.objects.select_related("wallet", "user").filter(user__username=username).first()
+        if player is None:
+            player = create_player(actor=cashier, username=username, password=DEMO_PASSWORD, name=name)
+            buy_in(actor=cashier, player=player, amount=BUY_INS[index % len(BUY_INS)])
+        players.append(player)
+    return players
 
 
 class Command(BaseCommand):
-    help = "Create demo staff, players and tables (idempotent). Prints the demo passwords."
+    help = "Load the demo floor (staff, players, tables, last night audited, tonight seated). Idempotent."
 
-    @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
-        users: dict[str, User] = {}
-        for username, name, role in STAFF:
-            user = User.objects.filter(username=username).first() or User(username=username)
-            user.name, user.role = name, role
-            user.is_staff = role in {Role.ADMIN, Role.PIT_BOSS}
-            user.is_superuser = role == Role.ADMIN
-            user.set_password(DEMO_PASSWORD)
-            user.save()
-            users[username] = user
-        for index, name in enumerate(PLAYERS):
-            username = name.lower().replace(" ", ".")
-            player = Player.objects.filter(user__username=username).first()
-            if player is None:
-                player = create_player(
-                    actor=users["cashier"], username=username, password=DEMO_PASSWORD, name=name
-                )
-                buy_in(actor=users["cashier"], player=player, amount=200_000 + 50_000 * index)
-        skipped = []
-        for spec in TABLES:
-            if Table.objects.filter(name=spec["name"]).exists():
-                continue
-            try:
-                table = create_table(actor=users["pitboss"], **spec)
-            except ImportError:
-                skipped.append(spec["name"])
-                continue
-            dealer = (
-                users["dealer"]
-                if spec["game"] == "faro" or spec["name"].startswith("F")
-                else users["dealer2"]
+        started = time.monotonic()
+        with quick_demo_hashes():
+            with transaction.atomic():
+                staff = ensure_staff()
+                fresh = not demo.has_history()
+            if fresh:
+                try:
+                    moment = demo.last_night_moment()
+                except RuntimeError as error:
+                    raise CommandError(str(error)) from error
+                with time_machine.travel(moment, tick=True) as clock, transaction.atomic():
+                    rounds = self._last_night(staff, advance=clock.shift)
+                self.stdout.write(f"Last night: {rounds} rounds dealt at {len(demo.TABLES)} tables.")
+            with transaction.atomic():
+                players = ensure_players(staff["cashier"])
+                tables = demo.ensure_tables(pit_boss=staff["pitboss"], dealer=staff["dealer"])
+        report = demo.audit_last_day(tables=tables, auditor=staff["auditor"])
+        if report is not None:
+            self.stdout.write(f"Gaming day {report.gaming_day} closed and audited ({report.status}).")
+        with transaction.atomic():
+            demo.open_tonight(
+                tables=tables, players=players, dealer=staff["dealer"], cashier=staff["cashier"]
             )
-            assign_dealer(actor=users["pitboss"], table_id=table.pk, dealer_id=dealer.pk)
-        self.stdout.write(self.style.SUCCESS("Demo data ready. Sign in with these (password for all):"))
-        self.stdout.write(f"  password: {DEMO_PASSWORD}")
+        self._print_accounts(time.monotonic() - started)
+
+    def _last_night(self, staff: dict[str, User], advance: Callable[[dt.timedelta], Any]) -> int:
+        players = ensure_players(staff["cashier"])
+        tables = demo.ensure_tables(pit_boss=staff["pitboss"], dealer=staff["dealer"])
+        return demo.deal_last_night(tables=tables, players=players, dealer=staff["dealer"], advance=advance)
+
+    def _print_accounts(self, seconds: float) -> None:
+        self.stdout.write(self.style.SUCCESS(f"Demo data ready ({seconds:.0f} s). Sign in with these:"))
+        self.stdout.write(f"  password for every account: {DEMO_PASSWORD}")
         for username, _, role in STAFF:
             self.stdout.write(f"  {role:9} {username}")
-        self.stdout.write(f"  players   {', '.join(p.lower().replace(' ', '.') for p in PLAYERS)}")
-        if skipped:
-            self.stdout.write(self.style.WARNING(f"Skipped (engine not installed): {', '.join(skipped)}"))
+        names = [username_of(name) for name in PLAYERS]
+        self.stdout.write(f"  players   {', '.join(names[:6])} and {len(names) - 6} more")
+        self.stdout.write(
+            f"  `dealer` deals all {len(demo.TABLES)} tables: open http://127.0.0.1:8000/console/"
+        )

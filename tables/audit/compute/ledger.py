@@ -152,7 +152,9 @@ def section_settlements_vs_ledger(audit: AuditState) -> None:
     needs no sort of the day's entries; only the transfers that differ are fetched leg by leg.
     A settlement row a correction voided still describes its original transfer, so it takes
     part like any other; the correction's reversal (kind ``reversal``, ``reverses`` a round
-    transfer) has no settlement rows and is checked by ``_check_reversals`` instead.
+    transfer) has no settlement rows and is checked by ``_check_reversals`` instead, and so has
+    a closing's split of an unwon pot (``tables.pots``: kind ``pot_split`` with the ``session``
+    it closed; it names the pot's last round, but no round action made it).
     """
     rows = sql_rows(
         """
@@ -160,6 +162,7 @@ def section_settlements_vs_ledger(audit: AuditState) -> None:
             SELECT t.id FROM ledger_transfer t
              WHERE t.gaming_day = %s AND t.meta ? 'round'
                AND NOT (t.kind = 'reversal' AND t.reverses_id IS NOT NULL)
+               AND NOT (t.kind = 'pot_split' AND t.meta ? 'session')
         ), ledger_side AS (
             SELECT e.transfer_id, COUNT(*) AS n,
                    SUM(hashtextextended(e.account_id::text || ':' || e.amount::text, 0)::numeric) AS h

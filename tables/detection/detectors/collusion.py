@@ -37,9 +37,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from casino.money import format_dollars
-from tables.detection.base import Finding, Window, threshold
+from tables.detection.base import Finding, Window, multiple_testing, threshold, window_evidence
 from tables.detection.data import RoundResults, settled_rounds
-from tables.detection.stats import rounded, tail_at_least, tail_at_most
+from tables.detection.stats import benjamini_hochberg, bh_adjusted, rounded, tail_at_least, tail_at_most
 
 KINDS = ("chip_flow", "dealer_affinity", "never_loses")
 UNEQUAL_SEATS = ("farmer",)  # games whose seats are not exchangeable (see above)
@@ -66,11 +66,39 @@ class PairFlow:
 
 
 def detect(window: Window) -> list[Finding]:
-    rounds = [r for r in settled_rounds(window) if r.game not in UNEQUAL_SEATS]
+    """Pairs and (player, dealer) over the rolling window; each rule's alerts by BH at the FDR."""
+    span = window.widened(int(threshold("WINDOW_DAYS")))
+    rounds = [r for r in settled_rounds(span) if r.game not in UNEQUAL_SEATS]
+    days = {r.round_id: r.day for r in rounds}
     trials = _trials(rounds)
-    findings = _chip_flows([r for r in rounds if r.game != "faro"], trials)
-    findings += _dealer_findings(trials)
+    candidates = _chip_flows([r for r in rounds if r.game != "faro"], trials)
+    candidates += _dealer_findings(trials)
+    fdr = float(threshold("FDR"))
+    findings = []
+    for kind in KINDS:
+        tested = [c for c in candidates if c.kind == kind]
+        p_values = [c.p_value for c in tested]
+        hits = benjamini_hochberg(p_values, fdr)
+        for candidate, q, hit in zip(tested, bh_adjusted(p_values), hits, strict=True):
+            if hit and candidate.finding is not None:
+                finding = candidate.finding
+                rounds_of = finding.evidence["rounds"]
+                finding.evidence.update(
+                    p_value=rounded(candidate.p_value),
+                    **multiple_testing(q, fdr),
+                    **window_evidence(span, [days[r] for r in rounds_of if r in days], rounds_of),
+                )
+                findings.append(finding)
     return findings
+
+
+@dataclass(slots=True)
+class Candidate:
+    """A subject a rule tested: its p-value, and the finding it becomes if BH picks it."""
+
+    kind: str
+    p_value: float
+    finding: Finding | None
 
 
 def _trials(rounds: list[RoundResults]) -> dict[int, list[Trial]]:
@@ -95,7 +123,7 @@ def _trials(rounds: list[RoundResults]) -> dict[int, list[Trial]]:
     return trials
 
 
-def _chip_flows(rounds: list[RoundResults], trials: dict[int, list[Trial]]) -> list[Finding]:
+def _chip_flows(rounds: list[RoundResults], trials: dict[int, list[Trial]]) -> list[Candidate]:
     p_max = float(threshold("FLOW_P"))
     min_rounds = int(threshold("FLOW_MIN_ROUNDS"))
     max_reverse = float(threshold("FLOW_MAX_REVERSE"))
@@ -124,7 +152,7 @@ def _chip_flows(rounds: list[RoundResults], trials: dict[int, list[Trial]]) -> l
         player: {t.round_id: t for t in player_trials if t.game != "faro"}
         for player, player_trials in trials.items()
     }
-    findings = []
+    findings: list[Candidate] = []
     for (a, b), flow in flows.items():
         k_ab = len(flow.rounds)
         if k_ab < min_rounds or flow.amount < min_amount:
@@ -140,6 +168,7 @@ def _chip_flows(rounds: list[RoundResults], trials: dict[int, list[Trial]]) -> l
         p_b = tail_at_least([t.p_win for t in b_trials], b_wins)
         p_a = tail_at_most([t.p_win for t in a_trials], a_wins)
         by_wins = p_b <= p_max and p_a <= p_max
+        p_wins = max(p_a, p_b)  # soft play moves both: an intersection-union test
         p_top = tail_at_least(flow.top_chances, flow.top_hits)
         others = [f for other, f in as_payer[a] if other != b]
         p_top_else = tail_at_least(
@@ -150,53 +179,59 @@ def _chip_flows(rounds: list[RoundResults], trials: dict[int, list[Trial]]) -> l
             and p_top <= float(threshold("FLOW_TOP_P"))
             and p_top_else > float(threshold("FLOW_TOP_ELSEWHERE_P"))
         )
+        p_pair = min(1.0, 2 * min(p_wins, p_top if by_amounts else 1.0))
         if not (by_wins or by_amounts):
+            findings.append(Candidate("chip_flow", p_pair, None))
             continue
         reverse = flows[(b, a)].amount if (b, a) in flows else 0
         table_id = flow.tables.most_common(1)[0][0]
         findings.append(
-            Finding(
-                kind="chip_flow",
-                severity="high" if by_wins and by_amounts else "medium",
-                subject=f"pair:{a}:{b}",
-                summary=(
-                    f"Player {a} paid player {b} in {k_ab} of {len(shared)} shared rounds "
-                    f"({format_dollars(flow.amount)}), {b} paid {a} in {k_ba}."
+            Candidate(
+                "chip_flow",
+                p_pair,
+                Finding(
+                    kind="chip_flow",
+                    severity="high" if by_wins and by_amounts else "medium",
+                    subject=f"pair:{a}:{b}",
+                    summary=(
+                        f"Player {a} paid player {b} in {k_ab} of {len(shared)} shared rounds "
+                        f"({format_dollars(flow.amount)}), {b} paid {a} in {k_ba}."
+                    ),
+                    evidence={
+                        "pair": [a, b],
+                        "from_player": a,
+                        "to_player": b,
+                        "shared_rounds": len(shared),
+                        "rounds_a_paid_b": k_ab,
+                        "rounds_b_paid_a": k_ba,
+                        "amount_a_to_b": flow.amount,
+                        "amount_b_to_a": reverse,
+                        "b_wins": b_wins,
+                        "b_expected_wins": round(sum(t.p_win for t in b_trials), 2),
+                        "b_p_value": rounded(p_b),
+                        "a_wins": a_wins,
+                        "a_expected_wins": round(sum(t.p_win for t in a_trials), 2),
+                        "a_p_value": rounded(p_a),
+                        "threshold_p": p_max,
+                        "by_wins": by_wins,
+                        "rounds_a_paid_most": flow.top_hits,
+                        "rounds_a_paid_most_expected": round(sum(flow.top_chances), 2),
+                        "top_payer_p_value": rounded(p_top),
+                        "top_payer_p_value_to_others": rounded(p_top_else),
+                        "by_amounts": by_amounts,
+                        "tables": sorted(flow.tables),
+                        "rounds": flow.rounds[:200],
+                    },
+                    table_id=table_id,
+                    player_id=b,
                 ),
-                evidence={
-                    "pair": [a, b],
-                    "from_player": a,
-                    "to_player": b,
-                    "shared_rounds": len(shared),
-                    "rounds_a_paid_b": k_ab,
-                    "rounds_b_paid_a": k_ba,
-                    "amount_a_to_b": flow.amount,
-                    "amount_b_to_a": reverse,
-                    "b_wins": b_wins,
-                    "b_expected_wins": round(sum(t.p_win for t in b_trials), 2),
-                    "b_p_value": rounded(p_b),
-                    "a_wins": a_wins,
-                    "a_expected_wins": round(sum(t.p_win for t in a_trials), 2),
-                    "a_p_value": rounded(p_a),
-                    "threshold_p": p_max,
-                    "by_wins": by_wins,
-                    "rounds_a_paid_most": flow.top_hits,
-                    "rounds_a_paid_most_expected": round(sum(flow.top_chances), 2),
-                    "top_payer_p_value": rounded(p_top),
-                    "top_payer_p_value_to_others": rounded(p_top_else),
-                    "by_amounts": by_amounts,
-                    "tables": sorted(flow.tables),
-                    "rounds": flow.rounds[:200],
-                },
-                table_id=table_id,
-                player_id=b,
             )
         )
     return findings
 
 
-def _dealer_findings(trials: dict[int, list[Trial]]) -> list[Finding]:
-    findings = []
+def _dealer_findings(trials: dict[int, list[Trial]]) -> list[Candidate]:
+    findings: list[Candidate] = []
     for player, player_trials in trials.items():
         by_dealer: dict[int, list[Trial]] = defaultdict(list)
         for trial in player_trials:
@@ -212,82 +247,106 @@ def _dealer_findings(trials: dict[int, list[Trial]]) -> list[Finding]:
     return findings
 
 
-def _affinity(player: int, dealer: int, under: list[Trial], elsewhere: list[Trial]) -> Finding | None:
+def _affinity(player: int, dealer: int, under: list[Trial], elsewhere: list[Trial]) -> Candidate | None:
+    """Tested when the player has enough rounds with the dealer and elsewhere (BH counts it)."""
     if len(under) < int(threshold("AFFINITY_MIN_ROUNDS")):
         return None
     if len(elsewhere) < int(threshold("AFFINITY_MIN_OTHER_ROUNDS")):
         return None
     wins = sum(1 for t in under if t.result > 0)
     net = sum(t.result for t in under)
-    if net <= 0:
-        return None
     p_under = tail_at_least([t.p_win for t in under], wins)
-    if p_under > float(threshold("AFFINITY_P")):
-        return None
+    if net <= 0 or p_under > float(threshold("AFFINITY_P")):
+        return Candidate("dealer_affinity", p_under, None)
     wins_else = sum(1 for t in elsewhere if t.result > 0)
     p_else = tail_at_least([t.p_win for t in elsewhere], wins_else)
     if p_else <= float(threshold("AFFINITY_ELSEWHERE_P")):
-        return None  # wins everywhere: luck or skill or another scheme, not this dealer
-    tables = Counter(t.table_id for t in under)
-    return Finding(
-        kind="dealer_affinity",
-        severity="high" if p_under <= float(threshold("AFFINITY_P")) / 100 else "medium",
-        subject=f"player:{player}:dealer:{dealer}",
-        summary=(
-            f"Player {player} won {wins} of {len(under)} rounds dealt by dealer {dealer} "
-            f"({format_dollars(net)}); elsewhere {wins_else} of {len(elsewhere)}."
+        # wins everywhere: luck or skill or another scheme, not this dealer
+        return Candidate("dealer_affinity", p_under, None)
+    return Candidate(
+        "dealer_affinity",
+        p_under,
+        _player_under_dealer(
+            "dealer_affinity",
+            "high" if p_under <= float(threshold("AFFINITY_P")) / 100 else "medium",
+            player,
+            dealer,
+            under,
+            summary=(
+                f"Player {player} won {wins} of {len(under)} rounds dealt by dealer {dealer} "
+                f"({format_dollars(net)}); elsewhere {wins_else} of {len(elsewhere)}."
+            ),
+            evidence={
+                "rounds_with_dealer": len(under),
+                "wins_with_dealer": wins,
+                "expected_wins_with_dealer": round(sum(t.p_win for t in under), 2),
+                "p_value": rounded(p_under),
+                "result_with_dealer": net,
+                "rounds_elsewhere": len(elsewhere),
+                "wins_elsewhere": wins_else,
+                "expected_wins_elsewhere": round(sum(t.p_win for t in elsewhere), 2),
+                "p_value_elsewhere": rounded(p_else),
+                "result_elsewhere": sum(t.result for t in elsewhere),
+                "threshold_p": float(threshold("AFFINITY_P")),
+            },
         ),
-        evidence={
-            "rounds_with_dealer": len(under),
-            "wins_with_dealer": wins,
-            "expected_wins_with_dealer": round(sum(t.p_win for t in under), 2),
-            "p_value": rounded(p_under),
-            "result_with_dealer": net,
-            "rounds_elsewhere": len(elsewhere),
-            "wins_elsewhere": wins_else,
-            "expected_wins_elsewhere": round(sum(t.p_win for t in elsewhere), 2),
-            "p_value_elsewhere": rounded(p_else),
-            "result_elsewhere": sum(t.result for t in elsewhere),
-            "threshold_p": float(threshold("AFFINITY_P")),
-            "tables": sorted(tables),
-            "rounds": [t.round_id for t in under][:200],
-        },
-        table_id=tables.most_common(1)[0][0],
-        dealer_id=dealer,
-        player_id=player,
     )
 
 
-def _never_loses(player: int, dealer: int, under: list[Trial]) -> Finding | None:
+def _never_loses(player: int, dealer: int, under: list[Trial]) -> Candidate | None:
+    """Tested when the player has enough rounds with the dealer; a loss makes its p-value 1."""
     if len(under) < int(threshold("NEVER_LOSES_MIN_ROUNDS")):
         return None
-    if any(t.result < 0 for t in under):
-        return None
     net = sum(t.result for t in under)
-    if net <= 0:
-        return None
+    if any(t.result < 0 for t in under) or net <= 0:
+        return Candidate("never_loses", 1.0, None)
     chance = math.prod(1 - t.p_lose for t in under)
     if chance > float(threshold("NEVER_LOSES_P")):
-        return None
+        return Candidate("never_loses", chance, None)
+    return Candidate(
+        "never_loses",
+        chance,
+        _player_under_dealer(
+            "never_loses",
+            "high",
+            player,
+            dealer,
+            under,
+            summary=(
+                f"Player {player} never lost in {len(under)} rounds dealt by dealer {dealer} "
+                f"(won {format_dollars(net)}; chance {chance:.1e})."
+            ),
+            evidence={
+                "rounds_with_dealer": len(under),
+                "wins": sum(1 for t in under if t.result > 0),
+                "losses": 0,
+                "result": net,
+                "chance": rounded(chance),
+                "threshold_p": float(threshold("NEVER_LOSES_P")),
+            },
+        ),
+    )
+
+
+def _player_under_dealer(
+    kind: str,
+    severity: str,
+    player: int,
+    dealer: int,
+    under: list[Trial],
+    *,
+    summary: str,
+    evidence: dict[str, object],
+) -> Finding:
+    """A finding on one player in the rounds one dealer dealt (``under``): placed at the table most
+    of them were at, with those tables and the first 200 rounds added to ``evidence``."""
     tables = Counter(t.table_id for t in under)
     return Finding(
-        kind="never_loses",
-        severity="high",
+        kind=kind,
+        severity=severity,
         subject=f"player:{player}:dealer:{dealer}",
-        summary=(
-            f"Player {player} never lost in {len(under)} rounds dealt by dealer {dealer} "
-            f"(won {format_dollars(net)}; chance {chance:.1e})."
-        ),
-        evidence={
-            "rounds_with_dealer": len(under),
-            "wins": sum(1 for t in under if t.result > 0),
-            "losses": 0,
-            "result": net,
-            "chance": rounded(chance),
-            "threshold_p": float(threshold("NEVER_LOSES_P")),
-            "tables": sorted(tables),
-            "rounds": [t.round_id for t in under][:200],
-        },
+        summary=summary,
+        evidence={**evidence, "tables": sorted(tables), "rounds": [t.round_id for t in under][:200]},
         table_id=tables.most_common(1)[0][0],
         dealer_id=dealer,
         player_id=player,

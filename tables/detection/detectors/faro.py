@@ -2,14 +2,16 @@
 
 A fair 52-card deal has 25 two-card decisions (24 turns and the last turn; the soda and the
 hock settle nothing), each a split with probability 3/51 = 1/17: 25/17 = 1.47 splits per
-deal. The per-deal standard deviation, 1.19, was measured over 400,000 shuffles (the pairs
-of one deck are not independent, so it is a little under the binomial's 1.18 … 1.21); the
-tail of one deal is P(>= 6) = 0.0032, P(>= 7) = 0.0006, P(>= 8) = 0.00008.
+deal, sd 1.19. The pairs of one deck are not independent, so the count is not binomial; its
+distribution is computed exactly (``tables.detection.faro_splits``): P(>= 6) = 0.0031,
+P(>= 7) = 0.00054, P(>= 8) = 0.00008.
 
-* ``faro_split_rate`` — a dealer's splits over the window's deals, as a z-score against
-  ``n x 25/17`` with sd ``1.19 x sqrt(n)``; a dealer who stacks the deck (splits take half
-  of every bet on the rank) stands out after a handful of deals.
-* ``faro_split_deal`` — one deal with ``DETECT_SPLIT_DEAL_MIN`` splits or more.
+* ``faro_split_rate`` — a dealer's splits over the rolling window (``DETECTION["WINDOW_DAYS"]``)
+  against the exact distribution of the total over that many fair deals; a dealer who stacks
+  the deck (splits take half of every bet on the rank) stands out after a handful of deals.
+  Benjamini-Hochberg over every dealer tested, at ``DETECTION["FDR"]``.
+* ``faro_split_deal`` — one of the day's deals with more splits than a fair deck gives, by
+  Benjamini-Hochberg over the day's deals at the same rate (on a 300-deal day: 9 or more).
 * ``faro_impossible_state`` — a manual-shoe round whose casekeeper or keyed cards show a
   rank dealt more than four times (or a card twice): the engine refuses such cards, so this
   means the stored round was changed behind its back.
@@ -21,8 +23,10 @@ import math
 from collections import Counter, defaultdict
 from typing import Any
 
-from tables.detection.base import Finding, Window, threshold
-from tables.detection.stats import normal_upper, rounded
+from ledger.gaming_day import gaming_day_for
+from tables.detection.base import Finding, Window, multiple_testing, threshold, window_evidence
+from tables.detection.faro_splits import splits_tail
+from tables.detection.stats import benjamini_hochberg, bh_adjusted, rounded
 from tables.games.cards import RANKS
 from tables.models import Round, RoundStatus, ShoeKind
 
@@ -49,76 +53,107 @@ def detect(window: Window) -> list[Finding]:
 
 
 def _split_findings(window: Window) -> list[Finding]:
-    deal_min = int(threshold("SPLIT_DEAL_MIN"))
-    z_min = float(threshold("SPLIT_Z"))
+    """Dealers over the rolling window, single deals over the day: exact tails, then BH at the FDR."""
+    span = window.widened(int(threshold("WINDOW_DAYS")))
     min_deals = int(threshold("SPLIT_MIN_DEALS"))
-    findings: list[Finding] = []
+    fdr = float(threshold("FDR"))
     per_dealer: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    today: list[tuple[int, dict[str, Any]]] = []
     rounds = Round.objects.filter(
-        game="faro", status=RoundStatus.SETTLED, ended_at__gte=window.start, ended_at__lt=window.end
+        game="faro", status=RoundStatus.SETTLED, ended_at__gte=span.start, ended_at__lt=span.end
     ).order_by("pk")
-    for pk, table_id, dealer_id, shoe, state in rounds.values_list(
-        "pk", "table_id", "started_by_id", "shoe", "state"
+    for pk, table_id, dealer_id, shoe, state, ended_at in rounds.values_list(
+        "pk", "table_id", "started_by_id", "shoe", "state", "ended_at"
     ).iterator(chunk_size=200):
         counted = _splits(state or {})
         if counted is None:
             continue
         splits, turns = counted
-        deal = {"round": pk, "table": table_id, "shoe": shoe, "splits": splits, "turns": turns}
+        day = gaming_day_for(ended_at)
+        deal = {"round": pk, "table": table_id, "shoe": shoe, "splits": splits, "turns": turns, "day": day}
         per_dealer[dealer_id].append(deal)
-        if splits >= deal_min:
-            z = (splits - FAIR_SPLITS_PER_DEAL) / FAIR_SPLITS_SD
-            findings.append(
-                Finding(
-                    kind="faro_split_deal",
-                    severity="medium",
-                    subject=f"round:{pk}",
-                    summary=f"{splits} splits in one Faro deal (a fair deck averages 1.47).",
-                    evidence={
-                        **deal,
-                        "expected": round(FAIR_SPLITS_PER_DEAL, 3),
-                        "z": round(z, 2),
-                        "threshold": deal_min,
-                    },
-                    table_id=table_id,
-                    dealer_id=dealer_id,
-                )
-            )
-    for dealer_id, deals in per_dealer.items():
-        n = len(deals)
-        if n < min_deals:
+        if ended_at is not None and ended_at >= window.start:
+            today.append((dealer_id, deal))
+    findings = _deal_findings(today, fdr, window)
+    dealers = [(d, deals) for d, deals in sorted(per_dealer.items()) if len(deals) >= min_deals]
+    p_values = [splits_tail(len(deals), sum(x["splits"] for x in deals)) for _d, deals in dealers]
+    hits = benjamini_hochberg(p_values, fdr)
+    for (dealer_id, deals), p, q, hit in zip(dealers, p_values, bh_adjusted(p_values), hits, strict=True):
+        if hit:
+            findings.append(_rate_finding(dealer_id, deals, p, q, fdr, span))
+    return findings
+
+
+def _deal_findings(deals: list[tuple[int, dict[str, Any]]], fdr: float, window: Window) -> list[Finding]:
+    """One deal with more splits than a fair deck gives, among the day's deals (BH over them)."""
+    p_values = [splits_tail(1, deal["splits"]) for _dealer, deal in deals]
+    findings = []
+    for (dealer_id, deal), p, q, hit in zip(
+        deals, p_values, bh_adjusted(p_values), benjamini_hochberg(p_values, fdr), strict=True
+    ):
+        if not hit:
             continue
-        total = sum(d["splits"] for d in deals)
-        expected = n * FAIR_SPLITS_PER_DEAL
-        z = (total - expected) / (FAIR_SPLITS_SD * math.sqrt(n))
-        if z < z_min:
-            continue
-        tables = Counter(d["table"] for d in deals)
         findings.append(
             Finding(
-                kind="faro_split_rate",
-                severity="high" if z >= z_min + 2 else "medium",
-                subject=f"dealer:{dealer_id}",
+                kind="faro_split_deal",
+                severity="medium",
+                subject=f"round:{deal['round']}",
                 summary=(
-                    f"{total} splits in {n} Faro deals ({total / n:.2f} a deal, fair 1.47): z = {z:.1f}."
+                    f"{deal['splits']} splits in one Faro deal (a fair deck averages 1.47; "
+                    f"chance of as many {p:.1e})."
                 ),
                 evidence={
-                    "deals": n,
-                    "splits": total,
-                    "splits_per_deal": round(total / n, 3),
-                    "expected": round(expected, 2),
-                    "sd": round(FAIR_SPLITS_SD * math.sqrt(n), 3),
-                    "z": round(z, 2),
-                    "p_value": rounded(normal_upper(z)),
-                    "threshold_z": z_min,
-                    "tables": sorted(tables),
-                    "rounds": sorted(deals, key=lambda d: -d["splits"])[:50],
+                    **{k: v for k, v in deal.items() if k != "day"},
+                    "expected": round(FAIR_SPLITS_PER_DEAL, 3),
+                    "z": round((deal["splits"] - FAIR_SPLITS_PER_DEAL) / FAIR_SPLITS_SD, 2),
+                    "p_value": rounded(p),
+                    "p_value_method": "exact: the fair deck's split distribution (faro_splits)",
+                    **multiple_testing(q, fdr),
+                    **window_evidence(window, [deal["day"]], [deal["round"]]),
                 },
-                table_id=tables.most_common(1)[0][0],
+                table_id=deal["table"],
                 dealer_id=dealer_id,
             )
         )
     return findings
+
+
+def _rate_finding(
+    dealer_id: int, deals: list[dict[str, Any]], p: float, q: float, fdr: float, span: Window
+) -> Finding:
+    n = len(deals)
+    total = sum(d["splits"] for d in deals)
+    expected = n * FAIR_SPLITS_PER_DEAL
+    z = (total - expected) / (FAIR_SPLITS_SD * math.sqrt(n))
+    tables = Counter(d["table"] for d in deals)
+    return Finding(
+        kind="faro_split_rate",
+        severity="high" if p <= fdr / 100 else "medium",
+        subject=f"dealer:{dealer_id}",
+        summary=(
+            f"{total} splits in {n} Faro deals ({total / n:.2f} a deal, fair 1.47) over "
+            f"{(span.day - span.first_day).days + 1} days: p = {p:.1e}."
+        ),
+        evidence={
+            "deals": n,
+            "splits": total,
+            "splits_per_deal": round(total / n, 3),
+            "expected": round(expected, 2),
+            "sd": round(FAIR_SPLITS_SD * math.sqrt(n), 3),
+            "z": round(z, 2),
+            "p_value": rounded(p),
+            "p_value_method": "exact: the fair deck's split distribution over the deals (faro_splits)",
+            **multiple_testing(q, fdr),
+            **window_evidence(span, [d["day"] for d in deals], [d["round"] for d in deals]),
+            "deals_by_splits": [
+                {k: v for k, v in d.items() if k != "day"}
+                for d in sorted(deals, key=lambda d: -d["splits"])[:50]
+            ],
+            "tables": sorted(tables),
+        },
+        table_id=tables.most_common(1)[0][0],
+        dealer_id=dealer_id,
+    )
 
 
 def _impossible_states(window: Window) -> list[Finding]:

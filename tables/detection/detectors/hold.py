@@ -1,44 +1,55 @@
-"""Hold anomalies: a Faro table's or dealer's win far outside what the bets' edges allow.
+"""Hold anomalies: a Faro table's or dealer's win beyond what fair deals of its own bets give.
 
 The figures are the ratings' rows (``RoundStat``, README "Handle, win, theo, decisions"):
 handle, the house win (the tray's net from the rounds, not the count, so a short count is
-the tray detector's business, not a hold anomaly), theo (Σ decided bet x its exact lifetime
-edge, ``tables.games.faro_edge``) and ``theo_variance`` (Σ stake² x variance, bets treated
-as independent, as the audit's band does). A table or dealer is flagged when
-``|win - theo| / σ >= DETECTION["HOLD_Z"]`` (3.29: the 99.9 % band; the audit draws the 95 %
-band, ``1.96 σ``, which a fair night leaves one time in twenty per table, too often to page a
-pit boss) once its handle reaches ``DETECTION["HOLD_MIN_HANDLE"]``.
+the tray detector's business, not a hold anomaly) and theo. Faro bets ride, a multi-rank
+stack is decided by several ranks and stakes are heavy-tailed, so a normal band around theo
+with independent bets is too narrow (a clean table once showed 3.5 σ). The hold test is
+therefore Monte Carlo (``tables.detection.faro_null``): each deal's recorded bets are
+replayed through the engine on ``DETECTION["MC_DEALS"]`` fair re-deals of its unseen cards,
+and the subject's win over the window is compared with sums of those simulated wins
+(empirical two-sided p-value, ``(k + 1) / (B + 1)``).
 
-A few very large bets make σ wide, so the hold alone is slow to show a dealer who fixes the
-cards. The turns say it sooner, and exactly: swapping a turn's banker and player cards is
-as likely as not in a fairly shuffled shoe (electronic or manual), whatever was dealt before,
-so for every turn whose two orders would move the layout's money differently (given every
-bet on it then: ranks, placements, coppers, even/odd/high), the order that favours the house
-comes with probability exactly 1/2, independently of the turns before. A table or dealer is
-also flagged when the house-favoured orders over at least ``DETECTION["HOLD_MIN_TURNS"]`` such
-turns are beyond chance either way (binomial, P <= ``DETECTION["HOLD_TURNS_P"]`` per side): a
-cold deck, or a dealer paying a friend.
+A few very large bets make the hold noisy, so the hold alone is slow to show a dealer who
+fixes the cards. The turns say it sooner, and exactly: swapping a turn's banker and player
+cards is as likely as not in a fairly shuffled shoe (electronic or manual), whatever was
+dealt before, so for every turn whose two orders would move the layout's money differently
+(given every bet on it then: ranks, placements, coppers, even/odd/high), the order that
+favours the house comes with probability exactly 1/2, independently of the turns before:
+the house-favoured orders over at least ``DETECTION["HOLD_MIN_TURNS"]`` such turns are
+Binomial(n, 1/2) (a cold deck, or a dealer paying a friend, moves them).
+
+Evidence accumulates over ``DETECTION["WINDOW_DAYS"]`` gaming days per table and per dealer.
+A subject's p-value is the smaller of the two tests' two-sided p-values, doubled
+(Bonferroni); Benjamini–Hochberg over every table and dealer tested raises the alerts at
+``DETECTION["FDR"]``.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.cache import cache
+
 from casino.money import format_dollars as dollars
-from tables.detection.base import Finding, Window, threshold
-from tables.detection.stats import normal_two_sided, rounded, tail_at_least, tail_at_most
+from ledger.gaming_day import gaming_day_for
+from tables.detection.base import Finding, Window, multiple_testing, threshold, window_evidence
+from tables.detection.faro_null import mc_rng, simulate_wins, sum_p_values
+from tables.detection.stats import benjamini_hochberg, bh_adjusted, rounded, tail_at_least, tail_at_most
 from tables.games.cards import rank_index, rank_of
 from tables.games.faro_edge import EVEN_RANKS
 from tables.games.registry import engine_for
 from tables.models import Round, RoundStat, RoundStatus
-from tables.round_state import fold
+from tables.round_state import context_of, fold
 
 KINDS = ("hold_anomaly",)
 MILLI = 1000  # RoundStat.theo_milli is in thousandths of a cent
+CACHE_DAYS = 9  # a deal's null is read by every run whose window holds it (7 days and the live runs)
 
 
 @dataclass
@@ -52,6 +63,8 @@ class Book:
     dealers: set[int] = field(default_factory=set)
     turns: int = 0  # turns whose order mattered to the layout
     house_turns: int = 0  # ... and fell the house's way
+    nulls: list[tuple[int, ...]] = field(default_factory=list)  # each round's fair-deal wins
+    days: set[dt.date] = field(default_factory=set)
 
     def add(self, other: RoundMoments, *, table: int, dealer: int) -> None:
         self.handle += other.handle
@@ -61,6 +74,9 @@ class Book:
         self.turns += other.turns
         self.house_turns += other.house_turns
         self.rounds.append(other.round_id)
+        self.nulls.append(other.null)
+        if other.day is not None:
+            self.days.add(other.day)
         self.tables.add(table)
         self.dealers.add(dealer)
 
@@ -74,6 +90,8 @@ class RoundMoments:
     variance: float
     turns: int = 0
     house_turns: int = 0
+    null: tuple[int, ...] = ()  # the round's house win under fair re-deals
+    day: dt.date | None = None
 
 
 def _bet_gain(bet: dict[str, Any], banker: str, player: str) -> int:
@@ -106,7 +124,7 @@ def _turn_order(bets: list[dict[str, Any]], banker: str, player: str) -> int | N
     return None if dealt == swapped else (1 if dealt > swapped else -1)
 
 
-def turn_orders(round_: Round) -> tuple[int, int]:
+def turn_orders(round_: Round, actions: list[tuple[int, Mapping[str, Any]]] | None = None) -> tuple[int, int]:
     """Replay one deal for the order of every turn against the money on the layout.
 
     Returns (turns whose order mattered, those that fell the house's way). The money figures
@@ -126,13 +144,32 @@ def turn_orders(round_: Round) -> tuple[int, int]:
             turns += 1
             house_turns += order > 0
 
-    fold(round_, observer=step)
+    fold(round_, actions=actions, observer=step)
     return turns, house_turns
 
 
+def null_wins(round_: Round, actions: list[tuple[int, Mapping[str, Any]]]) -> list[int]:
+    """The round's house win under fair re-deals (``faro_null``), cached: the same round gives the same.
+
+    Seeded from the round id and ``DETECTION["MC_SEED"]``; the cache key also carries the
+    round's start time, so two databases that reuse an id (bench nights) never share samples.
+    """
+    n = int(threshold("MC_DEALS"))
+    seed = threshold("MC_SEED")
+    key = f"detect:faro-null:{seed}:{n}:{round_.pk}:{round_.started_at.timestamp()}"
+    cached = cache.get(key)
+    if cached is not None:
+        return list(cached)
+    payloads = [payload for _seq, payload in actions]
+    wins = simulate_wins(context_of(round_), payloads, n=n, rng=mc_rng(round_.pk, seed))
+    cache.set(key, wins, timeout=CACHE_DAYS * 86_400)
+    return wins
+
+
 def round_moments(round_: Round, stat: RoundStat) -> RoundMoments:
-    """One deal's figures from its rating row, and the order of its turns from a replay."""
-    turns, house_turns = turn_orders(round_)
+    """One deal's figures from its rating row, its turn orders and its fair-deal null from replays."""
+    actions = list(round_.actions.order_by("seq").values_list("seq", "payload"))
+    turns, house_turns = turn_orders(round_, actions)
     return RoundMoments(
         round_id=round_.pk,
         handle=stat.handle,
@@ -141,18 +178,25 @@ def round_moments(round_: Round, stat: RoundStat) -> RoundMoments:
         variance=float(stat.theo_variance),
         turns=turns,
         house_turns=house_turns,
+        null=tuple(null_wins(round_, actions)),
+        day=gaming_day_for(stat.ended_at),
     )
 
 
 def detect(window: Window) -> list[Finding]:
-    z_min = float(threshold("HOLD_Z"))
+    """Tables and dealers whose Faro win or turn orders are beyond the fair deal over the window.
+
+    Each subject's p-value is the smaller of two tests, Bonferroni-doubled: the Monte Carlo
+    hold test (two-sided) and the exact turn-order test (two-sided). Benjamini–Hochberg over
+    every table and dealer tested picks the alerts at ``DETECTION["FDR"]``.
+    """
+    span = window.widened(int(threshold("WINDOW_DAYS")))
     min_handle = int(threshold("HOLD_MIN_HANDLE"))
     min_rounds = int(threshold("HOLD_MIN_ROUNDS"))
     min_turns = int(threshold("HOLD_MIN_TURNS"))
-    turns_p = float(threshold("HOLD_TURNS_P"))
     stats = {
         stat.round_id: stat
-        for stat in RoundStat.objects.filter(game="faro", ended_at__gte=window.start, ended_at__lt=window.end)
+        for stat in RoundStat.objects.filter(game="faro", ended_at__gte=span.start, ended_at__lt=span.end)
     }
     by_table: dict[int, Book] = defaultdict(Book)
     by_dealer: dict[int, Book] = defaultdict(Book)
@@ -161,41 +205,73 @@ def detect(window: Window) -> list[Finding]:
         moments = round_moments(round_, stats[round_.pk])
         by_table[round_.table_id].add(moments, table=round_.table_id, dealer=round_.started_by_id)
         by_dealer[round_.started_by_id].add(moments, table=round_.table_id, dealer=round_.started_by_id)
-    findings = []
+    tested: list[Tested] = []
     for scope, books in (("table", by_table), ("dealer", by_dealer)):
-        for subject_id, book in books.items():
-            if book.handle < min_handle or len(book.rounds) < min_rounds or book.variance <= 0:
+        for subject_id, book in sorted(books.items()):
+            if book.handle < min_handle or len(book.rounds) < min_rounds:
                 continue
-            sigma = math.sqrt(book.variance)
-            z = (book.win - book.theo) / sigma
-            fair = [0.5] * book.turns
-            p_house = tail_at_least(fair, book.house_turns)
-            p_players = tail_at_most(fair, book.house_turns)
-            by_turns = book.turns >= min_turns and min(p_house, p_players) <= turns_p
-            if abs(z) < z_min and not by_turns:
-                continue
-            findings.append(
-                _finding(scope, subject_id, book, sigma, z, z_min, p_turns=min(p_house, p_players))
-            )
-    return findings
+            tested.append(_test(scope, subject_id, book, min_turns))
+    fdr = float(threshold("FDR"))
+    adjusted = bh_adjusted([t.p_value for t in tested])
+    return [
+        _finding(t, q, fdr, span)
+        for t, q, hit in zip(
+            tested, adjusted, benjamini_hochberg([t.p_value for t in tested], fdr), strict=True
+        )
+        if hit
+    ]
 
 
-def _finding(
-    scope: str, subject_id: int, book: Book, sigma: float, z: float, z_min: float, *, p_turns: float
-) -> Finding:
+@dataclass(frozen=True, slots=True)
+class Tested:
+    scope: str
+    subject_id: int
+    book: Book
+    p_hold: float
+    p_turns: float
+    p_value: float
+    draws: int
+
+
+def _test(scope: str, subject_id: int, book: Book, min_turns: int) -> Tested:
+    rng = mc_rng(subject_id, threshold("MC_SEED"), purpose=f"hold-window:{scope}")
+    upper, lower, draws = sum_p_values(
+        book.nulls,
+        book.win,
+        rng=rng,
+        draws=int(threshold("MC_DRAWS")),
+        max_draws=int(threshold("MC_MAX_DRAWS")),
+    )
+    p_hold = min(1.0, 2 * min(upper, lower))
+    fair = [0.5] * book.turns
+    p_turns = 1.0
+    if book.turns >= min_turns:
+        p_turns = min(
+            1.0, 2 * min(tail_at_least(fair, book.house_turns), tail_at_most(fair, book.house_turns))
+        )
+    return Tested(scope, subject_id, book, p_hold, p_turns, min(1.0, 2 * min(p_hold, p_turns)), draws)
+
+
+def _finding(tested: Tested, q_value: float, fdr: float, span: Window) -> Finding:
+    scope, subject_id, book = tested.scope, tested.subject_id, tested.book
     hold = book.win / book.handle
     theo_hold = book.theo / book.handle
+    sigma = math.sqrt(book.variance) if book.variance > 0 else 0.0
+    z = (book.win - book.theo) / sigma if sigma else 0.0
     spread = sigma / book.handle
-    direction = "above" if z > 0 else "below"
+    null_mean = sum(sum(s) / len(s) for s in book.nulls if s)
+    direction = "above" if book.win > null_mean else "below"
     who = f"Table {subject_id}" if scope == "table" else f"Dealer {subject_id}"
     turns = f"; {book.house_turns} of {book.turns} turns went the house's way" if book.turns else ""
+    first, last = min(book.days), max(book.days)
+    days = f"{first:%b %-d}" if first == last else f"{first:%b %-d}–{last:%b %-d}"
     return Finding(
         kind="hold_anomaly",
-        severity="high" if abs(z) >= z_min + 1.5 or (abs(z) >= z_min and p_turns <= 1e-6) else "medium",
+        severity="high" if tested.p_value <= fdr / 100 else "medium",
         subject=f"{scope}:{subject_id}",
         summary=(
-            f"{who}: Faro hold {hold:.1%} on {dollars(book.handle)} handle, {direction} the "
-            f"theoretical {theo_hold:.1%} by {abs(z):.1f} σ{turns}."
+            f"{who}: Faro hold {hold:.1%} on {dollars(book.handle)} handle over {days}, {direction} "
+            f"fair deals (theoretical {theo_hold:.1%}){turns}; p = {tested.p_value:.1e}."
         ),
         evidence={
             "scope": scope,
@@ -209,19 +285,19 @@ def _finding(
                 round((theo_hold - 1.96 * spread) * 100, 2),
                 round((theo_hold + 1.96 * spread) * 100, 2),
             ],
-            "band_alert_pct": [
-                round((theo_hold - z_min * spread) * 100, 2),
-                round((theo_hold + z_min * spread) * 100, 2),
-            ],
             "z": round(z, 2),
-            "p_value": rounded(normal_two_sided(z)),
-            "threshold_z": z_min,
-            "by_hold": abs(z) >= z_min,
+            "null_mean_win": round(null_mean),
+            "p_value": rounded(tested.p_value),
+            "p_value_hold": rounded(tested.p_hold),
+            "p_value_method": "Monte Carlo: the recorded bets replayed on fair re-deals (faro_null)",
+            "mc_deals_per_round": int(threshold("MC_DEALS")),
+            "mc_window_draws": tested.draws,
+            "mc_seed": threshold("MC_SEED"),
             "turns_decided": book.turns,
             "turns_for_house": book.house_turns,
-            "turns_p_value": rounded(p_turns),
-            "threshold_turns_p": float(threshold("HOLD_TURNS_P")),
-            "rounds": book.rounds[:200],
+            "turns_p_value": rounded(tested.p_turns),
+            **multiple_testing(q_value, fdr),
+            **window_evidence(span, book.days, book.rounds),
             "tables": sorted(book.tables),
             "dealers": sorted(book.dealers),
         },

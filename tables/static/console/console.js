@@ -11,6 +11,10 @@
     return code ? code.slice(0, -1) + (SUITS[code.slice(-1)] || code.slice(-1)) : "";
   }
 
+  /* The Faro bet form: player, a place on the layout (or even / odd / high, or at the last turn an
+     order to call), a chip, then one confirm that spells the whole bet out. The chip stays in hand
+     from one bet to the next (remembered for this table in sessionStorage); a called order posts
+     to the call_turn URL instead of the bet's. */
   function initBetForm(form) {
     if (form.dataset.ready) return;
     form.dataset.ready = "1";
@@ -18,9 +22,19 @@
     var placements = source ? JSON.parse(source.textContent).map(function (p) { return p.join("|"); }) : [];
     var button = form.querySelector("[data-confirm]");
     var hint = form.querySelector("[data-hint]");
-    var steps = form.querySelectorAll("[data-step]");
+    var chipKey = "faro-chip:" + form.getAttribute("action").split("/rounds/")[0];
 
     function checked(name) { return form.querySelector("input[name=" + name + "]:checked"); }
+    function clear(name) { form.querySelectorAll("input[name=" + name + "]").forEach(function (i) { i.checked = false; }); }
+
+    function chipInHand() {
+      var custom = form.querySelector("input[name=custom_amount]");
+      if (checked("amount") || (custom && custom.value.trim())) return;
+      var kept = null;
+      try { kept = window.sessionStorage.getItem(chipKey); } catch (e) { kept = null; }
+      var chip = kept && form.querySelector('input[name=amount][value="' + kept + '"]');
+      if (chip) chip.checked = true;
+    }
 
     function update() {
       // Looked up each time: the amounts fieldset is swapped in anew when the limits change.
@@ -28,12 +42,16 @@
       var copper = form.querySelector("input[name=coppered]");
       var player = checked("player");
       var target = checked("target");
+      var order = checked("order");
       var ranks = Array.prototype.map.call(form.querySelectorAll("input[name=ranks]:checked"), function (i) { return i.value; });
       ranks.sort(function (a, b) { return RANK_ORDER.indexOf(a) - RANK_ORDER.indexOf(b); });
       var chip = checked("amount");
       var typed = custom && custom.value.trim();
       var place = null, placeOk = false, message = "";
-      if (target) {
+      if (order) {
+        place = order.dataset.label;
+        placeOk = true;
+      } else if (target) {
         place = target.dataset.label;
         placeOk = true;
       } else if (ranks.length) {
@@ -42,35 +60,45 @@
         message = placeOk ? (ranks.length === 1 ? "On the " + place : "One stack covering " + place)
           : place + " is not a place one stack can cover";
       }
+      var chosen = ranks.join(" ");
+      form.querySelectorAll("[data-spot]").forEach(function (spot) {
+        var sorted = spot.dataset.spot.split(" ").sort(function (a, b) { return RANK_ORDER.indexOf(a) - RANK_ORDER.indexOf(b); });
+        spot.classList.toggle("chosen", sorted.join(" ") === chosen);
+      });
       if (copper) {
-        copper.disabled = !!target;
-        if (target) copper.checked = false;
+        copper.disabled = !!(target || order);
+        if (target || order) copper.checked = false;
       }
       var amount = typed ? "$" + typed.replace(/^\$/, "") : (chip ? chip.dataset.label : null);
-      var state = [!!player, placeOk, !!amount];
-      var now = state.indexOf(false);
-      steps.forEach(function (step, index) {
-        step.classList.toggle("done", index < 3 && state[index]);
-        step.classList.toggle("now", index === (now === -1 ? 3 : now));
-      });
       if (!player) message = message || "Tap a player";
       else if (!place) message = "Tap the layout: a card, the cards one stack covers, or even / odd / high";
-      else if (placeOk && !amount) message = "Choose an amount";
+      else if (placeOk && !amount) message = "Choose a chip";
       if (hint) {
         hint.textContent = message;
         hint.classList.toggle("bad", !!place && !placeOk);
       }
-      var ready = state.every(Boolean);
+      var ready = !!player && placeOk && !!amount;
       button.disabled = !ready;
-      button.textContent = ready
-        ? "Bet " + amount + " on " + place + (copper && copper.checked ? " (coppered)" : "") + " for " + player.dataset.name
-        : "Place bet";
+      if (!ready) button.textContent = order ? "Call the turn" : "Place bet";
+      else if (order) button.textContent = "Call " + place + " for " + amount + " (" + player.dataset.name + ")";
+      else button.textContent = "Bet " + amount + " on " + place + (copper && copper.checked ? " (coppered)" : "") + " for " + player.dataset.name;
     }
 
     form.addEventListener("click", function (event) {
-      var input = event.target.closest("label") && event.target.closest("label").querySelector("input[name=target]");
+      var spot = event.target.closest("[data-spot]");
+      if (spot) {
+        // A chip between cards: exactly the cards around it.
+        var around = spot.dataset.spot.split(" ");
+        clear("target");
+        clear("order");
+        form.querySelectorAll("input[name=ranks]").forEach(function (i) { i.checked = around.indexOf(i.value) !== -1; });
+        update();
+        return;
+      }
+      var label = event.target.closest("label");
+      var input = label && label.querySelector("input[name=target], input[name=order]");
       if (input && input.checked && event.target !== input) {
-        // A second tap on even / odd / high takes it back off.
+        // A second tap on even / odd / high or on an order takes it back off.
         event.preventDefault();
         input.checked = false;
         update();
@@ -78,23 +106,33 @@
     });
     form.addEventListener("change", function (event) {
       var name = event.target.name;
-      if (name === "ranks" && event.target.checked) {
-        form.querySelectorAll("input[name=target]").forEach(function (i) { i.checked = false; });
-      }
-      if (name === "target" && event.target.checked) {
-        form.querySelectorAll("input[name=ranks]").forEach(function (i) { i.checked = false; });
+      if (event.target.checked && (name === "ranks" || name === "target" || name === "order")) {
+        if (name !== "ranks") clear("ranks");
+        if (name !== "target") clear("target");
+        if (name !== "order") clear("order");
       }
       var custom = form.querySelector("input[name=custom_amount]");
       if (name === "amount" && custom) custom.value = "";
+      if (name === "amount" && event.target.checked) {
+        try { window.sessionStorage.setItem(chipKey, event.target.value); } catch (e) { /* private mode: no memory */ }
+      }
       update();
     });
     form.addEventListener("input", function (event) {
       if (event.target.name !== "custom_amount") return;
-      if (event.target.value.trim()) form.querySelectorAll("input[name=amount]").forEach(function (i) { i.checked = false; });
+      if (event.target.value.trim()) clear("amount");
       update();
     });
-    form.addEventListener("htmx:afterSwap", update);
-    form.addEventListener("reset", function () { setTimeout(update, 0); });
+    /* A called order goes to the call_turn action; everything else is a bet. */
+    form.addEventListener("htmx:configRequest", function (event) {
+      if (checked("order")) event.detail.path = form.dataset.callUrl;
+    });
+    form.addEventListener("submit", function () {
+      form.action = checked("order") ? form.dataset.callUrl : form.getAttribute("hx-post");
+    });
+    form.addEventListener("htmx:afterSwap", function () { chipInHand(); update(); });
+    form.addEventListener("reset", function () { setTimeout(function () { chipInHand(); update(); }, 0); });
+    chipInHand();
     update();
   }
 

@@ -1,0 +1,845 @@
+"""Full floor benchmark: 200 tables dealt on a realistic clock, the pit watching, kiosks reading.
+
+    bench/run-floor [--quick] [--seconds S] [--tables N] [--keep-db]
+    .venv/bin/python -m bench.floor_bench [...]
+
+Not a test: it prints a markdown report and writes it to build/bench/floor.md; the exit status is
+0 only when there were no errors and every check after the run passed (the latency targets are
+printed beside the figures, not enforced: a shared machine's load moves them).
+
+1. A throwaway database ``casekeeper_floor`` is created and migrated; ``bench.load_test``'s
+   ``child_setup`` builds the floor through the services from a plan that mixes the games as
+   ``simulate_night`` does (``tables.simulation.specs.GAME_MIX`` and ``SPECS``: half Faro, the
+   rest Farmer, Fan Tan, Newmarket, Tonk and card-room stakes games).
+2. The service runs as deploy/ runs it (``bench.served.start_service``): gunicorn with
+   ``deploy/gunicorn.conf.py`` (4 sync workers), a Celery worker (concurrency 2) and Celery beat,
+   ``casino.settings.local`` with DEBUG off, on an empty Redis database of its own.
+3. The load is open loop: every stream has its own clock (``Clock``), and a request goes out when
+   its time comes, not when the previous answer is back (a stream only waits for its own
+   previous answer, as a dealer does; that wait shows as the stream's schedule lag).
+   * Each table's dealer taps at Poisson moments, mean ``MEAN_GAP`` s apart (200 tables: about
+     50 taps/s). Nine tables in ten are dealt through the API with the dealer's token and an
+     ``Idempotency-Key`` per tap, by ``bench.load_test``'s drivers (Faro from the electronic
+     shoe with the night's bots' bets; the pot games with a manual shoe keyed by the client,
+     which folds the engine and picks from ``legal_actions``; stakes by the night's bot).
+   * Every tenth table (a Faro table) is dealt through the dealer console as a browser would:
+     a signed-in session, htmx's ``HX-Request`` and ``X-CSRFToken`` headers, a one-time form
+     token per tap; the next tap is read off the screen the answer carries.
+   * 10 pit screens (signed-in pit bosses) poll ``GET /pit/live/`` every 5 s.
+   * Kiosks read players' balances (``GET /players/me/balance``) at 20/s, Poisson.
+4. Afterwards the Celery queue drains, the bench waits for every settled round's ``RoundStat``
+   (watched every second during the run, so "rated within 10 s" is measured), and
+   ``bench.load_test``'s checks run on the database: trial balance, zero-sum transfers, stored
+   balances, one RoundAction per accepted tap, every round replays (``tables.replay``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import re
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from bench import load_test
+from bench.app_db import (
+    ROOT,
+    backends,
+    db_url,
+    describe_machine,
+    drop_database,
+    free_port,
+    fresh_database,
+    log,
+    served_env,
+    staff,
+)
+from bench.harness import children_of, percentile, stop_after, write_report
+from bench.load_test import CpuSampler, Tally
+from bench.served import Processes, bench_parser, run_child, start_service, wait_until_up
+
+OUTPUT = ROOT / "build" / "bench" / "floor.md"
+DB_NAME = "casekeeper_floor"
+LABEL = "floor"
+MEAN_GAP = 4.0  # seconds between one dealer's taps, on average (Poisson)
+CONSOLE_EVERY = 10  # every tenth table is dealt through the console (GAME_MIX puts Faro first)
+PIT_SCREENS = 10
+PIT_EVERY = 5.0  # seconds: the pit's htmx poll
+KIOSK_RATE = 20.0  # balance reads per second, all kiosks together, each read a thread of its own
+SEATED = {"faro": load_test.FARO_PUNTERS, "stakes": 3}  # the others: load_test.POT_PLAYERS
+STAFF_PASSWORD = "floor-staff-pass-1"  # console dealers and pit bosses sign in with it
+SIGN_IN_TIMEOUT = 180.0  # 30 PBKDF2 checks at once on 4 workers, before the load: slow on a busy machine
+RATED_WITHIN = 10.0  # seconds from a round's settling to its RoundStat
+RATING_WAIT = 30.0  # seconds after the load for the last ratings
+HX = {"HX-Request": "true"}
+TARGETS = {"action": 50.0, "pit_p99": 150.0, "pit_p50": 40.0, "balance": 20.0}
+BUDGET = 1200.0  # seconds for everything but the load: setup of 200 tables, checks, cleanup
+# A refusal is the service saying no to a tap in words (400 illegal, 409 conflict); any other
+# non-2xx answer, a 5xx, a resend or no answer at all is an error.
+REFUSAL_STATUSES = ("400", "409")
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    seconds: float
+    tables: int
+
+
+QUICK = Profile("quick", 20.0, 40)
+FULL = Profile("full", 120.0, 200)
+
+
+# --------------------------------------------------------------------------- the floor (child step)
+
+
+def floor_plan(tables: int) -> list[tuple[str, dict[str, Any], int]]:
+    """One entry a table, mixed as ``simulate_night`` mixes them (its game mix, limits and rules)."""
+    from tables.simulation.specs import GAME_MIX, SPECS, STAKES_VARIANTS
+
+    plan = []
+    for index in range(tables):
+        game = GAME_MIX[index % len(GAME_MIX)]
+        spec = SPECS[game]
+        rules = dict(spec.rules)
+        if game == "stakes":
+            rules["variant"] = STAKES_VARIANTS[(index // len(GAME_MIX)) % len(STAKES_VARIANTS)]
+        limits = {"min_bet": spec.min_bet, "max_bet": spec.max_bet, "ante": spec.ante, "rules": rules}
+        plan.append((game, limits, SEATED.get(game, load_test.POT_PLAYERS)))
+    return plan
+
+
+def child_setup() -> dict[str, Any]:
+    """``load_test.child_setup`` on the mixed plan, plus the staff who sign in (console, pit)."""
+    import django
+
+    django.setup()
+    from django.contrib.auth.hashers import make_password
+    from django.test.utils import override_settings
+
+    from casino.models import Role, User
+
+    staff_hash = make_password(STAFF_PASSWORD)  # the served app's own hasher: these sign in
+    # Hundreds of players never sign in during the run: spare them PBKDF2 here (override_settings
+    # also empties the hashers' cache).
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        floor = load_test.child_setup(plan=floor_plan(int(os.environ["FLOOR_TABLES"])))
+    console = [i for i, table in enumerate(floor["tables"]) if i % CONSOLE_EVERY == 0]
+    for i in console:
+        if floor["tables"][i]["game"] != "faro":
+            raise RuntimeError(f"table {i} is {floor['tables'][i]['game']}: the console tables are Faro")
+        floor["tables"][i]["console"] = f"load-dealer-{i}"  # load_test.child_setup's dealer names
+    pit = [staff(f"floor-pit-{k}", Role.PIT_BOSS).username for k in range(PIT_SCREENS)]
+    signing_in = [*pit, *(floor["tables"][i]["console"] for i in console)]
+    User.objects.filter(username__in=signing_in).update(password=staff_hash)
+    return {**floor, "pit": pit}
+
+
+# --------------------------------------------------------------------------- the clock
+
+
+class Clock:
+    """One stream's schedule, open loop: every moment is drawn up front, from the run's start.
+
+    ``wait`` sleeps until the next moment (at once when the stream is behind) and records in
+    ``tally`` how late the request goes out (latencies ``lag: <stream>``): a stream is late only
+    while its own previous answer is awaited. Nothing starts after the deadline; the moments
+    scheduled are counted (``accepted["scheduled: <stream>"]``) so the report shows what was not
+    sent. ``catch_up=False`` (a pit screen's poll) drops the moments missed while an answer was
+    awaited instead of sending them back to back.
+    """
+
+    def __init__(
+        self,
+        rng: random.Random,
+        mean: float,
+        deadline: float,
+        tally: Tally,
+        stream: str,
+        *,
+        poisson: bool = True,
+        catch_up: bool = True,
+    ) -> None:
+        at = time.monotonic() + (0.0 if poisson else rng.uniform(0, mean))
+        self.moments: list[float] = []
+        while True:
+            at += rng.expovariate(1 / mean) if poisson else (mean if self.moments else 0.0)
+            if at >= deadline:
+                break
+            self.moments.append(at)
+        self.moments.reverse()  # popped from the end: the earliest first
+        self.deadline, self.catch_up, self.tally, self.stream = deadline, catch_up, tally, stream
+        tally.accepted[f"scheduled: {stream}"] += len(self.moments)
+
+    def wait(self) -> bool:
+        """True when it is time for the next request; False (at the deadline) once the run is over."""
+        now = time.monotonic()
+        if not self.catch_up:
+            while len(self.moments) > 1 and self.moments[-2] <= now:
+                self.moments.pop()
+        if not self.moments or now >= self.deadline:
+            time.sleep(max(0.0, self.deadline - now))
+            return False
+        at = self.moments.pop()
+        time.sleep(max(0.0, at - now))
+        self.tally.latencies[f"lag: {self.stream}"].append(time.monotonic() - at)
+        return True
+
+
+class PacedClient(load_test.Client):
+    """A dealer's API client: ``load_test.Client`` whose taps (not its deliberate idempotent retries)
+    wait for the table's ``Clock``."""
+
+    def __init__(self, base: str, token: str, tally: Tally, rng: random.Random, deadline: float) -> None:
+        super().__init__(base, token, tally, rng, deadline)
+        self.clock = Clock(random.Random(rng.random()), MEAN_GAP, deadline, tally, "API dealer")
+
+    def post(self, kind: str, label: str, path: str, body: dict[str, Any], expect: int) -> Any:
+        return super().post(kind, label, path, body, expect) if self.clock.wait() else None
+
+
+# --------------------------------------------------------------------------- console and pit sessions
+
+
+def sign_in(base: str, username: str) -> Any:
+    """A browser session signed in through ``/console/login/`` (CSRF cookie, then the form)."""
+    import requests
+
+    session = requests.Session()
+    session.get(f"{base}/console/login/", timeout=SIGN_IN_TIMEOUT)
+    answer = session.post(
+        f"{base}/console/login/",
+        data={
+            "csrfmiddlewaretoken": session.cookies["csrftoken"],
+            "username": username,
+            "password": STAFF_PASSWORD,
+        },
+        timeout=SIGN_IN_TIMEOUT,
+        allow_redirects=False,
+    )
+    if answer.status_code != 302:
+        raise RuntimeError(f"{username} could not sign in: {answer.status_code} {answer.text[:200]}")
+    return session
+
+
+@dataclass
+class Screen:
+    """What the console's Faro screen (the htmx partial) offers now, read off its HTML."""
+
+    round_id: int | None = None
+    version: str = ""
+    dealing: str = ""  # soda, turn or last_turn: the dealing form's action
+    dead: list[str] = field(default_factory=list)
+    bets: list[str] = field(default_factory=list)
+
+    @classmethod
+    def read(cls, html: str, table_id: int) -> Screen:
+        live = re.search(rf"/console/tables/{table_id}/rounds/(\d+)/faro/", html)
+        if live is None:
+            return cls()
+        dealing = re.search(rf"/rounds/{live.group(1)}/faro/(soda|turn|last_turn)/\"", html)
+        version = re.search(r'name="version" value="(\d+)"', html)
+        return cls(
+            round_id=int(live.group(1)),
+            version=version.group(1) if version else "",
+            dealing=dealing.group(1) if dealing else "",
+            dead=re.findall(r'class="rank[^"]*\bdead\b[^"]*" data-rank="([^"]+)"', html),
+            bets=sorted(set(re.findall(r'data-bet="([^"]+)"', html))),
+        )
+
+
+def console_fields(bet: dict[str, Any]) -> dict[str, Any]:
+    """A bot's Faro bet as the console's bet form posts it (``FaroBetForm``)."""
+    fields: dict[str, Any] = {"player": bet["player"], "amount": bet["amount"]}
+    if "ranks" in bet:
+        fields["ranks"] = bet["ranks"]
+    if "target" in bet:
+        fields["target"] = bet["target"]
+    if bet.get("coppered"):
+        fields["coppered"] = "on"
+    return fields
+
+
+def drive_console_faro(
+    base: str, table: dict[str, Any], session: Any, deadline: float, seed: int, tally: Tally
+) -> None:
+    """A dealer at the console: start a deal, bets (the night's bots), removals, turns, on the clock."""
+    import requests
+
+    from tables.simulation.bots import faro_bets
+
+    rng = random.Random(seed)
+    clock = Clock(random.Random(rng.random()), MEAN_GAP, deadline, tally, "console dealer")
+    budgets = dict.fromkeys((int(p) for p in table["seats"].values()), load_test.BUY_IN)
+    limits = {"min_bet": table["min_bet"], "max_bet": table["max_bet"]}
+    prefix = f"{base}/console/tables/{table['id']}"
+    csrf = session.cookies["csrftoken"]
+    headers = {**HX, "X-CSRFToken": csrf}
+    plan: list[tuple[str, dict[str, Any]]] = []
+    try:
+        screen = Screen.read(session.get(f"{prefix}/", headers=HX, timeout=30).text, table["id"])
+        while True:
+            if not plan:
+                if screen.round_id is None:
+                    plan = [("start", {"shoe": "electronic"})]
+                else:
+                    public = {"limits": limits, "dead_ranks": screen.dead}
+                    plan = [("bet", console_fields(b)) for b in faro_bets(rng, public, budgets, chip=100)]
+                    if screen.bets and rng.random() < 0.08:
+                        plan.append(("remove_bet", {"bet": rng.choice(screen.bets)}))
+                    plan.append((screen.dealing or "turn", {}))
+            kind, fields = plan.pop(0)
+            if not clock.wait():
+                return
+            if kind == "start":
+                label, url, what = "console start round", f"{prefix}/deal/", "round"
+            else:
+                label, what = f"console faro {kind}", "action"
+                url = f"{prefix}/rounds/{screen.round_id}/faro/{kind}/"
+                fields = {**fields, "version": screen.version}
+            data = {**fields, "token": secrets.token_urlsafe(18), "csrfmiddlewaretoken": csrf}
+            started = time.perf_counter()
+            try:
+                answer = session.post(url, data=data, headers=headers, timeout=load_test.REQUEST_TIMEOUT)
+            except requests.RequestException as error:
+                tally.failures[f"{label}: {type(error).__name__}"] += 1
+                return
+            tally.latencies[label].append(time.perf_counter() - started)
+            status = str(answer.status_code)
+            if answer.status_code == 200:
+                tally.accepted[what] += 1
+                if kind == "last_turn":
+                    tally.settled += 1
+            elif status in REFUSAL_STATUSES and "<" in answer.text[:200]:
+                tally.failures[f"{label}: {status} refused on the screen"] += 1
+                plan.clear()  # the screen shows the refusal; the dealer reads it again
+            else:
+                tally.failures[f"{label}: {status} {answer.text[:80]!r}"] += 1
+                return
+            screen = Screen.read(answer.text, table["id"])
+    except Exception as error:  # a client bug must not hang the run: record it and stop the table
+        tally.failures[f"console client crashed: {type(error).__name__}: {error}"[:160]] += 1
+
+
+def drive_pit(base: str, session: Any, deadline: float, seed: int, tally: Tally) -> None:
+    """A pit screen: ``GET /pit/live/`` as its htmx poll sends it, every ``PIT_EVERY`` seconds."""
+    import requests
+
+    clock = Clock(random.Random(seed), PIT_EVERY, deadline, tally, "pit", poisson=False, catch_up=False)
+    while clock.wait():
+        started = time.perf_counter()
+        try:
+            answer = session.get(f"{base}/pit/live/", headers=HX, timeout=load_test.REQUEST_TIMEOUT)
+        except requests.RequestException as error:
+            tally.failures[f"pit live: {type(error).__name__}"] += 1
+            continue
+        tally.latencies["pit live"].append(time.perf_counter() - started)
+        if answer.status_code != 200:
+            tally.failures[f"pit live: {answer.status_code}"] += 1
+
+
+class OneRead(load_test.Client):
+    """A kiosk that reads once: ``load_test.drive_kiosk`` with it is a single balance read."""
+
+    def out_of_time(self) -> bool:
+        done = getattr(self, "done", False)
+        self.done = True
+        return done
+
+
+def drive_kiosks(base: str, players: list[dict[str, Any]], deadline: float, seed: int, tally: Tally) -> None:
+    """Balance reads at Poisson moments, ``KIOSK_RATE`` a second, each in a thread of its own: the
+    kiosks are separate devices, so a slow answer holds back no other read."""
+    rng = random.Random(seed)
+    clock = Clock(random.Random(rng.random()), 1 / KIOSK_RATE, deadline, tally, "kiosk")
+    reads: list[tuple[threading.Thread, Tally]] = []
+    while clock.wait():
+        own = Tally()
+        args = (base, players, deadline, rng.randrange(1 << 30), own)
+        thread = threading.Thread(
+            target=load_test.drive_kiosk, args=args, kwargs={"client_class": OneRead}, daemon=True
+        )
+        thread.start()
+        reads.append((thread, own))
+    for thread, own in reads:
+        thread.join(timeout=max(0.1, deadline + load_test.REQUEST_TIMEOUT - time.monotonic()))
+        for label, values in own.latencies.items():
+            tally.latencies[label] += values
+        tally.failures.update(own.failures)
+
+
+# --------------------------------------------------------------------------- ratings, watched
+
+
+class RatingWatch(threading.Thread):
+    """Every second: which settled rounds have a RoundStat; the first sighting times the rating.
+
+    A round's delay is (the moment it was first seen rated) - ``ended_at``, both PostgreSQL's
+    clock, so it is an upper bound within one polling period.
+    """
+
+    SQL = (
+        "SELECT r.id, s.round_id IS NOT NULL, extract(epoch FROM clock_timestamp() - r.ended_at)"
+        " FROM tables_round r LEFT JOIN tables_roundstat s ON s.round_id = r.id WHERE r.status = 'settled'"
+    )
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self.conn = psycopg.connect(db_url(DB_NAME), autocommit=True)
+        self.backend_pid = self.conn.info.backend_pid
+        self.delays: dict[int, float] = {}
+        self.unrated: set[int] = set()
+        self.stopping = threading.Event()
+
+    def poll(self) -> None:
+        for round_id, rated, age in self.conn.execute(self.SQL).fetchall():
+            if rated and round_id not in self.delays:
+                self.delays[round_id] = float(age)
+                self.unrated.discard(round_id)
+            elif not rated:
+                self.unrated.add(round_id)
+
+    def run(self) -> None:
+        while not self.stopping.wait(1.0):
+            with contextlib.suppress(psycopg.Error):
+                self.poll()
+
+    def finish(self, wait: float) -> None:
+        """Go on polling until every settled round is rated or ``wait`` seconds have passed."""
+        give_up = time.monotonic() + wait
+        while time.monotonic() < give_up:
+            time.sleep(1.0)
+            if not self.unrated:
+                break
+        self.stopping.set()
+        self.join(timeout=10)
+        with contextlib.suppress(psycopg.Error):
+            self.poll()
+        self.conn.close()
+
+
+# --------------------------------------------------------------------------- the run
+
+
+def service_env(redis_db: int, metrics_dir: str) -> dict[str, str]:
+    url = f"{load_test.REDIS_SERVER}/{redis_db}"
+    return {
+        **os.environ,
+        **served_env(DB_NAME, label=LABEL, LOG_FORMAT="json"),
+        "REDIS_URL": url,
+        "CELERY_BROKER_URL": url,
+        "CELERY_RESULT_BACKEND": url,
+        "CACHE_KEY_PREFIX": "ck-floor",
+        "PROMETHEUS_MULTIPROC_DIR": metrics_dir,
+    }
+
+
+def parallel(jobs: Sequence[Callable[[], Any]], timeout: float) -> list[Any]:
+    """Run each job in a thread of its own; their results in order (an exception is raised here)."""
+    results: list[Any] = [None] * len(jobs)
+
+    def run(index: int) -> None:
+        try:
+            results[index] = jobs[index]()
+        except Exception as error:
+            results[index] = error
+
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(len(jobs))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=timeout)
+    for result in results:
+        if isinstance(result, Exception):
+            raise result
+    return results
+
+
+def drive(
+    base: str, floor: dict[str, Any], sessions: dict[str, Any], duration: float
+) -> tuple[dict[str, list[Tally]], float, float]:
+    """Every stream in a thread of its own for ``duration`` s; (tallies by group, wall s, client CPU s)."""
+    started = time.monotonic()
+    deadline = started + duration
+    groups: dict[str, list[tuple[Callable[..., None], tuple[Any, ...]]]] = {
+        "api": [],
+        "console": [],
+        "pit": [],
+        "kiosk": [],
+    }
+    for i, table in enumerate(floor["tables"]):
+        if "console" in table:
+            args = (base, table, sessions[table["console"]], deadline, 1000 + i)
+            groups["console"].append((drive_console_faro, args))
+        else:
+            target = load_test.drive_faro if table["game"] == "faro" else load_test.drive_pot
+            groups["api"].append(
+                (partial(target, client_class=PacedClient), (base, table, deadline, 1000 + i))
+            )
+    for k, username in enumerate(floor["pit"]):
+        groups["pit"].append((drive_pit, (base, sessions[username], deadline, 50 + k)))
+    groups["kiosk"].append((drive_kiosks, (base, floor["players"], deadline, 70)))
+    tallies: dict[str, list[Tally]] = {name: [Tally() for _ in jobs] for name, jobs in groups.items()}
+    threads = [
+        threading.Thread(target=target, args=(*args, tally), daemon=True)
+        for name, jobs in groups.items()
+        for (target, args), tally in zip(jobs, tallies[name], strict=True)
+    ]
+    client_cpu = time.process_time()
+    for thread in threads:
+        thread.start()
+    give_up = deadline + load_test.REQUEST_TIMEOUT * 2  # one bound for all: a request started by the deadline
+    for thread in threads:
+        thread.join(timeout=max(0.1, give_up - time.monotonic()))
+    client_cpu = time.process_time() - client_cpu
+    elapsed = time.monotonic() - started
+    stuck = sum(thread.is_alive() for thread in threads)
+    if stuck:
+        tallies["api"][0].failures[f"{stuck} client threads still running after the deadline"] += 1
+    return tallies, elapsed, client_cpu
+
+
+def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -> dict[str, Any]:
+    metrics_dir = Path(tmp) / "metrics"
+    metrics_dir.mkdir()
+    env = service_env(redis_db, str(metrics_dir))
+    log(f"creating and migrating {DB_NAME}")
+    fresh_database(DB_NAME, env, synchronous_commit=True, timeout=300)
+    log(f"setting up {profile.tables} tables (child process)")
+    floor = run_child("bench.floor_bench", "setup", env | {"FLOOR_TABLES": str(profile.tables)})
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server, worker = start_service(
+        processes,
+        env,
+        port=port,
+        workers=load_test.WORKERS,
+        celery_concurrency=load_test.CELERY_CONCURRENCY,
+        beat_schedule=Path(tmp) / "celerybeat-schedule",
+    )
+    wait_until_up(
+        base, server, path="/readyz", timeout=load_test.STARTUP_TIMEOUT, log=processes.log_path("gunicorn")
+    )
+    load_test.wait_for_worker(env, worker, processes.log_path("celery"))
+    log("signing in the console dealers and the pit bosses; warming up")
+    names = [*floor["pit"], *(t["console"] for t in floor["tables"] if "console" in t)]
+    sessions = dict(
+        zip(names, parallel([partial(sign_in, base, n) for n in names], SIGN_IN_TIMEOUT), strict=True)
+    )
+    load_test.warm_up(base, floor)
+    pit_pages = [partial(sessions[n].get, f"{base}/pit/live/", headers=HX, timeout=60) for n in floor["pit"]]
+    parallel(pit_pages, 120)
+    watch = RatingWatch()
+    cpu = CpuSampler(
+        {
+            "gunicorn": lambda: children_of(server.pid),
+            "celery": lambda: [worker.pid, *children_of(worker.pid), processes.running["beat"].pid],
+            "postgres": lambda: [pid for pid in backends(DB_NAME) if pid != watch.backend_pid],
+        }
+    )
+    load_before = os.getloadavg()
+    log(f"driving {len(floor['tables'])} tables for {profile.seconds:.0f} s")
+    cpu.start()
+    watch.start()
+    tallies, elapsed, client_cpu = drive(base, floor, sessions, profile.seconds)
+    cpu.finish()
+    load_after = os.getloadavg()
+    uptime = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
+    drained_at = time.monotonic()
+    while time.monotonic() - drained_at < load_test.DRAIN_TIMEOUT and load_test.redis_queue(redis_db) != (
+        0,
+        0,
+    ):
+        time.sleep(0.5)
+    queue_left = load_test.redis_queue(redis_db)
+    drain_seconds = time.monotonic() - drained_at
+    watch.finish(RATING_WAIT)
+    processes.stop_all()
+    log("checking the database")
+    checks = run_child("bench.load_test", "verify", env)
+    return {
+        "profile": profile,
+        "elapsed": elapsed,
+        "tallies": tallies,
+        "tally": load_test.merge([t for group in tallies.values() for t in group]),
+        "floor": floor,
+        "setup_transfers": floor["transfers"],
+        "setup_buy_ins": floor["buy_ins"],
+        "checks": checks,
+        "queue_left": queue_left,
+        "drain_seconds": drain_seconds,
+        "rating_delays": watch.delays,
+        "unrated": sorted(watch.unrated),
+        "app_cpu": cpu.used("gunicorn"),
+        "db_cpu": cpu.used("postgres"),
+        "celery_cpu": cpu.used("celery"),
+        "client_cpu": client_cpu,
+        "load_before": load_before,
+        "load_after": load_after,
+        "uptime": uptime,
+        "served": load_test.server_times(processes.log_path("gunicorn")),
+    }
+
+
+# --------------------------------------------------------------------------- report
+
+
+def _values(tallies: list[Tally], match: Callable[[str], bool]) -> list[float]:
+    return [
+        v for tally in tallies for label, values in tally.latencies.items() if match(label) for v in values
+    ]
+
+
+def _is_api_action(label: str) -> bool:
+    return label.startswith("faro ") or label.endswith(" action")
+
+
+def _served(run: dict[str, Any], match: Callable[[str, str], bool]) -> list[float]:
+    return [v for (method, path), values in run["served"].items() if match(method, path) for v in values]
+
+
+def split_failures(tally: Tally) -> tuple[Counter[str], Counter[str]]:
+    """(refusals, errors): a 400 or 409 in words is a refusal; anything else that failed is an error."""
+    refusals: Counter[str] = Counter()
+    errors: Counter[str] = Counter()
+    for key, count in tally.failures.items():
+        status = re.search(r": (\d{3})\b", key)
+        (refusals if status and status.group(1) in REFUSAL_STATUSES else errors)[key] += count
+    for key, count in tally.resent.items():
+        errors[f"resent after {key}"] += count
+    return refusals, errors
+
+
+def _ms(seconds: list[float], fraction: float) -> str:
+    return f"{percentile(seconds, fraction) * 1000:.1f}" if seconds else "–"
+
+
+def _target(value: float, limit: float) -> str:
+    return f"≤ {limit:.0f} ms: {'met' if value <= limit else '**missed**'}"
+
+
+def endpoint_rows(run: dict[str, Any]) -> list[tuple[str, list[float], list[float], str]]:
+    """(endpoint, client seconds, server ms from the access log, target) for each row of the table."""
+    t = run["tallies"]
+    api_actions = _values(t["api"], _is_api_action)
+    console_actions = _values(t["console"], lambda label: label.startswith("console faro "))
+    pit = _values(t["pit"], lambda label: label == "pit live")
+    balance = _values(t["kiosk"], lambda label: label == "balance read")
+
+    def p99(values: list[float]) -> float:
+        return percentile(values, 0.99) * 1000 if values else float("inf")
+
+    def p50(values: list[float]) -> float:
+        return percentile(values, 0.5) * 1000 if values else float("inf")
+
+    pit_target = f"p50 {_target(p50(pit), TARGETS['pit_p50'])}; p99 {_target(p99(pit), TARGETS['pit_p99'])}"
+    return [
+        (
+            "`POST /api/v1/rounds/{id}/actions` (action API)",
+            api_actions,
+            _served(run, lambda m, p: m == "POST" and p == "/api/v1/rounds/{id}/actions"),
+            f"p99 {_target(p99(api_actions), TARGETS['action'])}",
+        ),
+        (
+            "`POST /console/…/faro/{kind}/` (action console, htmx)",
+            console_actions,
+            _served(run, lambda m, p: m == "POST" and "/faro/" in p),
+            f"p99 {_target(p99(console_actions), TARGETS['action'])} (as the API's)",
+        ),
+        ("`GET /pit/live/` (pit screens)", pit, _served(run, lambda m, p: p == "/pit/live/"), pit_target),
+        (
+            "`GET /api/v1/players/me/balance` (kiosks)",
+            balance,
+            _served(run, lambda m, p: p == "/api/v1/players/me/balance"),
+            f"p99 {_target(p99(balance), TARGETS['balance'])}",
+        ),
+        (
+            "`POST /api/v1/tables/{id}/rounds` (start a round, API)",
+            _values(t["api"], lambda label: label == "start round"),
+            _served(run, lambda m, p: m == "POST" and p == "/api/v1/tables/{id}/rounds"),
+            "",
+        ),
+        (
+            "`POST /console/tables/{id}/deal/` (start a round, console)",
+            _values(t["console"], lambda label: label == "console start round"),
+            _served(run, lambda m, p: m == "POST" and p == "/console/tables/{id}/deal/"),
+            "",
+        ),
+        (
+            "idempotent retries (API, same key, replayed)",
+            _values(t["api"], lambda label: label == "idempotent retry (replayed)"),
+            [],
+            "",
+        ),
+    ]
+
+
+def rating_verdict(run: dict[str, Any]) -> tuple[str, bool]:
+    delays = list(run["rating_delays"].values())
+    late = sum(d > RATED_WITHIN for d in delays)
+    worst = f"{max(delays):.1f}" if delays else "–"
+    text = (
+        f"ratings: {len(delays):,} settled rounds rated ({len(run['unrated'])} not), "
+        f"{len(delays) - late:,} of them seen rated within {RATED_WITHIN:.0f} s of settling; "
+        f"slowest {worst} s (polled every second)"
+    )
+    return text, bool(delays) and not late and not run["unrated"]
+
+
+def verdicts(run: dict[str, Any], errors: Counter[str]) -> list[tuple[str, bool]]:
+    """``load_test``'s checks (its "no failed request" line replaced by errors vs refusals), ratings."""
+    shared = [
+        item
+        for item in load_test.verdicts(run)
+        if not item[0].startswith("requests that did not get their answer")
+    ]
+    return [
+        (
+            f"errors (non-2xx other than a 400/409 refusal, no answer, resends): {sum(errors.values())}",
+            not errors,
+        ),
+        *shared,
+        rating_verdict(run),
+    ]
+
+
+def report(run: dict[str, Any], env: str) -> str:
+    profile: Profile = run["profile"]
+    elapsed = profile.seconds  # rates are per second of the load window
+    tail = run["elapsed"] - profile.seconds  # answers to requests sent by its end came this much later
+    tally: Tally = run["tally"]
+    refusals, errors = split_failures(tally)
+    requests_made = sum(len(v) for k, v in tally.latencies.items() if not k.startswith("lag: "))
+    taps = tally.accepted["action"] + tally.accepted["round"]
+    tables = len(run["floor"]["tables"])
+    console_tables = sum("console" in t for t in run["floor"]["tables"])
+    games = Counter(t["game"] for t in run["floor"]["tables"])
+    lines = [
+        f"# Full floor ({profile.name})",
+        "",
+        env,
+        "",
+        f"Load average: {', '.join(f'{x:.2f}' for x in run['load_before'])} before the load, "
+        f"{', '.join(f'{x:.2f}' for x in run['load_after'])} at its end (`uptime`: {run['uptime']}).",
+        "",
+        f"gunicorn (`deploy/gunicorn.conf.py`, {load_test.WORKERS} sync workers), a Celery worker "
+        f"(concurrency {load_test.CELERY_CONCURRENCY}) and Celery beat on 127.0.0.1, DEBUG off. "
+        f"{tables} tables ({', '.join(f'{g} {n}' for g, n in sorted(games.items()))}) for {elapsed:.0f} s; "
+        f"the last answers came {tail:.1f} s after its end. "
+        f"{console_tables} of the Faro tables dealt through the console (htmx), the rest through the API. "
+        f"Each dealer taps at Poisson moments {MEAN_GAP:.0f} s apart on average (offered: "
+        f"{tables / MEAN_GAP:.0f} taps/s), {PIT_SCREENS} pit screens poll `/pit/live/` every "
+        f"{PIT_EVERY:.0f} s, kiosks read balances at {KIOSK_RATE:.0f}/s. Open loop: a request goes out at "
+        "its scheduled moment, not after the previous answer (a dealer waits only for their own last tap). "
+        'Latency is the client\'s wall time, queueing for a gunicorn worker included; "server" is '
+        "gunicorn's access-log time for the same endpoint.",
+        "",
+        "| endpoint | requests | per s | p50 ms | p99 ms | server p50 / p99 ms | target |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for label, values, served, target in endpoint_rows(run):
+        server = f"{percentile(served, 0.5):.0f} / {percentile(served, 0.99):.0f}" if served else "–"
+        lines.append(
+            f"| {label} | {len(values):,} | {len(values) / elapsed:,.1f} | {_ms(values, 0.5)} "
+            f"| {_ms(values, 0.99)} | {server} | {target} |"
+        )
+    lags = {k: v for k, v in tally.latencies.items() if k.startswith("lag: ")}
+    lines += [
+        "",
+        f"Dealer taps answered 2xx: {taps:,} ({taps / elapsed:,.1f}/s); rounds settled: {tally.settled:,}; "
+        f"all requests: {requests_made:,} ({requests_made / elapsed:,.1f}/s).",
+        "",
+        "Schedule lag (how late a request went out after its moment: only while the stream's previous "
+        "answer was awaited, so it also shows whether the client kept up): "
+        + "; ".join(f"{k[5:]} p50 {_ms(v, 0.5)} / p99 {_ms(v, 0.99)} ms" for k, v in sorted(lags.items())),
+        "",
+        "Sent / scheduled before the end (a request still due when the time ran out was waiting behind its "
+        "stream's previous answer; a pit screen skips the polls it missed): "
+        + "; ".join(
+            f"{k[5:]} {len(v):,} / {tally.accepted[f'scheduled: {k[5:]}']:,}" for k, v in sorted(lags.items())
+        ),
+        "",
+    ]
+    if requests_made:
+        app, db = run["app_cpu"] / requests_made * 1000, run["db_cpu"] / requests_made * 1000
+        lines += [
+            f"CPU per request (server, /proc, all endpoints together): gunicorn workers {app:.1f} ms + "
+            f"PostgreSQL backends {db:.1f} ms = {app + db:.1f} ms; Celery worker and beat "
+            f"{run['celery_cpu']:.1f} CPU-s in all. The client (this process, every thread): "
+            f"{run['client_cpu'] / requests_made * 1000:.1f} ms per request, "
+            f"{run['client_cpu'] / run['elapsed'] * 100:.0f}% of one core.",
+            "",
+        ]
+    lines += [
+        f"Refusals (400/409 in words, counted apart from errors): {sum(refusals.values())}"
+        + "".join(f"\n- {k} ×{n}" for k, n in refusals.most_common(10)),
+        "",
+        f"Errors: {sum(errors.values())}" + "".join(f"\n- {k} ×{n}" for k, n in errors.most_common(15)),
+        "",
+        "## Checks after the run",
+        "",
+    ]
+    lines += load_test.verdict_lines(verdicts(run, errors))
+    delays = sorted(run["rating_delays"].values())
+    if delays:
+        lines.append(
+            f"\nRating delay (settled → RoundStat seen): p50 {percentile(delays, 0.5):.1f} s, "
+            f"p99 {percentile(delays, 0.99):.1f} s, max {delays[-1]:.1f} s over {len(delays):,} rounds."
+        )
+    lines += load_test.problem_lines(tally, run["checks"])
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = bench_parser(
+        __doc__,
+        quick_help=f"{QUICK.seconds:.0f} s at {QUICK.tables} tables"
+        f" instead of {FULL.seconds:.0f} s at {FULL.tables}",
+        duration_help="seconds of load (overrides the profile)",
+        database=DB_NAME,
+        output=OUTPUT,
+    )
+    parser.add_argument("--seconds", type=float, dest="duration", help="the same as --duration")
+    parser.add_argument("--tables", type=int, help="tables on the floor (overrides the profile)")
+    args = parser.parse_args(argv)
+    if args.child == "setup":
+        print(json.dumps(child_setup()))
+        return 0
+    base = QUICK if args.quick else FULL
+    profile = Profile(base.name, args.duration or base.seconds, args.tables or base.tables)
+    stop_after(profile.seconds + BUDGET)
+    env = describe_machine()
+    processes = Processes(LABEL)
+    redis_db = load_test.free_redis_db()
+    try:
+        with tempfile.TemporaryDirectory(prefix="casekeeper-floor-") as tmp:
+            run = run_floor(profile, processes, redis_db, tmp)
+    finally:
+        signal.alarm(120)
+        processes.stop_all()
+        load_test.empty_redis_db(redis_db)
+        if not args.keep_db:
+            drop_database(DB_NAME)
+        signal.alarm(0)
+    write_report(report(run, env), args.output)
+    _, errors = split_failures(run["tally"])
+    return 0 if all(ok for _, ok in verdicts(run, errors)) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,171 @@
+"""The cage screen: a cashier finds a player, buys in, cashes out, decides fills and credits waiting,
+and prints a slip for a buy-in or a cash-out.
+
+It only calls the existing services (``casino.services.buy_in`` / ``cash_out``, the API's, and
+``tables.services`` for fills and credits through ``pit.tray_decision``), each once per form
+token (``run_tap``): a double tap posts once. Refusals are shown on the same screen, in dollars.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET, require_POST
+
+from casino.models import Player, User
+from casino.money import format_dollars
+from casino.permissions import access_player, may
+from casino.selectors import get_player_balance, search_players
+from casino.services import buy_in, cash_out
+from ledger.errors import InsufficientFunds
+from ledger.models import Transfer
+from tables.console import forms
+from tables.console.access import NotAllowed, actor_of, require_screen, signed_in
+from tables.console.idempotency import run_tap
+from tables.console.pit import tray_decision, waiting_tray_request
+from tables.console.views import SERVICE_ERRORS, Flash
+from tables.selectors import list_pending_tray_requests
+
+CAGE_KINDS = {"buy_in": "Buy-in", "cash_out": "Cash-out"}
+SEARCH_LIMIT = 10
+
+
+def _player(request: HttpRequest, player_id: Any) -> Player | None:
+    if player_id in (None, ""):
+        return None
+    try:
+        return access_player(user=request.user, player_id=int(player_id))
+    except ValueError:
+        return None
+
+
+def cage_context(
+    request: HttpRequest, *, player: Player | None = None, flash: Flash | None = None, slip: int | None = None
+) -> dict[str, Any]:
+    query = request.GET.get("q", "").strip()
+    found = list(search_players(query=query, limit=SEARCH_LIMIT)) if query else []
+    return {
+        "query": query,
+        "results": [(p, get_player_balance(player=p)) for p in found],
+        "player": player,
+        "balance": get_player_balance(player=player) if player is not None else None,
+        "pending": list(list_pending_tray_requests()),
+        "can_decide": may(request.user, "tray.decide"),
+        "flash": flash,
+        "slip": slip,
+    }
+
+
+def _render(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    template = "cage/_cage.html" if request.htmx else "cage/cage.html"  # type: ignore[attr-defined]
+    return render(request, template, context, status=status)
+
+
+@require_GET
+@signed_in
+def cage_home(request: HttpRequest) -> HttpResponse:
+    require_screen(request.user, "cage")
+    player = _player(request, request.GET.get("player"))
+    return _render(request, cage_context(request, player=player))
+
+
+def short_words(error: InsufficientFunds, player: Player, amount: int) -> str:
+    """A refused cash-out in dollars: what the player has, and how much more it would need."""
+    available = int(error.fields.get("available", 0))
+    return (
+        f"{player.name} has {format_dollars(available)} available; a cash-out of "
+        f"{format_dollars(amount)} needs {format_dollars(amount - available)} more. Nothing moved."
+    )
+
+
+def perform_cage_tap(
+    request: HttpRequest,
+    *,
+    form: str,
+    work: Callable[[], dict[str, Any]],
+    player: Player | None = None,
+    refusal: Callable[[Exception], str] | None = None,
+) -> HttpResponse:
+    """Run one service call once per form token; show its receipt, or its refusal, in place."""
+    require_screen(request.user, "cage")
+    try:
+        outcome = run_tap(request, work)
+    except SERVICE_ERRORS as error:
+        flash = Flash.refused(error, form, refusal(error) if refusal is not None else "")
+        context = cage_context(request, player=player, flash=flash)
+        return _render(request, context, status=int(getattr(error, "status", 400)))
+    flash = Flash.done(outcome, form)
+    return _render(
+        request, cage_context(request, player=player, flash=flash, slip=outcome.result.get("slip"))
+    )
+
+
+def _move(request: HttpRequest, player_id: int, kind: str) -> HttpResponse:
+    require_screen(request.user, "cage")
+    player = access_player(user=request.user, player_id=player_id)
+    service = buy_in if kind == "buy_in" else cash_out
+    asked: dict[str, int] = {}
+
+    def work() -> dict[str, Any]:
+        amount = forms.checked(forms.CageForm(request.POST)).cleaned_data["amount"]
+        asked["amount"] = amount
+        transfer = service(actor=actor_of(request), player=player, amount=amount)
+        available = get_player_balance(player=player).available
+        return {
+            "headline": f"{CAGE_KINDS[kind]} of {format_dollars(amount)} for {player.name}.",
+            "lines": [f"Available now: {format_dollars(available)}. Transfer #{transfer.pk}."],
+            "slip": transfer.pk,
+        }
+
+    def refusal(error: Exception) -> str:
+        if isinstance(error, InsufficientFunds) and "amount" in asked:
+            return short_words(error, player, asked["amount"])
+        return ""
+
+    return perform_cage_tap(request, form=kind, work=work, player=player, refusal=refusal)
+
+
+@require_POST
+@signed_in
+def buy_in_view(request: HttpRequest, player_id: int) -> HttpResponse:
+    return _move(request, player_id, "buy_in")
+
+
+@require_POST
+@signed_in
+def cash_out_view(request: HttpRequest, player_id: int) -> HttpResponse:
+    return _move(request, player_id, "cash_out")
+
+
+@require_POST
+@signed_in
+def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
+    """A fill or a credit decided at the cage: a second signature, never the requester's."""
+    tray = waiting_tray_request(request_id)
+    player = _player(request, request.POST.get("player"))
+    work = tray_decision(request, tray, verdict)
+    return perform_cage_tap(request, form=f"request-{tray.pk}", work=work, player=player)
+
+
+@require_GET
+@signed_in
+def slip(request: HttpRequest, transfer_id: int) -> HttpResponse:
+    """A printable receipt of one buy-in or cash-out: player, dollars, time, cashier, transfer id."""
+    require_screen(request.user, "cage")
+    transfer = Transfer.objects.filter(pk=transfer_id, kind__in=CAGE_KINDS).first()
+    if transfer is None:
+        raise NotAllowed("No such buy-in or cash-out.", status=404)
+    player = access_player(user=request.user, player_id=int(transfer.meta["player"]))
+    cashier = User.objects.filter(pk=transfer.meta.get("staff")).first()
+    amount = transfer.entries.filter(account=player.wallet).values_list("amount", flat=True).first() or 0
+    context = {
+        "transfer": transfer,
+        "kind": CAGE_KINDS[transfer.kind],
+        "player": player,
+        "amount": abs(amount),
+        "cashier": cashier,
+    }
+    return render(request, "cage/slip.html", context)

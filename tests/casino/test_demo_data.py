@@ -1,0 +1,205 @@
+"""The demo floor (``load_demo_data``): every game can run at once, last night dealt and audited.
+
+The command runs on the test database as on a fresh demo; the checks go through the same
+services the console uses (open a table, start a deal) and the same replay and ledger reads
+the auditors use.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth.hashers import check_password, get_hasher, identify_hasher
+from django.core.management import call_command
+from django.test import override_settings
+from django.utils import timezone
+
+from casino.management.commands.load_demo_data import DEMO_PASSWORD, PLAYERS, quick_demo_hashes
+from casino.models import Player, User
+from ledger.gaming_day import gaming_day_for
+from ledger.models import ClosedGamingDay, Transfer
+from ledger.selectors import get_trial_balance
+from ledger.services import ensure_system_accounts
+from tables.management.demo import TABLES
+from tables.models import (
+    AuditReport,
+    AuditStatus,
+    Round,
+    RoundStatus,
+    Seat,
+    Table,
+    TableSession,
+    TableStatus,
+)
+from tables.replay import check_round
+from tables.rounds import start_round
+from tables.selectors import last_closing_count
+from tables.services import open_table
+from tests.browser import PHONE, PORTRAIT, TABLET, open_page, shot, sign_in
+
+GAMES = {"faro", "farmer", "fan_tan", "newmarket", "tonk", "stakes"}
+FEWEST_PLAYERS = {"faro": 1, "farmer": 2, "fan_tan": 3, "newmarket": 3, "tonk": 2, "stakes": 2}
+
+
+def load_demo() -> str:
+    out = io.StringIO()
+    call_command("load_demo_data", stdout=out)
+    return out.getvalue()
+
+
+def what_is_there() -> tuple[int, ...]:
+    return (
+        User.objects.count(),
+        Transfer.objects.count(),
+        Seat.objects.count(),
+        TableSession.objects.count(),
+        Round.objects.count(),
+        AuditReport.objects.count(),
+    )
+
+
+@pytest.mark.usefixtures("system_accounts", "task_queue")
+def test_the_demo_floor_runs_every_game_at_once_after_an_audited_night() -> None:
+    printed = load_demo()
+    assert "Demo data ready" in printed
+    loaded = what_is_there()
+    load_demo()
+    assert what_is_there() == loaded, "a second run adds nothing"
+
+    players = list(Player.objects.select_related("wallet"))
+    assert len(players) == len(PLAYERS) >= 40
+    assert all(p.wallet.balance > 0 for p in players), "every player has chips"
+    assert get_trial_balance().balanced
+
+    dealer = User.objects.get(username="dealer")
+    tables = {t.name: t for t in Table.objects.select_related("tray")}
+    assert set(tables) == {spec.name for spec in TABLES}
+    assert {t.game for t in tables.values()} == GAMES
+    assert all(t.dealer_id == dealer.pk for t in tables.values()), "one dealer deals every table"
+
+    # Last night: every table dealt, closed on its count, and every round replays exactly.
+    yesterday = gaming_day_for(timezone.now()) - dt.timedelta(days=1)
+    settled = list(Round.objects.filter(status=RoundStatus.SETTLED))
+    assert {r.table_id for r in settled} == {t.pk for t in tables.values()}
+    assert all(gaming_day_for(r.ended_at) == yesterday for r in settled if r.ended_at)
+    assert [check_round(r).problems for r in settled] == [[]] * len(settled)
+    report = AuditReport.objects.get(gaming_day=yesterday)
+    assert (report.status, report.findings) == (AuditStatus.DONE, 0)
+    assert ClosedGamingDay.objects.filter(day=yesterday).exists()
+    assert any(s["pot_splits"] for s in TableSession.objects.values("pot_splits")), "a pot split at close"
+
+    # Tonight: each table opens with its counted tray (last night's closer), by the demo dealer.
+    for table in tables.values():
+        if table.status == TableStatus.CLOSED:
+            open_table(actor=dealer, table_id=table.pk, opening_inventory=last_closing_count(table))
+        tonight = TableSession.objects.get(table=table, closed_at__isnull=True)
+        assert (tonight.opened_by_id, tonight.opening_variance) == (dealer.pk, 0)
+        closer = last_closing_count(table)
+        assert closer is not None
+        assert tonight.opening_inventory == closer > 0
+
+    # Every game starts a deal at once, every seated player dealt in (none short of the reserve).
+    seated_games = set()
+    for table in tables.values():
+        seated = Seat.objects.filter(table=table, left_at__isnull=True).count()
+        deal = start_round(actor=dealer, table_id=table.pk, shoe="electronic")
+        assert deal.status in {RoundStatus.BETTING, RoundStatus.IN_PLAY}, table.name
+        if table.game != "faro":
+            assert len(deal.players) == seated >= FEWEST_PLAYERS[table.game], table.name
+        if seated >= FEWEST_PLAYERS[table.game]:
+            seated_games.add(table.game)
+    assert seated_games == GAMES
+    sitting = list(Seat.objects.filter(left_at__isnull=True).values_list("player_id", flat=True))
+    assert len(sitting) == len(set(sitting)) >= 24
+    assert len(players) - len(sitting) >= 10, "players left to seat from the console"
+
+
+@pytest.mark.usefixtures("system_accounts", "task_queue")
+def test_demo_accounts_sign_in_with_the_printed_password(api: Any) -> None:
+    load_demo()
+    for username in ("admin", "pitboss", "dealer", "dealer2", "cashier", "auditor", "wyatt.earp"):
+        body = {"username": username, "password": DEMO_PASSWORD}
+        signed = api.post("/api/v1/auth/token", body, format="json")
+        assert signed.status_code == 200, (username, signed.content)
+
+
+@override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.PBKDF2PasswordHasher"])
+def test_quick_demo_hashes_verify_with_djangos_hasher_and_are_upgraded_at_sign_in() -> None:
+    with quick_demo_hashes():
+        encoded = get_hasher().encode(DEMO_PASSWORD, get_hasher().salt())
+    assert encoded.startswith("pbkdf2_sha256$1000$")
+    assert check_password(DEMO_PASSWORD, encoded)
+    assert not check_password("wrong", encoded)
+    assert identify_hasher(encoded).must_update(encoded), "re-hashed at full strength on first sign-in"
+    with quick_demo_hashes():
+        assert get_hasher().encode(DEMO_PASSWORD, "salt").startswith("pbkdf2_sha256$1000$")
+    # Back to Django's own rounds once the demo is loaded.
+    assert not get_hasher().encode(DEMO_PASSWORD, "salt").startswith("pbkdf2_sha256$1000$")
+
+
+@pytest.fixture
+def house_accounts(transactional_db: None) -> Iterator[None]:
+    """A transactional test's flush empties the cage and rake rows: there before and after."""
+    ensure_system_accounts()
+    yield
+    ensure_system_accounts()
+
+
+def _on_screen(box: dict[str, float] | None, viewport: dict[str, int]) -> None:
+    assert box is not None
+    assert box["x"] >= 0, box
+    assert box["x"] + box["width"] <= viewport["width"], box
+    assert box["y"] >= 0, box
+    assert box["y"] + box["height"] <= viewport["height"], box
+
+
+@pytest.mark.browser
+@pytest.mark.usefixtures("house_accounts", "task_queue")
+def test_dealer_sees_every_demo_table_and_auditor_last_nights_report(browser: Any, live_server: Any) -> None:
+    """On a tablet (landscape, upright) and a phone, from one load of the demo (it is slow)."""
+    load_demo()
+    yesterday = (gaming_day_for(timezone.now()) - dt.timedelta(days=1)).isoformat()
+    for size, viewport in {"tablet": TABLET, "portrait": PORTRAIT, "phone": PHONE}.items():
+        page = open_page(browser, live_server, viewport)
+        sign_in(page, "dealer", DEMO_PASSWORD)
+        page.goto("/console/")
+        cards = page.locator("article.tcard")
+        assert cards.count() == len(TABLES), size
+        names = [card.locator("h2").inner_text() for card in cards.all()]
+        for spec in TABLES:
+            assert any(name.startswith(spec.name) for name in names), (size, spec.name)
+        _on_screen(cards.first.bounding_box(), viewport)
+        assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth"), size
+        for spec in TABLES:
+            action = "Open" if not spec.seats_tonight else "Go to"
+            link = page.get_by_role("link", name=f"{action} {spec.name}")
+            assert link.count() == 1, (size, spec.name)
+        # The first table's link, tapped, opens its screen.
+        first = page.get_by_role("link", name=re.compile(r"^(Open|Go to) ")).first
+        first.scroll_into_view_if_needed()
+        shot(page, f"demo-dealer-tables-{size}")
+        _on_screen(first.bounding_box(), viewport)
+        first.click()
+        page.wait_for_url(re.compile(r"/console/tables/\d+/"))
+        page.context.close()
+
+        page = open_page(browser, live_server, viewport)
+        sign_in(page, "auditor", DEMO_PASSWORD)
+        page.goto("/audit/")
+        row = page.locator("tr", has=page.get_by_role("link", name=yesterday))
+        assert row.count() == 1, size
+        assert row.locator("td").nth(1).inner_text() == "done"
+        assert row.locator("td").nth(2).inner_text() == "0"
+        _on_screen(row.bounding_box(), viewport)
+        assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth"), size
+        page.get_by_role("link", name=yesterday).click()
+        page.wait_for_url(f"**/audit/{yesterday}/")
+        assert "Faro 1" in page.locator("main").inner_text()
+        assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth"), size
+        shot(page, f"demo-auditor-yesterday-{size}")
+        page.context.close()
