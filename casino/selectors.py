@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from django.db.models import QuerySet, Sum
@@ -10,6 +11,21 @@ from django.utils import timezone
 from casino.models import Player
 from ledger.models import Account, AccountPurpose, Entry
 from ledger.selectors import list_statement
+
+PLAYER_REF = re.compile(r"\b[Pp]layer (\d+)(?: \(seat \d+\))?")
+
+
+def players_named(message: str) -> str:
+    """A game engine's message names players by id ("player 12 (seat 3)"); people read names.
+
+    One read, on a refusal only; an id that is no player stays as it was.
+    """
+    found_ids = (int(found.group(1)) for found in PLAYER_REF.finditer(message))
+    ids = {player_id for player_id in found_ids if player_id < 2**63}  # a bigint column
+    if not ids:
+        return message
+    names = {p.pk: p.name for p in Player.objects.select_related("user").filter(pk__in=ids)}
+    return PLAYER_REF.sub(lambda found: names.get(int(found.group(1)), found.group(0)), message)
 
 
 def holder_of(player: Player) -> str:

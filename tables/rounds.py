@@ -21,7 +21,7 @@ from casino.models import Player, User
 from casino.observability.metrics import REFUSED_ACTIONS
 from casino.permissions import require
 from casino.rows import columns_of, instance_from_row
-from casino.selectors import holder_of
+from casino.selectors import holder_of, players_named
 from casino.task_sending import send_task_after_commit
 from ledger.errors import UnknownAccount
 from ledger.models import Account, Transfer
@@ -402,7 +402,10 @@ def apply_round_action(*, actor: User, round_id: int, action: Any, version: Any 
     payload["limits"] = {"min_bet": table.min_bet, "max_bet": table.max_bet}
     engine = engine_for(round_.game)
     state = engine_state(round_, newer=newer)
-    new_state, moved = engine.apply(state, payload)
+    try:
+        new_state, moved = engine.apply(state, payload)
+    except IllegalAction as error:  # the engine names players by id; whoever reads it, by name
+        raise IllegalAction(error.code, players_named(error.message), error.fields) from error
     seq = round_.version + 1
     accounts = _Accounts(table=table, round_=round_, wallets=_wallets_of(moved, known=wallet))
     transfer, legs = _post_settlements(

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -141,18 +140,12 @@ STATE_WORDS = {
     "drop": "a drop, lowest hand",
     "caught_drop": "a drop, caught",
 }
-PLAYER_REF = re.compile(r"\b[Pp]layer (\d+)(?: \(seat \d+\))?")
 
 
 def state_words(value: Any) -> str:
     """An engine's state value as words: ``high_score`` → "the highest score wins"."""
     text = str(value)
     return STATE_WORDS.get(text, text.replace("_", " "))
-
-
-def with_names(message: str, names: Mapping[int, str]) -> str:
-    """An engine's message names players by id ("player 12 (seat 3)"); the dealer reads names."""
-    return PLAYER_REF.sub(lambda found: names.get(int(found.group(1)), found.group(0)), message)
 
 
 # Per need: the legend of its widget ((type, need) first, then the need alone).

@@ -22,7 +22,7 @@ from casino.errors import DomainError
 from casino.models import Player
 from casino.money import format_dollars
 from casino.permissions import home_screen, may
-from casino.selectors import get_player_balance, search_players
+from casino.selectors import get_player_balance, players_named, search_players
 from ledger.errors import InsufficientFunds, LedgerError
 from tables import services
 from tables.console import faro as faro_screen
@@ -43,7 +43,6 @@ from tables.console.games import (
     offers,
     payload_from,
     round_offers,
-    with_names,
 )
 from tables.console.idempotency import Outcome, run_tap
 from tables.console.keying import input_name, keying_screen
@@ -322,9 +321,8 @@ def perform_tap(
         if isinstance(error, IllegalAction) and on_refused is not None:
             on_refused(error)
         message = error.message
-        if isinstance(error, IllegalAction):  # the engines name players by id
-            table = dealer_table(request.user, table_id)
-            message = with_names(message, _names(table, get_live_round(table))[0])
+        if isinstance(error, IllegalAction):  # services other than a round's action, too
+            message = players_named(message)
         if error.code == "stale_round":
             message = "The screen was out of date and has been refreshed. Check it and tap again."
         flash = Flash.refused(error, form, message)

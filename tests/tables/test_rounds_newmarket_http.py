@@ -102,7 +102,11 @@ def test_pots_carry_the_widow_is_sold_rake_floors_and_caps_and_closing_splits_to
     }
     assert t.act(rid, {"type": "deal", "hands": {**hands, "widow": hands["widow"][:-1]}}, 400)
     t.act(rid, {"type": "deal", "hands": hands})
-    assert t.act(rid, {"type": "keep", "player": p2}, 400)["error"]["code"] == "not_your_turn"
+    error = t.act(rid, {"type": "keep", "player": p2}, 400)["error"]
+    assert error["code"] == "not_your_turn"
+    # The engine names the dealer position by id; the answer a person reads names the player.
+    dealer_name = Player.objects.select_related("user").get(pk=p1).name
+    assert error["message"] == f"Only the dealer position, {dealer_name}, exchanges or keeps."
     t.act(rid, {"type": "keep", "player": p1})
     # The auction: p3 opens at two chips; p4's equal bid comes later from the dealer's left
     # and cannot stand; p4 outbids; p3 outbids again. The dealer (kept) may not bid, and no
