@@ -15,9 +15,11 @@ from django.utils import timezone
 from casino.action_log import record_action
 from casino.errors import Conflict, ValidationFailed
 from casino.models import STAFF_ROLES, ApiToken, IdempotencyRecord, Player, Role, User
+from casino.money import format_dollars
 from casino.permissions import ADMIN_SITE_ROLES
 from casino.tokens import token_digest
 from casino.usernames import is_mixed_script_lookalike, username_skeleton
+from ledger.errors import InsufficientFunds
 from ledger.models import AccountKind, AccountPurpose, Transfer
 from ledger.services import Leg, open_account, post_transfer
 
@@ -163,7 +165,15 @@ def buy_in(*, actor: User, player: Player, amount: int, key: str | None = None) 
 def cash_out(*, actor: User, player: Player, amount: int, key: str | None = None) -> Transfer:
     """Chips back to cash; refused beyond what is available (held reserves stay put)."""
     leg = Leg(debit=player.wallet.code, credit="cage", amount=amount)
-    return _cage_move(actor, player, leg, kind="cash_out", memo=f"Cash-out by {player.name}", key=key)
+    try:
+        return _cage_move(actor, player, leg, kind="cash_out", memo=f"Cash-out by {player.name}", key=key)
+    except InsufficientFunds as error:  # the ledger names the wallet; the cage and the app, the player
+        available = int(error.fields.get("available", 0))
+        raise InsufficientFunds(
+            f"{player.name} has {format_dollars(available)} available; a cash-out of "
+            f"{format_dollars(amount)} needs {format_dollars(amount - available)} more. Nothing moved.",
+            fields=error.fields,
+        ) from error
 
 
 def _cage_move(actor: User, player: Player, leg: Leg, *, kind: str, memo: str, key: str | None) -> Transfer:

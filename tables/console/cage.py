@@ -20,7 +20,6 @@ from casino.money import format_dollars
 from casino.permissions import access_player, may
 from casino.selectors import get_player_balance, search_players
 from casino.services import buy_in, cash_out
-from ledger.errors import InsufficientFunds
 from ledger.models import Transfer
 from tables.console import forms
 from tables.console.access import NotAllowed, actor_of, require_screen, signed_in
@@ -72,29 +71,19 @@ def cage_home(request: HttpRequest) -> HttpResponse:
     return _render(request, cage_context(request, player=player))
 
 
-def short_words(error: InsufficientFunds, player: Player, amount: int) -> str:
-    """A refused cash-out in dollars: what the player has, and how much more it would need."""
-    available = int(error.fields.get("available", 0))
-    return (
-        f"{player.name} has {format_dollars(available)} available; a cash-out of "
-        f"{format_dollars(amount)} needs {format_dollars(amount - available)} more. Nothing moved."
-    )
-
-
 def perform_cage_tap(
     request: HttpRequest,
     *,
     form: str,
     work: Callable[[], dict[str, Any]],
     player: Player | None = None,
-    refusal: Callable[[Exception], str] | None = None,
 ) -> HttpResponse:
     """Run one service call once per form token; show its receipt, or its refusal, in place."""
     require_screen(request.user, "cage")
     try:
         outcome = run_tap(request, work)
     except SERVICE_ERRORS as error:
-        flash = Flash.refused(error, form, refusal(error) if refusal is not None else "")
+        flash = Flash.refused(error, form)
         context = cage_context(request, player=player, flash=flash)
         return _render(request, context, status=int(getattr(error, "status", 400)))
     flash = Flash.done(outcome, form)
@@ -107,11 +96,9 @@ def _move(request: HttpRequest, player_id: int, kind: str) -> HttpResponse:
     require_screen(request.user, "cage")
     player = access_player(user=request.user, player_id=player_id)
     service = buy_in if kind == "buy_in" else cash_out
-    asked: dict[str, int] = {}
 
     def work() -> dict[str, Any]:
         amount = forms.checked(forms.CageForm(request.POST)).cleaned_data["amount"]
-        asked["amount"] = amount
         transfer = service(actor=actor_of(request), player=player, amount=amount)
         available = get_player_balance(player=player).available
         return {
@@ -120,12 +107,7 @@ def _move(request: HttpRequest, player_id: int, kind: str) -> HttpResponse:
             "slip": transfer.pk,
         }
 
-    def refusal(error: Exception) -> str:
-        if isinstance(error, InsufficientFunds) and "amount" in asked:
-            return short_words(error, player, asked["amount"])
-        return ""
-
-    return perform_cage_tap(request, form=kind, work=work, player=player, refusal=refusal)
+    return perform_cage_tap(request, form=kind, work=work, player=player)
 
 
 @require_POST

@@ -81,6 +81,9 @@ def test_cash_out_beyond_available_moves_nothing(login: Login, cashier: User, pl
     error = response.json()["error"]
     assert error["code"] == "insufficient_funds"
     assert error["fields"]["available"] == 5_000
+    assert error["message"] == (
+        f"{player.name} has $50.00 available; a cash-out of $50.01 needs $0.01 more. Nothing moved."
+    )
     assert _balance(player) == 5_000
     assert Entry.objects.filter(account_id=player.wallet_id).count() == entries
     assert not Transfer.objects.filter(kind="cash_out", meta__player=player.pk).exists()
