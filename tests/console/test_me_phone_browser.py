@@ -33,6 +33,16 @@ def world(transactional_db: None) -> Floor:
     return build_floor(prefix="ph")
 
 
+def kate_on_her_page(browser: Any, live_server: Any, world: Floor, viewport: dict[str, int]) -> Any:
+    """Kate, seated at Faro so that her page has a sitting to show, signed in to her own page."""
+    world.open_faro()
+    seat_player(actor=world.dealer, table_id=world.faro.pk, player_id=world.kate.pk)
+    page = open_page(browser, live_server, viewport)
+    sign_in(page, world.kate.user.username)
+    page.get_by_role("heading", name="My ratings").wait_for()
+    return page
+
+
 @pytest.mark.parametrize("viewport", [NARROW_PHONE, PHONE, PORTRAIT], ids=["phone-360", "phone", "portrait"])
 def test_the_players_page_fits_a_phone_or_an_upright_tablet(
     browser: Any,
@@ -40,11 +50,7 @@ def test_the_players_page_fits_a_phone_or_an_upright_tablet(
     world: Floor,
     viewport: dict[str, int],
 ) -> None:
-    world.open_faro()
-    seat_player(actor=world.dealer, table_id=world.faro.pk, player_id=world.kate.pk)
-    page = open_page(browser, live_server, viewport)
-    sign_in(page, world.kate.user.username)
-    page.get_by_role("heading", name="My ratings").wait_for()
+    page = kate_on_her_page(browser, live_server, world, viewport)
     width = viewport["width"]
 
     no_sideways_scroll(page)
@@ -83,11 +89,7 @@ def test_the_players_page_fits_a_phone_or_an_upright_tablet(
 
 def test_the_players_page_is_still_a_table_on_a_tablet(browser: Any, live_server: Any, world: Floor) -> None:
     viewport = TABLET
-    world.open_faro()
-    seat_player(actor=world.dealer, table_id=world.faro.pk, player_id=world.kate.pk)
-    page = open_page(browser, live_server, viewport)
-    sign_in(page, world.kate.user.username)
-    page.get_by_role("heading", name="My ratings").wait_for()
+    page = kate_on_her_page(browser, live_server, world, viewport)
     width = viewport["width"]
     assert page.get_by_test_id("sitting").evaluate("el => getComputedStyle(el).display") == "table-row"
     # Every column header is drawn, inside the screen, on one row.
