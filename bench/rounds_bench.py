@@ -16,11 +16,17 @@ Not a test: it prints a markdown report and writes it to build/bench/rounds.md.
     rounds back to back (bets and turns, as a dealer's console would send them) for a fixed
     time, timing each request. Then gunicorn is stopped and the ledger and the rounds are
     checked: trial balance equal and summing to 0, one RoundAction row per 200 response, and
-    every round replaying exactly. The database is dropped at the end.
+    every round replaying exactly.
+(c) Calibration, after those checks, under the same gunicorn and the same client: a bare Django
+    view and a view running only an action's SQL (``bench.rounds_calibration``, routed by the
+    bench-only ``bench.rounds_settings``), so the report shows what a tap costs at the least in
+    this stack on this machine beside what the product's tap costs. The database is dropped at
+    the end.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -80,14 +86,25 @@ class Profile:
     name: str
     http_seconds: float
     engine_seconds: float  # per engine measurement
+    calibration_seconds: float  # per calibration endpoint
 
 
-QUICK = Profile("quick", 10.0, 1.5)
-FULL = Profile("full", 30.0, 4.0)
+QUICK = Profile("quick", 10.0, 1.5, 5.0)
+FULL = Profile("full", 30.0, 4.0, 10.0)
+# (c): what each calibration endpoint of bench.rounds_calibration stands for, and its route.
+CALIBRATIONS = (
+    ("a bare Django view (small JSON, all the middleware)", "bare"),
+    ("an action's SQL alone (psycopg, prepared, no ORM or DRF)", "sql-action"),
+)
 
 
 def service_env() -> dict[str, str]:
-    return {**os.environ, **served_env(DB_NAME, label="rounds")}
+    # The app as casino.settings.local serves it, plus the calibration routes (bench-only).
+    return {
+        **os.environ,
+        **served_env(DB_NAME, label="rounds"),
+        "DJANGO_SETTINGS_MODULE": "bench.rounds_settings",
+    }
 
 
 # --------------------------------------------------------------------------- (a) the engine
@@ -229,13 +246,27 @@ def child_verify() -> dict[str, Any]:
     import django
 
     django.setup()
+    from casino.models import Player
     from ledger.selectors import get_trial_balance
-    from tables.models import Round, RoundAction, RoundStatus
+    from tables.accounts import layout_code
+    from tables.models import Round, RoundAction, RoundStatus, Seat
     from tables.replay import check_round
 
     trial = get_trial_balance()
     failures = [r.pk for r in Round.objects.order_by("pk") if not check_round(r).ok]
+    # For (c): each table's last round, and a wallet and a layout its first seat's player has.
+    calibration = {}
+    for table, round_ in Round.objects.order_by("table_id", "number").values_list("table_id", "pk"):
+        seat = Seat.objects.filter(table_id=table, left_at__isnull=True).order_by("number").first()
+        if seat is not None:
+            wallet = Player.objects.filter(pk=seat.player_id).values_list("wallet__code", flat=True).get()
+            calibration[str(table)] = {
+                "round": round_,
+                "debit": wallet,
+                "credit": layout_code(table, seat.player_id),
+            }
     return {
+        "calibration": calibration,
         "actions": RoundAction.objects.count(),
         "rounds": Round.objects.count(),
         "settled": Round.objects.filter(status=RoundStatus.SETTLED).count(),
@@ -367,7 +398,70 @@ def warm_up(base: str, tables: list[dict[str, Any]]) -> None:
         thread.join(timeout=REQUEST_TIMEOUT * 4)
 
 
-def run_http(duration: float) -> dict[str, Any]:
+def calibrate(
+    base: str,
+    tables: list[dict[str, Any]],
+    targets: dict[str, dict[str, Any]],
+    workers: list[int],
+    route: str,
+    seconds: float,
+) -> dict[str, Any]:
+    """One calibration endpoint driven as the actions were (a thread per table, back to back):
+    its requests, latencies, failures and the server CPU they cost."""
+    import requests
+
+    def drive(table: dict[str, Any], deadline: float | None, tally: Tally) -> None:
+        target = targets[str(table["id"])]
+        body = {"type": "bet", "debit": target["debit"], "credit": target["credit"]}
+        with requests.Session() as session:
+            session.headers["Authorization"] = f"Token {table['token']}"
+            for n in itertools.count():
+                if (deadline is None and n == 3) or (deadline is not None and time.monotonic() >= deadline):
+                    return
+                started = time.perf_counter()
+                try:
+                    response = session.post(
+                        f"{base}/bench/{route}/{target['round']}", json=body, timeout=REQUEST_TIMEOUT
+                    )
+                except requests.RequestException as error:
+                    tally.failures[type(error).__name__] += 1
+                    continue
+                tally.latencies[route].append(time.perf_counter() - started)
+                if response.status_code != 200:
+                    tally.failures[str(response.status_code)] += 1
+
+    def run(deadline: float | None) -> list[Tally]:
+        tallies = [Tally() for _ in tables]
+        threads = [
+            threading.Thread(target=drive, args=(table, deadline, tallies[i]), daemon=True)
+            for i, table in enumerate(tables)
+            if str(table["id"]) in targets
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=seconds + REQUEST_TIMEOUT * 4)
+        return tallies
+
+    run(None)  # a few requests first: every worker's connection is open before CPU is sampled
+    app_cpu = cpu_seconds(workers)
+    db_cpu = {pid: cpu_seconds([pid]) for pid in backends(DB_NAME)}
+    tallies = run(time.monotonic() + seconds)
+    app_cpu = cpu_seconds(workers) - app_cpu
+    db_cpu_used = sum(cpu_seconds([pid]) - db_cpu.get(pid, 0.0) for pid in backends(DB_NAME))
+    failures: Counter[str] = Counter()
+    for tally in tallies:
+        failures.update(tally.failures)
+    return {
+        "route": route,
+        "latencies": [v for tally in tallies for v in tally.latencies[route]],
+        "failures": dict(failures),
+        "app_cpu": app_cpu,
+        "db_cpu": db_cpu_used,
+    }
+
+
+def run_http(duration: float, calibration_seconds: float) -> dict[str, Any]:
     fresh_database(DB_NAME, service_env(), synchronous_commit=True, timeout=300)
     processes = Processes("rounds")
     try:
@@ -398,8 +492,12 @@ def run_http(duration: float) -> dict[str, Any]:
         elapsed = time.monotonic() - started
         app_cpu = cpu_seconds(workers) - app_cpu
         db_cpu_used = sum(cpu_seconds([pid]) - db_cpu.get(pid, 0.0) for pid in backends(DB_NAME))
-        processes.stop("gunicorn")
         checks = run_child("bench.rounds_bench", "verify", service_env())
+        calibration = [
+            calibrate(base, floor["tables"], checks["calibration"], workers, route, calibration_seconds)
+            for _, route in CALIBRATIONS
+        ]
+        processes.stop("gunicorn")
     finally:
         processes.stop_all()
     latencies: dict[str, list[float]] = defaultdict(list)
@@ -424,6 +522,7 @@ def run_http(duration: float) -> dict[str, Any]:
         "checks": checks,
         "app_cpu": app_cpu,
         "db_cpu": db_cpu_used,
+        "calibration": calibration,
     }
 
 
@@ -440,6 +539,43 @@ def position_row(n: int, seen: list[tuple[float, int]]) -> tuple[str, ...]:
         f"{percentile(times, 0.99) * 1000:.1f}",
         f"{percentile(sizes, 0.5):,.0f}",
         f"{max(sizes):,.0f}",
+    )
+
+
+def calibration_table(http: dict[str, Any], requests_made: int) -> list[str]:
+    """(c): server CPU per request of the product's requests beside the two calibration endpoints."""
+
+    def row(label: str, count: int, app: float, db: float, latencies: list[float]) -> tuple[str, ...]:
+        app_ms, db_ms = app / count * 1000, db / count * 1000
+        return (
+            label,
+            f"{count:,}",
+            f"{percentile(latencies, 0.5) * 1000:.1f}",
+            f"{app_ms:.2f}",
+            f"{db_ms:.2f}",
+            f"{app_ms + db_ms:.2f}",
+        )
+
+    every = [v for values in http["latencies"].values() for v in values]
+    rows = [
+        row(
+            "Faro actions and round starts (the product)",
+            requests_made,
+            http["app_cpu"],
+            http["db_cpu"],
+            every,
+        )
+    ]
+    for (label, _), measured in zip(CALIBRATIONS, http["calibration"], strict=True):
+        count = len(measured["latencies"])
+        if count:
+            rows.append(row(label, count, measured["app_cpu"], measured["db_cpu"], measured["latencies"]))
+    failures = {m["route"]: m["failures"] for m in http["calibration"] if m["failures"]}
+    return markdown_table(
+        "(c) Calibration, after the checks: server CPU per request under the same gunicorn and client"
+        + (f" (failures: {failures})" if failures else ""),
+        ("Request", "count", "p50 ms", "gunicorn ms", "PostgreSQL ms", "total ms"),
+        rows,
     )
 
 
@@ -498,6 +634,7 @@ def report(profile: Profile, env: str, engine: dict[str, Any], http: dict[str, A
             f"PostgreSQL backends {db_ms:.1f} ms. These count only work done for this benchmark, so they "
             "hold on a busy machine where the latencies above do not.",
         ]
+        lines += calibration_table(http, requests_made)
     checks = http["checks"]
     lines += ["", "## Integrity after the run", ""]
     failures = http["failures"]
@@ -533,6 +670,7 @@ def healthy(http: dict[str, Any]) -> bool:
     checks = http["checks"]
     return (
         not http["failures"]
+        and not any(measured["failures"] for measured in http["calibration"])
         and checks["actions"] == http["ok_actions"]
         and checks["rounds"] == http["ok_rounds"]
         and checks["total_debits"] == checks["total_credits"]
@@ -566,7 +704,7 @@ def main(argv: list[str] | None = None) -> int:
     engine = bench_engine(profile.engine_seconds)
     log(f"HTTP: {TABLES} tables, {WORKERS} gunicorn workers, {duration:.0f} s")
     try:
-        http = run_http(duration)
+        http = run_http(duration, profile.calibration_seconds)
     finally:
         if not args.keep_db:
             drop_database(DB_NAME)

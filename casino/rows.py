@@ -1,8 +1,9 @@
 """Model instances from plain SQL rows, for the few statements every request or tap runs.
 
 Through the ORM, compiling such a statement costs more client CPU than the database spends
-running it. These helpers write the column list once from the model's own fields and turn a
-row back into an instance the way the ORM would, field converters (JSON) included.
+running it. These helpers write the column list once from the model's own fields, turn a
+row back into an instance the way the ORM would, field converters (JSON) included, and give
+the values a write sends the way ``Model.save`` would.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models import Field, Model
 
 
-def columns_of(fields: Sequence[Field[Any, Any]], alias: str) -> str:
-    """``alias."col", ...`` for ``fields``, quoted."""
-    return ", ".join(f"{alias}.{connection.ops.quote_name(str(f.column))}" for f in fields)
+def columns_of(fields: Sequence[Field[Any, Any]], alias: str | None = None) -> str:
+    """``alias."col", ...`` for ``fields``, quoted (without ``alias``: an INSERT's column list)."""
+    prefix = f"{alias}." if alias else ""
+    return ", ".join(f"{prefix}{connection.ops.quote_name(str(f.column))}" for f in fields)
 
 
 def instance_from_row[M: Model](model: type[M], fields: Sequence[Field[Any, Any]], row: Sequence[Any]) -> M:
@@ -26,3 +28,15 @@ def instance_from_row[M: Model](model: type[M], fields: Sequence[Field[Any, Any]
         for field, value in zip(fields, row, strict=True)
     ]
     return model.from_db(DEFAULT_DB_ALIAS, [f.attname for f in fields], values)
+
+
+def db_values(fields: Sequence[Field[Any, Any]], instance: Model, *, adding: bool) -> list[Any]:
+    """What the ORM would send for ``instance``'s ``fields`` in an INSERT (``adding``) or an
+    UPDATE: defaults and ``auto_now_add`` applied, JSON adapted, as ``Model.save`` does."""
+    return [field.get_db_prep_save(field.pre_save(instance, adding), connection) for field in fields]
+
+
+def cast_placeholders(fields: Sequence[Field[Any, Any]]) -> str:
+    """``CAST(%s AS type), ...`` for ``fields``: typed, so rows written from a ``VALUES`` list
+    (where a NULL or a quoted literal has no type of its own) reach their columns as the ORM's would."""
+    return ", ".join(f"CAST(%s AS {field.db_type(connection)})" for field in fields)

@@ -154,6 +154,7 @@ def post_transfer(
     meta: Mapping[str, Any] | None = None,
     at: dt.datetime | None = None,
     reverses: Transfer | None = None,
+    savepoint: bool = True,
 ) -> Transfer:
     """Move chips between accounts, all legs or none.
 
@@ -165,7 +166,9 @@ def post_transfer(
     The work is one call of a database function: ``ledger_post_leg`` for one leg without a
     hold, ``ledger_post_transfer`` for anything else (migrations 0005, 0006): one round trip.
     Outside a transaction that statement is its own transaction; inside one, it runs in a
-    savepoint, so a refusal leaves the caller's transaction usable.
+    savepoint, so a refusal leaves the caller's transaction usable. ``savepoint=False`` is for a
+    caller that rolls its whole transaction back on any refusal anyway (a round action): it
+    spares two statements, and a refusal then leaves that transaction usable only for a rollback.
     """
     _check_legs(legs)
     meta = dict(meta or {})
@@ -191,7 +194,7 @@ def post_transfer(
         if not replayed:
             _count(kind, len(legs))
     else:
-        with transaction.atomic():
+        with transaction.atomic(savepoint=savepoint):
             transfer_id, replayed = _call_post(sql, params, day)
         if not replayed:
             transaction.on_commit(lambda: _count(kind, len(legs)))

@@ -5,14 +5,17 @@ one turn and one pot payment cost through ``POST /api/v1/rounds/{id}/actions``, 
 that creeps back in fails here. Counts are as the test sees them: the request's transaction
 is a savepoint inside the test's, so BEGIN/COMMIT show up as SAVEPOINT/RELEASE.
 
-A bet on an open layout, or a pot payment from the acting player's reserve (12):
+A bet on an open layout, or a pot payment from the acting player's reserve (8):
     token · SAVEPOINT · lock the round's table · lock the round (with the actions after the
     version this process has cached, and its settlement count) · the player's seat and wallet ·
-    SAVEPOINT, the ledger function, RELEASE · INSERT the action (with its transfer) · INSERT the
-    settlement rows · UPDATE the round · RELEASE. The answer lists only this action's
-    settlements (API.md), which the service has in hand: no read of the round's list.
-A turn that pays players: the payees' wallets instead of the seat (12). A turn that moves no
-chips: no seat, no wallets, no ledger, no settlement rows (7).
+    the ledger function (no savepoint: a refusal rolls the whole action back) · one statement
+    inserting the action (with its transfer) and its settlement rows and updating the round ·
+    RELEASE. The answer lists only this action's settlements (API.md), which the service has
+    in hand: no read of the round's list.
+A turn that pays players: the payees' wallets instead of the seat (8). A turn that moves no
+chips: no seat, no wallets, no ledger, no settlement rows (6).
+A player's first bet at a table finds no layout account: the ledger refuses, the action rolls
+back and runs again, opening the layout in a savepoint (not pinned: once per player and table).
 """
 
 from __future__ import annotations
@@ -22,16 +25,18 @@ from typing import Any
 
 import pytest
 
-from tables.models import Round
+from ledger.models import Account, Transfer
+from tables.accounts import layout_code
+from tables.models import Round, RoundAction
 from tables.replay import check_round
 from tables.round_state import fold
 from tables.state_cache import STATE_CACHE
 from tests.factories import ApiFloor
 
-BET = 12
-TURN_PAYING = 12
-TURN_MOVING_NOTHING = 7
-POT_PAYMENT = 12
+BET = 8
+TURN_PAYING = 8
+TURN_MOVING_NOTHING = 6
+POT_PAYMENT = 8
 # With an Idempotency-Key: the round's existence, SAVEPOINT, the key's SELECT, SAVEPOINT / INSERT /
 # RELEASE of its record, the UPDATE storing the response, RELEASE.
 KEYED_BET = BET + 8
@@ -87,6 +92,22 @@ def test_a_bet_on_an_open_layout(floor: ApiFloor, django_assert_num_queries: Any
     assert deal.round["settlements"][-1]["amount"] == 700
     assert deal.round["settlements_count"] == 2
     assert deal.round["version"] == 2
+
+
+def test_a_first_bet_at_a_table_opens_the_layout_and_is_recorded_once(floor: ApiFloor) -> None:
+    """The ledger refuses the unopened layout, the action rolls back and runs again: one of each."""
+    deal = FaroDeal(floor)
+    p1, _, _ = deal.players
+    table_id = deal.round["table"]
+    assert not Account.objects.filter(code=layout_code(table_id, p1)).exists()
+
+    deal.bet(p1, "K", amount=700)
+
+    assert Account.objects.get(code=layout_code(table_id, p1)).balance == 700
+    assert RoundAction.objects.filter(round_id=deal.id).count() == 1
+    assert Transfer.objects.filter(key=f"round:{deal.id}:action:1").count() == 1
+    assert [(s["kind"], s["amount"]) for s in deal.round["settlements"]] == [("bet", 700)]
+    assert check_round(Round.objects.get(pk=deal.id)).ok
 
 
 def test_a_turn_that_pays_and_takes(floor: ApiFloor, django_assert_num_queries: Any) -> None:
