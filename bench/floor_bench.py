@@ -13,7 +13,8 @@ printed beside the figures, not enforced: a shared machine's load moves them).
    rest Farmer, Fan Tan, Newmarket, Tonk and card-room stakes games).
 2. The service runs as deploy/ runs it (``bench.served.start_service``): gunicorn with
    ``deploy/gunicorn.conf.py`` (4 sync workers), a Celery worker (concurrency 2) and Celery beat,
-   ``casino.settings.local`` with DEBUG off, on an empty Redis database of its own.
+   ``casino.settings.local`` with DEBUG off, on an empty Redis database of its own; gunicorn and
+   the worker also time each request's and task's CPU (``bench.cpu_probe``).
 3. The load is open loop: every stream has its own clock (``Clock``), and a request goes out when
    its time comes, not when the previous answer is back (a stream only waits for its own
    previous answer, as a dealer does; that wait shows as the stream's schedule lag).
@@ -56,7 +57,7 @@ from typing import Any
 
 import psycopg
 
-from bench import load_test
+from bench import cpu_probe, load_test
 from bench.app_db import (
     ROOT,
     backends,
@@ -74,7 +75,7 @@ from bench.load_test import CpuSampler, Tally
 from bench.served import Processes, bench_parser, run_child, start_service, wait_until_up
 
 OUTPUT = ROOT / "build" / "bench" / "floor.md"
-DB_NAME = "casekeeper_floor"
+DB_NAME = os.environ.get("BENCH_FLOOR_DB", "casekeeper_floor")  # another name: two runs side by side
 LABEL = "floor"
 MEAN_GAP = 4.0  # seconds between one dealer's taps, on average (Poisson)
 CONSOLE_EVERY = 10  # every tenth table is dealt through the console (GAME_MIX puts Faro first)
@@ -203,11 +204,14 @@ class Clock:
 
 class PacedClient(load_test.Client):
     """A dealer's API client: ``load_test.Client`` whose taps (not its deliberate idempotent retries)
-    wait for the table's ``Clock``."""
+    wait for the table's ``Clock``; it names the table's game to ``bench.cpu_probe``."""
 
-    def __init__(self, base: str, token: str, tally: Tally, rng: random.Random, deadline: float) -> None:
+    def __init__(
+        self, base: str, token: str, tally: Tally, rng: random.Random, deadline: float, *, game: str
+    ) -> None:
         super().__init__(base, token, tally, rng, deadline)
         self.clock = Clock(random.Random(rng.random()), MEAN_GAP, deadline, tally, "API dealer")
+        self.session.headers[cpu_probe.GAME_HEADER] = game
 
     def post(self, kind: str, label: str, path: str, body: dict[str, Any], expect: int) -> Any:
         return super().post(kind, label, path, body, expect) if self.clock.wait() else None
@@ -436,9 +440,10 @@ class RatingWatch(threading.Thread):
 # --------------------------------------------------------------------------- the run
 
 
-def service_env(redis_db: int, metrics_dir: str) -> dict[str, str]:
+def service_env(redis_db: int, metrics_dir: str, cpu_dir: str) -> dict[str, str]:
     url = f"{load_test.REDIS_SERVER}/{redis_db}"
     return {
+        cpu_probe.DIR_VARIABLE: cpu_dir,
         **os.environ,
         **served_env(DB_NAME, label=LABEL, LOG_FORMAT="json"),
         "REDIS_URL": url,
@@ -489,7 +494,10 @@ def drive(
         else:
             target = load_test.drive_faro if table["game"] == "faro" else load_test.drive_pot
             groups["api"].append(
-                (partial(target, client_class=PacedClient), (base, table, deadline, 1000 + i))
+                (
+                    partial(target, client_class=partial(PacedClient, game=table["game"])),
+                    (base, table, deadline, 1000 + i),
+                )
             )
     for k, username in enumerate(floor["pit"]):
         groups["pit"].append((drive_pit, (base, sessions[username], deadline, 50 + k)))
@@ -517,7 +525,9 @@ def drive(
 def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -> dict[str, Any]:
     metrics_dir = Path(tmp) / "metrics"
     metrics_dir.mkdir()
-    env = service_env(redis_db, str(metrics_dir))
+    cpu_dir = Path(tmp) / "cpu"
+    cpu_dir.mkdir()
+    env = service_env(redis_db, str(metrics_dir), str(cpu_dir))
     log(f"creating and migrating {DB_NAME}")
     fresh_database(DB_NAME, env, synchronous_commit=True, timeout=300)
     log(f"setting up {profile.tables} tables (child process)")
@@ -531,6 +541,7 @@ def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -
         workers=load_test.WORKERS,
         celery_concurrency=load_test.CELERY_CONCURRENCY,
         beat_schedule=Path(tmp) / "celerybeat-schedule",
+        probed=True,
     )
     wait_until_up(
         base, server, path="/readyz", timeout=load_test.STARTUP_TIMEOUT, log=processes.log_path("gunicorn")
@@ -553,6 +564,7 @@ def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -
         }
     )
     load_before = os.getloadavg()
+    probe_marks = cpu_probe.marks(cpu_dir)
     log(f"driving {len(floor['tables'])} tables for {profile.seconds:.0f} s")
     cpu.start()
     watch.start()
@@ -570,6 +582,7 @@ def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -
     drain_seconds = time.monotonic() - drained_at
     watch.finish(RATING_WAIT)
     processes.stop_all()
+    probed = cpu_probe.read(cpu_dir, probe_marks)
     log("checking the database")
     checks = run_child("bench.load_test", "verify", env)
     return {
@@ -593,6 +606,7 @@ def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -
         "load_after": load_after,
         "uptime": uptime,
         "served": load_test.server_times(processes.log_path("gunicorn")),
+        "probed": probed,
     }
 
 
@@ -718,6 +732,69 @@ def verdicts(run: dict[str, Any], errors: Counter[str]) -> list[tuple[str, bool]
     ]
 
 
+# Where a request's path and the dealer's game put it in the CPU table (the rest: method and path).
+PROBE_ROWS = (
+    ("POST /api/v1/rounds/{id}/actions", "action API: {game}"),
+    ("POST /api/v1/tables/{id}/rounds", "start a round, API"),
+    ("POST /console/tables/{id}/rounds/{id}/faro/", "action console (htmx): faro"),
+    ("POST /console/tables/{id}/deal/", "start a round, console"),
+    ("GET /pit/live/", "`/pit/live/`"),
+    ("GET /api/v1/players/me/balance", "balance read"),
+)
+
+
+def probe_row(what: str, game: str) -> str:
+    for start, row in PROBE_ROWS:
+        if what.startswith(start):
+            return row.format(game=game or "?")
+    return f"`{what}`"
+
+
+def cpu_lines(run: dict[str, Any]) -> list[str]:
+    """Server CPU per request by endpoint (and game), and per Celery task, from ``bench.cpu_probe``."""
+    rows: dict[str, list[tuple[int, int]]] = {}
+    tasks: dict[str, list[tuple[int, int]]] = {}
+    for (kind, what, game), values in run["probed"].items():
+        into = rows.setdefault(probe_row(what, game), []) if kind == "request" else tasks.setdefault(what, [])
+        into += values
+    total = sum(app + db for values in rows.values() for app, db in values) / 1e9
+    lines = [
+        "Server CPU per request by endpoint, measured in the served processes (`bench.cpu_probe`: "
+        "the gunicorn worker's own CPU from `pre_request` to `post_request`, and its PostgreSQL "
+        "backend's from /proc/<pid>/schedstat; every request answered from the load's start until "
+        f"the service stopped). In all {total:,.1f} CPU-s measured this way, against gunicorn "
+        f"{run['app_cpu']:,.1f} + PostgreSQL {run['db_cpu']:,.1f} CPU-s sampled from /proc "
+        "(the sample also has accepting and parsing the request, and autovacuum).",
+        "",
+        "| endpoint | requests | gunicorn ms / req | PostgreSQL ms / req | total ms / req | CPU-s | share |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+
+    def line(label: str, values: list[tuple[int, int]], of: float) -> str:
+        app = sum(a for a, _ in values) / 1e6
+        db = sum(d for _, d in values) / 1e6
+        n = len(values)
+        return (
+            f"| {label} | {n:,} | {app / n:.2f} | {db / n:.2f} | {(app + db) / n:.2f} "
+            f"| {(app + db) / 1000:,.1f} | {(app + db) / 1000 / of * 100 if of else 0:.0f}% |"
+        )
+
+    for label, values in sorted(rows.items(), key=lambda item: -sum(a + d for a, d in item[1])):
+        lines.append(line(label, values, total))
+    if tasks:
+        task_total = sum(app + db for values in tasks.values() for app, db in values) / 1e9
+        lines += [
+            "",
+            f"Celery tasks (the prefork child's CPU and its PostgreSQL backend's; {task_total:,.1f} CPU-s "
+            f"measured, {run['celery_cpu']:,.1f} CPU-s sampled for worker and beat):",
+            "",
+            "| task | tasks | worker ms / task | PostgreSQL ms / task | total ms / task | CPU-s | share |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+            *(line(f"`{name}`", values, task_total) for name, values in sorted(tasks.items())),
+        ]
+    return [*lines, ""]
+
+
 def report(run: dict[str, Any], env: str) -> str:
     profile: Profile = run["profile"]
     elapsed = profile.seconds  # rates are per second of the load window
@@ -784,6 +861,7 @@ def report(run: dict[str, Any], env: str) -> str:
             f"{run['client_cpu'] / requests_made * 1000:.1f} ms per request, "
             f"{run['client_cpu'] / run['elapsed'] * 100:.0f}% of one core.",
             "",
+            *cpu_lines(run),
         ]
     lines += [
         f"Refusals (400/409 in words, counted apart from errors): {sum(refusals.values())}"

@@ -22,6 +22,8 @@ from bench.app_db import ROOT
 
 VENV_BIN = ROOT / ".venv" / "bin"
 LOG_DIR = ROOT / "build" / "bench"
+GUNICORN_CONFIG = "deploy/gunicorn.conf.py"
+PROBED_CONFIG = "bench/probe_gunicorn.conf.py"  # the same plus bench.cpu_probe's hooks
 
 
 def bench_parser(
@@ -116,9 +118,15 @@ def wait_until_up(
 
 
 def start_gunicorn(
-    processes: Processes, env: dict[str, str], *, port: int, workers: int
+    processes: Processes,
+    env: dict[str, str],
+    *,
+    port: int,
+    workers: int,
+    config: str = GUNICORN_CONFIG,
 ) -> subprocess.Popen[bytes]:
-    """gunicorn with ``deploy/gunicorn.conf.py`` on 127.0.0.1:``port``, as deploy/systemd starts it."""
+    """gunicorn with ``deploy/gunicorn.conf.py`` on 127.0.0.1:``port``, as deploy/systemd starts it
+    (``config``: a bench's file that adds hooks to it, ``bench/probe_gunicorn.conf.py``)."""
     return processes.start(
         "gunicorn",
         # No control socket: its default path is shared by every gunicorn on the machine.
@@ -126,7 +134,7 @@ def start_gunicorn(
             str(VENV_BIN / "gunicorn"),
             "casino.wsgi:application",
             "-c",
-            "deploy/gunicorn.conf.py",
+            config,
             "--no-control-socket",
         ],
         env | {"GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_WORKERS": str(workers)},
@@ -141,17 +149,19 @@ def start_worker(
     name: str = "celery",
     hostname: str | None = None,
     peerless: bool = True,
+    app: str = "casino",
 ) -> subprocess.Popen[bytes]:
     """A Celery worker; a bench that starts a second one while the first may linger (``bench.faults``)
     gives it another ``name`` (its log) and ``hostname`` (its node name). ``peerless``: no gossip or
     mingle (a lone worker has no peers); ``bench.faults`` keeps them, as deploy/systemd runs the worker,
-    since its Redis outages and kills are meant for the deployed worker."""
+    since its Redis outages and kills are meant for the deployed worker. ``app``: the Celery app
+    (``bench.probe_celery`` times every task)."""
     return processes.start(
         name,
         [
             str(VENV_BIN / "celery"),
             "-A",
-            "casino",
+            app,
             "worker",
             "--loglevel=WARNING",
             f"--concurrency={concurrency}",
@@ -179,11 +189,14 @@ def start_service(
     workers: int,
     celery_concurrency: int,
     beat_schedule: Path | None = None,
+    probed: bool = False,
 ) -> tuple[subprocess.Popen[bytes], subprocess.Popen[bytes]]:
     """gunicorn, a Celery worker and, with ``beat_schedule``, Celery beat, started as deploy/systemd
-    starts them; returns (gunicorn, worker). Waiting for them is the caller's."""
-    server = start_gunicorn(processes, env, port=port, workers=workers)
-    worker = start_worker(processes, env, concurrency=celery_concurrency)
+    starts them; returns (gunicorn, worker). Waiting for them is the caller's. ``probed``: each
+    request's and task's CPU written under ``$BENCH_CPU_DIR`` (``bench.cpu_probe``)."""
+    config, app = (PROBED_CONFIG, "bench.probe_celery") if probed else (GUNICORN_CONFIG, "casino")
+    server = start_gunicorn(processes, env, port=port, workers=workers, config=config)
+    worker = start_worker(processes, env, concurrency=celery_concurrency, app=app)
     if beat_schedule is not None:
         start_beat(processes, env, schedule=beat_schedule)
     return server, worker

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import QuerySet, Sum
+from django.db import connection
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from casino.models import Player
@@ -42,27 +44,40 @@ class Balance:
     as_of: object
 
 
+# Every player's wallet and the sum of their layout accounts in one statement: a balance read
+# is a kiosk's poll and each seat row of a dealer's screen, and spelled through the ORM (the wallet,
+# then an aggregate) it cost more client CPU than the database spends on it.
+_BALANCES = (
+    f"SELECT x.player, w.balance, w.held, COALESCE((SELECT sum(a.balance) FROM {Account._meta.db_table} a"
+    " WHERE a.holder = x.holder AND a.purpose = %s), 0)"
+    " FROM unnest(%s::bigint[], %s::bigint[], %s::text[]) AS x(player, wallet, holder)"
+    f" JOIN {Account._meta.db_table} w ON w.id = x.wallet"
+)
+
+
+def get_player_balances(*, players: Sequence[Player]) -> dict[int, Balance]:
+    """Each player's balance by player id (as ``get_player_balance``), one read for them all."""
+    if not players:
+        return {}
+    ids, wallets = [p.pk for p in players], [p.wallet_id for p in players]
+    holders = [holder_of(p) for p in players]
+    with connection.cursor() as cursor:
+        cursor.execute(_BALANCES, [AccountPurpose.LAYOUT.value, ids, wallets, holders])
+        rows = cursor.fetchall()
+    now = timezone.now()
+    balances = {}
+    for player_id, balance, held, on_layouts in rows:
+        available, in_play = balance - held, held + int(on_layouts)
+        balances[player_id] = Balance(player_id, available, in_play, available + in_play, now)
+    return balances
+
+
 def get_player_balance(*, player: Player) -> Balance:
     """``available`` can be spent now; ``in_play`` is on layouts or held as reserves.
 
     Chips anted or paid into a pot belong to the pot, so they are in neither.
     """
-    wallet = Account.objects.only("balance", "held").get(pk=player.wallet_id)
-    on_layouts = (
-        Account.objects.filter(holder=holder_of(player), purpose=AccountPurpose.LAYOUT).aggregate(
-            total=Sum("balance")
-        )["total"]
-        or 0
-    )
-    available = wallet.balance - wallet.held
-    in_play = wallet.held + on_layouts
-    return Balance(
-        player=player.pk,
-        available=available,
-        in_play=in_play,
-        total=available + in_play,
-        as_of=timezone.now(),
-    )
+    return get_player_balances(players=[player])[player.pk]
 
 
 def list_player_transactions(*, player: Player) -> QuerySet[Entry]:

@@ -22,7 +22,7 @@ from casino.errors import DomainError
 from casino.models import Player
 from casino.money import format_dollars
 from casino.permissions import home_screen, may
-from casino.selectors import get_player_balance, players_named, search_players
+from casino.selectors import get_player_balance, get_player_balances, players_named, search_players
 from ledger.errors import InsufficientFunds, LedgerError
 from tables import services
 from tables.console import faro as faro_screen
@@ -141,19 +141,18 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def _seat_rows(table: Table) -> list[dict[str, Any]]:
-    rows = []
-    for seat in getattr(table, "active_seats", []):
-        balance = get_player_balance(player=seat.player)
-        rows.append(
-            {
-                "seat": seat,
-                "player": seat.player,
-                "name": seat.player.name,
-                "balance": balance,
-                "colour": faro_screen.colour_for_seat(seat.number),
-            }
-        )
-    return rows
+    seated = getattr(table, "active_seats", [])
+    balances = get_player_balances(players=[seat.player for seat in seated])
+    return [
+        {
+            "seat": seat,
+            "player": seat.player,
+            "name": seat.player.name,
+            "balance": balances[seat.player_id],
+            "colour": faro_screen.colour_for_seat(seat.number),
+        }
+        for seat in seated
+    ]
 
 
 def _names(table: Table, round_: Round | None) -> tuple[dict[int, str], dict[int, int]]:
@@ -312,9 +311,15 @@ def perform_tap(
     sticky: Sticky | None = None,
     on_refused: Callable[[IllegalAction], None] | None = None,
     on_done: Callable[[dict[str, Any], bool], HttpResponse] | None = None,
+    checked: Table | None = None,
 ) -> HttpResponse:
-    """Run one service call once per form token and show its outcome (or its error) in place."""
-    dealer_table(request.user, table_id)
+    """Run one service call once per form token and show its outcome (or its error) in place.
+
+    ``checked``: the table as the caller's own ``dealer_table`` read it for this tap, so the
+    access check is not read again (the screen after the tap reads the table afresh).
+    """
+    if checked is None:
+        dealer_table(request.user, table_id)
     try:
         outcome = run_tap(request, work)
     except SERVICE_ERRORS as error:
@@ -599,9 +604,11 @@ def _round_perform(
     form: str,
     build: Callable[[Round], dict[str, Any]],
     headline: Callable[[dict[str, Any], Round], str],
+    table: Table,
     sticky: Sticky | None = None,
 ) -> HttpResponse:
-    """Apply one round action through ``apply_round_action``; log it if the engine refuses."""
+    """Apply one round action through ``apply_round_action``; log it if the engine refuses.
+    ``table``: the caller's ``dealer_table`` read."""
     attempt: dict[str, Any] = {}
 
     def work() -> dict[str, Any]:
@@ -623,7 +630,9 @@ def _round_perform(
                 actor=actor_of(request), round_id=round_id, action=attempt["payload"], code=error.code
             )
 
-    return perform_tap(request, table_id, form=form, work=work, sticky=sticky, on_refused=refused)
+    return perform_tap(
+        request, table_id, form=form, work=work, sticky=sticky, on_refused=refused, checked=table
+    )
 
 
 @require_POST
@@ -646,6 +655,7 @@ def faro_action(request: HttpRequest, table_id: int, round_id: int, kind: str) -
         sticky=sticky,
         build=lambda round_: faro_payload(kind, request.POST, round_),
         headline=headline,
+        table=table,
     )
 
 
@@ -681,7 +691,7 @@ def game_action(request: HttpRequest, table_id: int, round_id: int) -> HttpRespo
     sticky = Sticky(values={"action": key, "posted": dict(request.POST.lists())})
     form = "keying" if key.startswith(f"{KEYED_DEAL}-") else "game"
     return _round_perform(
-        request, table_id, round_id, form=form, build=build, headline=headline, sticky=sticky
+        request, table_id, round_id, form=form, build=build, headline=headline, sticky=sticky, table=table
     )
 
 

@@ -17,8 +17,8 @@ from tests.factories import PlayerFactory, TableFactory, open_table_for
 
 Login = Callable[[Any], APIClient]
 
-# The token lookup (with its user), the player, the wallet, the layouts' sum.
-BALANCE_QUERIES = 4
+# The token lookup (with its user), the player (with user and wallet), the wallet with the layouts' sum.
+BALANCE_QUERIES = 3
 # The token lookup, the tables (with tray and dealer), their seats (with players), their open sessions.
 TABLE_LIST_QUERIES = 4
 

@@ -1,0 +1,104 @@
+"""CPU per request and per Celery task, measured inside the served processes (``bench/run-floor``).
+
+The floor's /proc sampling gives one figure for all endpoints together; to know which endpoint
+or game costs what, each gunicorn request and each Celery task is timed where it runs: the
+process's own CPU (``time.process_time_ns``: a sync worker or a prefork child runs one thing at a
+time) and the CPU of the PostgreSQL backend behind its Django connection (``/proc/<pid>/schedstat``,
+nanoseconds), read before and after. Each measurement is a JSON line ``[what, game, app ns, db ns]``
+in a file of the process's own under ``$BENCH_CPU_DIR``; ``read`` sums them.
+
+Bench-only: gunicorn loads the hooks through ``bench/probe_gunicorn.conf.py`` (deploy/'s settings
+plus these two hooks), the Celery worker runs ``celery -A bench.probe_celery``. A dealer's API client names
+its table's game in an ``X-Bench-Game`` header, which the app ignores.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+DIR_VARIABLE = "BENCH_CPU_DIR"
+GAME_HEADER = "X-Bench-Game"
+
+
+def _backend() -> tuple[int, int] | None:
+    """(pid, CPU ns so far) of the PostgreSQL backend behind this thread's Django connection."""
+    from django.db import connection
+
+    raw = connection.connection
+    if raw is None or raw.closed:
+        return None
+    pid = raw.info.backend_pid
+    try:
+        with open(f"/proc/{pid}/schedstat") as stat:
+            return pid, int(stat.read().split()[0])
+    except OSError:  # the server is not on this machine, or the backend is gone
+        return None
+
+
+class Probe:
+    """One process's measurements: ``start`` before a request or task, ``finish`` after it."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.pid = 0
+        self.out: Any = None
+        self.started: tuple[int, tuple[int, int] | None] = (0, None)
+
+    def start(self) -> None:
+        self.started = (time.process_time_ns(), _backend())
+
+    def finish(self, what: str, game: str = "") -> None:
+        cpu, backend = self.started
+        app = time.process_time_ns() - cpu
+        after = _backend()
+        db = 0
+        if after is not None:  # a connection opened during the request: all of its CPU is this one's
+            db = after[1] - (backend[1] if backend is not None and backend[0] == after[0] else 0)
+        if self.pid != os.getpid():  # first use in a forked worker or pool child: a file of its own
+            self.pid = os.getpid()
+            folder = Path(os.environ[DIR_VARIABLE])
+            self.out = (folder / f"{self.kind}-{self.pid}.jsonl").open("a", buffering=1)
+        self.out.write(json.dumps([what, game, app, db]) + "\n")
+
+
+def marks(folder: Path) -> dict[str, int]:
+    """Where each file ends now: ``read(folder, marks)`` later reads only what came after."""
+    return {path.name: path.stat().st_size for path in folder.glob("*.jsonl")}
+
+
+def read(folder: Path, since: dict[str, int]) -> dict[tuple[str, str, str], list[tuple[int, int]]]:
+    """(kind, what, game) → [(app ns, db ns), ...] from every process's file, after ``since``."""
+    found: dict[tuple[str, str, str], list[tuple[int, int]]] = defaultdict(list)
+    for path in folder.glob("*.jsonl"):
+        kind = path.name.split("-", 1)[0]
+        with path.open("rb") as lines:
+            lines.seek(since.get(path.name, 0))
+            text = lines.read().decode()
+        for line in text.splitlines():
+            try:
+                what, game, app, db = json.loads(line)
+            except ValueError:  # a line cut short when the process was stopped
+                continue
+            found[(kind, what, game)].append((app, db))
+    return found
+
+
+# --------------------------------------------------------------------------- gunicorn hooks
+
+_REQUESTS = Probe("request")
+
+
+def pre_request(worker: Any, req: Any) -> None:
+    _REQUESTS.start()
+
+
+def post_request(worker: Any, req: Any, environ: dict[str, Any], resp: Any) -> None:
+    path = re.sub(r"/\d+", "/{id}", environ.get("PATH_INFO", "?"))
+    game = environ.get("HTTP_" + GAME_HEADER.upper().replace("-", "_"), "")
+    _REQUESTS.finish(f"{environ.get('REQUEST_METHOD', '?')} {path}", game)
