@@ -18,13 +18,13 @@ from django.utils import timezone
 
 from casino.models import Player, User
 from casino.services import buy_in
-from ledger.gaming_day import gaming_day_bounds, gaming_day_for
+from ledger.gaming_day import gaming_day_for
 from ledger.models import ClosedGamingDay
 from tables import services
 from tables.audit.services import request_audit, run_audit
 from tables.models import AuditReport, AuditStatus, Round, RoundStatus, Seat, Table, TableSession, TableStatus
 from tables.selectors import last_closing_count
-from tables.simulation.night import Night, NightConfig
+from tables.simulation.night import Night, NightConfig, evening_of
 
 DEMO_SEED = 2026
 TOP_UP_BELOW = 20_000  # a player with less than $200 left buys in again tonight
@@ -85,7 +85,7 @@ def last_night_moment() -> dt.datetime:
     day = gaming_day_for(timezone.now()) - dt.timedelta(days=1)
     if ClosedGamingDay.objects.filter(day=day).exists():
         raise RuntimeError(f"Gaming day {day} is closed already: load the demo into an empty database.")
-    return gaming_day_bounds(day)[0] + dt.timedelta(hours=14)
+    return evening_of(day)
 
 
 def _seat(table: Table, dealer: User, players: list[Player], want: int, *, start: int) -> int:

@@ -19,6 +19,9 @@ class FloorConfig(Protocol):
     def seed(self) -> int: ...
 
     @property
+    def cast_seed(self) -> int | None: ...
+
+    @property
     def rounds(self) -> int: ...
 
 

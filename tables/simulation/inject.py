@@ -4,7 +4,9 @@
 night as usual and, on top, the scenarios below, each at its own rate. Every choice is
 drawn from a generator seeded from the night's seed (``random.Random("inject:<seed>")``),
 so the same seed and scenarios replay the same cheats. Without ``--inject`` nothing here
-runs and the night is exactly the clean one.
+runs and the night is exactly the clean one. A later night of the same cast (``cast_seed``)
+picks the same cheaters as the first night and plays them with its own draws; the exact shares
+(the stacker's deals, the cold deck's turns) count on from the earlier nights.
 
 Scenario (rate: what it means) — what happens — the alerts it should raise:
 
@@ -84,7 +86,7 @@ from tables import services
 from tables.accounts import CAGE
 from tables.games.cards import FULL_DECK, rank_of
 from tables.games.shoe import shuffle
-from tables.models import Round, Seat, Table
+from tables.models import Round, RoundAction, Seat, Table
 from tables.simulation.floor import Floor
 from tables.simulation.specs import SPECS
 
@@ -163,6 +165,7 @@ class Injector:
         self.roles: dict[str, Any] = {}
         self.stats: dict[str, dict[str, Any]] = {name: {} for name in self.rates}
         self.short_tables: set[int] = set()
+        self.before: dict[str, int] = {}  # chances on the cast's earlier nights (``_due``)
 
     # --- the cast --------------------------------------------------------------------
     def extra_tables(self) -> int:
@@ -223,8 +226,9 @@ class Injector:
             dealer = night.dealers[index_of[table.pk]]
             self.roles["cold_deck"] = {"table": table, "dealer": dealer}
             self.pinned[table.pk] = dealer.pk
+        rng = self._cast_rng()
         pool = list(night.players)
-        self.rng.shuffle(pool)
+        rng.shuffle(pool)
         passes = range(1, night.config.rounds + 1)
         half = math.ceil(night.config.rounds / 2)
 
@@ -263,7 +267,31 @@ class Injector:
             )
         if "short_count" in self.rates:
             count = max(1, round(self.rates["short_count"] * len(faro)))
-            self.short_tables = {t.pk for t in self.rng.sample(faro, min(count, len(faro)))}
+            self.short_tables = {t.pk for t in rng.sample(faro, min(count, len(faro)))}
+        if night.config.cast_seed is not None:
+            self.before = self._chances_before()
+
+    def _chances_before(self) -> dict[str, int]:
+        """The stacker's deals and the cold deck's turns on the cast's earlier nights, so ``_due``
+        keeps the exact share over the nights: a count that started again each night would never
+        stack at 0.25 and three deals a night."""
+        before = {}
+        if "split_stacker" in self.roles:
+            before["split_stacker"] = Round.objects.filter(table=self.roles["split_stacker"]["table"]).count()
+        if "cold_deck" in self.roles:
+            before["cold_deck"] = RoundAction.objects.filter(
+                round__table=self.roles["cold_deck"]["table"], payload__type__in=("turn", "last_turn")
+            ).count()
+        return before
+
+    def _cast_rng(self) -> random.Random:
+        """What picks the cheaters: the night's own generator, or on a later night of the same cast
+        (``cast_seed``) one seeded as the first night's was; ``plan`` is that generator's first
+        use, so the same players and tables are picked while this night's play draws its own."""
+        cast_seed = self.night.config.cast_seed
+        if cast_seed is None or cast_seed == self.night.config.seed:
+            return self.rng
+        return random.Random(f"inject:{cast_seed}")
 
     def _elsewhere_for_partner(self, own: Table, fallback: Table) -> Table:
         """Another card-room table for the partner's second half (many quick rounds), else Faro."""
@@ -559,8 +587,10 @@ class Injector:
         return count - short
 
     def _due(self, name: str, n: int) -> bool:
-        """Whether the n-th chance is taken: exactly ``rate`` of the chances are (0.5: every other)."""
+        """Whether the n-th chance is taken: exactly ``rate`` of the chances are (0.5: every other),
+        counted on from the cast's earlier nights."""
         rate = self.rates[name]
+        n += self.before.get(name, 0)
         return math.floor(n * rate) > math.floor((n - 1) * rate)
 
     def _count(self, name: str, key: str) -> None:

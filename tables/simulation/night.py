@@ -4,10 +4,16 @@ Everything is decided by one seeded ``random.Random`` (and round seeds derived f
 so the same seed on an empty database replays the same night. ``NightConfig.inject`` adds
 cheats on top (``tables.simulation.inject``, with a generator of their own); without it the
 night is exactly the clean one.
+
+A night can follow another on the same floor: the cast and tables are found by name, closed
+tables open again on their trays and everyone bought in again. ``simulate_night(day=...)``
+deals it in a past gaming day (the clock moved there, as the demo deals last night), and
+``NightConfig.cast_seed`` keeps the first night's cheaters while the cards differ.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import importlib
 import random
@@ -16,12 +22,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import time_machine
 from django.db.models import Count
 
 from casino.errors import DomainError
 from casino.models import Player, Role, User
 from casino.services import buy_in, cash_out, create_player
 from ledger.errors import LedgerError
+from ledger.gaming_day import gaming_day_bounds
 from ledger.models import Transfer
 from tables import services
 from tables.games.errors import IllegalAction
@@ -48,6 +56,10 @@ class NightConfig:
     inject: dict[str, float] = field(default_factory=dict)
     truth_path: str | None = None  # where the injected night writes its ground truth (JSON)
     stakes_rounds: int = 1  # rounds a card-room (stakes) table deals per pass: its deals are quick
+    # The seed the injector picks its cheaters with; a later night of the same cast passes the
+    # first night's seed here, so the same players and tables cheat and the exact shares count
+    # on from the earlier nights. None: a night of its own (``seed``).
+    cast_seed: int | None = None
 
 
 @dataclass
@@ -408,5 +420,16 @@ class Night:
         return self.summary
 
 
-def simulate_night(config: NightConfig, progress: Callable[[int], None] | None = None) -> NightSummary:
-    return Night(config, progress).run()
+def evening_of(day: dt.date) -> dt.datetime:
+    """14 hours into gaming ``day`` (20:00 at a 06:00 rollover): a night dealt there ends inside it."""
+    return gaming_day_bounds(day)[0] + dt.timedelta(hours=14)
+
+
+def simulate_night(
+    config: NightConfig, progress: Callable[[int], None] | None = None, *, day: dt.date | None = None
+) -> NightSummary:
+    """Deal the night now, or in the evening of the past gaming ``day`` (the clock moved there)."""
+    if day is None:
+        return Night(config, progress).run()
+    with time_machine.travel(evening_of(day), tick=True):
+        return Night(config, progress).run()
