@@ -12,7 +12,7 @@ from typing import Any
 from tables.detection.faro_null import house_win, mc_rng, simulate_wins, sum_p_values
 from tables.detection.stats import empirical_lower, empirical_upper
 from tables.games.base import TableContext
-from tables.games.cards import FULL_DECK, rank_of
+from tables.games.cards import FULL_DECK, rank_index, rank_of
 from tables.games.faro import ENGINE
 from tables.games.shoe import shuffle
 from tables.simulation.bots import faro_bets
@@ -75,7 +75,8 @@ def cold(public: dict[str, Any], remaining: list[str], count: int) -> list[str]:
         if bet["kind"] == "rank":
             for rank in bet["ranks"]:
                 money[rank] = money.get(rank, 0) + (-1 if bet.get("coppered") else 1) * bet["amount"]
-    ranks = sorted({rank_of(c) for c in remaining}, key=lambda r: money.get(r, 0))
+    # Ties broken by rank, not by the set's order (which moves with the process's string hashing).
+    ranks = sorted({rank_of(c) for c in remaining}, key=lambda r: (money.get(r, 0), rank_index(r)))
     if len(ranks) < 2:
         return remaining[:count]
     banker = next(c for c in remaining if rank_of(c) == ranks[-1])

@@ -19,7 +19,8 @@ favours the house comes with probability exactly 1/2, independently of the turns
 the house-favoured orders over at least ``DETECTION["HOLD_MIN_TURNS"]`` such turns are
 Binomial(n, 1/2) (a cold deck, or a dealer paying a friend, moves them).
 
-Evidence accumulates over ``DETECTION["WINDOW_DAYS"]`` gaming days per table and per dealer.
+Evidence accumulates over ``DETECTION["WINDOW_DAYS"]`` gaming days per table and per dealer
+(a dealer who dealt exactly one table's deals is that table's test, not a second one).
 A subject's p-value is the smaller of the two tests' two-sided p-values, doubled
 (Bonferroni); Benjamini–Hochberg over every table and dealer tested raises the alerts at
 ``DETECTION["FDR"]``.
@@ -206,7 +207,7 @@ def detect(window: Window) -> list[Finding]:
         by_table[round_.table_id].add(moments, table=round_.table_id, dealer=round_.started_by_id)
         by_dealer[round_.started_by_id].add(moments, table=round_.table_id, dealer=round_.started_by_id)
     tested: list[Tested] = []
-    for scope, books in (("table", by_table), ("dealer", by_dealer)):
+    for scope, books in (("table", by_table), ("dealer", by_dealer_alone(by_dealer, by_table))):
         for subject_id, book in sorted(books.items()):
             if book.handle < min_handle or len(book.rounds) < min_rounds:
                 continue
@@ -220,6 +221,20 @@ def detect(window: Window) -> list[Finding]:
         )
         if hit
     ]
+
+
+def by_dealer_alone(by_dealer: dict[int, Book], by_table: dict[int, Book]) -> dict[int, Book]:
+    """The dealers whose deals are not exactly one table's deals.
+
+    A dealer who dealt every deal of one table, and nothing else, is the same evidence as that
+    table: testing both would count it twice in Benjamini–Hochberg and raise two alerts for one
+    finding. The table's test stands for both (its alert names the dealer).
+    """
+    return {
+        dealer: book
+        for dealer, book in by_dealer.items()
+        if len(book.tables) != 1 or by_table[next(iter(book.tables))].rounds != book.rounds
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,6 +277,8 @@ def _finding(tested: Tested, q_value: float, fdr: float, span: Window) -> Findin
     null_mean = sum(sum(s) / len(s) for s in book.nulls if s)
     direction = "above" if book.win > null_mean else "below"
     who = f"Table {subject_id}" if scope == "table" else f"Dealer {subject_id}"
+    if scope == "table" and len(book.dealers) == 1:
+        who += f" (dealer {min(book.dealers)} dealt every deal)"
     turns = f"; {book.house_turns} of {book.turns} turns went the house's way" if book.turns else ""
     first, last = min(book.days), max(book.days)
     days = f"{first:%b %-d}" if first == last else f"{first:%b %-d}–{last:%b %-d}"
