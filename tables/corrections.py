@@ -26,7 +26,7 @@ from casino.permissions import require, require_second_person
 from ledger.gaming_day import gaming_day_for
 from ledger.locks import lock_accounts
 from ledger.models import ClosedGamingDay, Entry, Hold, HoldStatus, Transfer
-from ledger.services import hold, reverse_transfer, void_hold
+from ledger.services import HoldRequest, hold_many, reverse_transfer, void_holds
 from tables.games.registry import engine_for
 from tables.locks import lock_table, lock_table_of_round
 from tables.models import (
@@ -179,7 +179,6 @@ def _rehold_reserves(round_: Round, correction: Correction) -> None:
     seated = [int(p) for p in round_.context.get("seats", {}).values()]
     wallets = dict(Player.objects.filter(pk__in=seated).values_list("pk", "wallet__code"))
     _void_pending_holds(round_)
-    holds: dict[str, int] = {}
     reserve = engine_for(round_.game).reserve(context_of(round_))
     paid = dict(
         RoundSettlement.objects.filter(round=round_, from_account__in=wallets.values())
@@ -187,24 +186,30 @@ def _rehold_reserves(round_: Round, correction: Correction) -> None:
         .annotate(total=Sum("amount"))
         .values_list("from_account", "total")
     )
+    requests: list[tuple[int, HoldRequest]] = []
     for pid, amount in reserve.items():
         code = wallets.get(pid)
         left = amount - paid.get(code, 0) if code is not None else 0
         if left > 0 and code is not None:
-            holds[str(pid)] = hold(
-                key=f"round:{round_.pk}:reserve:{pid}:correction:{correction.pk}",
-                account_code=code,
-                amount=left,
-                memo=f"Reserve for round {round_.number}, restored by correction {correction.pk}",
-                meta={"table": round_.table_id, "round": round_.pk, "player": pid},
-            ).pk
-    round_.holds = holds
+            requests.append(
+                (
+                    pid,
+                    HoldRequest(
+                        key=f"round:{round_.pk}:reserve:{pid}:correction:{correction.pk}",
+                        account_code=code,
+                        amount=left,
+                        memo=f"Reserve for round {round_.number}, restored by correction {correction.pk}",
+                        meta={"table": round_.table_id, "round": round_.pk, "player": pid},
+                    ),
+                )
+            )
+    held = hold_many([request for _, request in requests])
+    round_.holds = {str(pid): reserve.pk for (pid, _), reserve in zip(requests, held, strict=True)}
 
 
 def _void_pending_holds(round_: Round) -> None:
     pending = Hold.objects.filter(pk__in=list(round_.holds.values()), status=HoldStatus.PENDING)
-    for hold_id in pending.order_by("pk").values_list("pk", flat=True):
-        void_hold(hold_id=hold_id)
+    void_holds(hold_ids=list(pending.order_by("pk").values_list("pk", flat=True)))
 
 
 @transaction.atomic

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from django.db import connection
 
+from casino.errors import NotFound
 from casino.rows import columns_of, instance_from_row
 from tables.models import Round, Table, TrayRequest
 
 
 def lock_table(*, table_id: int) -> Table:
-    return Table.objects.select_for_update(of=("self",)).select_related("tray").get(pk=table_id)
+    """The table, its row locked (404 when there is none), with its tray."""
+    table = Table.objects.select_for_update(of=("self",)).select_related("tray").filter(pk=table_id).first()
+    if table is None:
+        raise NotFound("No such table.")
+    return table
 
 
 _TABLE_FIELDS = list(Table._meta.concrete_fields)

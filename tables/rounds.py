@@ -26,7 +26,7 @@ from casino.selectors import holder_of, players_named
 from casino.task_sending import send_task_after_commit
 from ledger.errors import UnknownAccount
 from ledger.models import Account, Transfer
-from ledger.services import Leg, hold, post_transfer, void_hold
+from ledger.services import HoldRequest, Leg, hold_many, post_transfer, void_holds
 from tables.accounts import (
     LAYOUT,
     POT,
@@ -293,6 +293,31 @@ def _deal_order(public: Mapping[str, Any], seats: Mapping[int, int]) -> list[int
     return seats_from_left_of(int(dealer_seat), seats)
 
 
+_ROUNDS, _SESSIONS = Round._meta.db_table, TableSession._meta.db_table
+_LIVE = ", ".join(f"'{status.value}'" for status in LIVE_ROUND_STATUSES)
+# What a new round needs to know of its table's rounds and session, in one statement.
+_TABLE_FACTS = f"""
+    SELECT EXISTS (SELECT 1 FROM {_ROUNDS} WHERE table_id = %(t)s AND status IN ({_LIVE})),
+           (SELECT carry FROM {_ROUNDS} WHERE table_id = %(t)s AND status = '{RoundStatus.SETTLED.value}'
+             ORDER BY number DESC LIMIT 1),
+           COALESCE((SELECT max(number) FROM {_ROUNDS} WHERE table_id = %(t)s), 0),
+           (SELECT id FROM {_SESSIONS} WHERE table_id = %(t)s AND closed_at IS NULL ORDER BY id LIMIT 1)
+"""
+
+
+def _table_facts(table_id: int) -> tuple[bool, Any, int, int | None]:
+    """Whether the table has a live round, the last settled round's carry, the last round's
+    number and the open session's id: four reads a round start used to make one by one."""
+    with connection.cursor() as cursor:
+        cursor.execute(_TABLE_FACTS, {"t": table_id})
+        live, carry, number, session_id = cursor.fetchone()
+    return bool(live), carry, int(number), session_id
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
+
+
 @transaction.atomic
 def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = None) -> Round:
     """Deal a new round: reserves held, antes posted, the deck committed before any card.
@@ -306,7 +331,8 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
         raise ValidationFailed("shoe must be 'electronic' or 'manual'.", fields={"shoe": shoe})
     if table.status != TableStatus.OPEN:
         raise Conflict(f"{table.name} is closed.", code="table_closed")
-    if Round.objects.filter(table=table, status__in=LIVE_ROUND_STATUSES).exists():
+    live, previous_carry, last_number, session_id = _table_facts(table.pk)
+    if live:
         raise Conflict("This table already has a live round.", code="round_live")
     engine = engine_for(table.game)
     seated = {
@@ -315,8 +341,7 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
             "player__wallet", "player__user"
         )
     }
-    previous = Round.objects.filter(table=table, status=RoundStatus.SETTLED).order_by("-number").first()
-    carry = dict(previous.carry) if previous else {}
+    carry = dict(_json(previous_carry) or {})
     pots = _pot_balances(table)
     if pots:
         carry["pots"] = pots
@@ -334,13 +359,10 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
     electronic = shoe == ShoeKind.ELECTRONIC
     seed = "" if not electronic else seed or secrets.token_hex(32)
     extra_seeds = [derive_seed(seed, "farmer-draw")] if electronic and table.game == "farmer" else []
-    number = (
-        Round.objects.filter(table=table).order_by("-number").values_list("number", flat=True).first() or 0
-    ) + 1
     round_ = Round(
         table=table,
         game=table.game,
-        number=number,
+        number=last_number + 1,
         shoe=shoe,
         rules=table.rules,
         context={
@@ -355,7 +377,7 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
         seed=seed,
         extra_seeds=extra_seeds,
         started_by=actor,
-        session=TableSession.objects.filter(table=table, closed_at__isnull=True).first(),
+        session_id=session_id,
     )
     ctx = context_of(round_)
     try:
@@ -368,17 +390,24 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
     round_.status = status_of(engine, state, public)
     round_.save()
     players = {p.pk: p for p in seated.values()}
-    for pid, amount in engine.reserve(ctx).items() if seats else ():
-        if amount > 0:
-            reserve = hold(
+    reserves = [
+        (
+            pid,
+            HoldRequest(
                 key=f"round:{round_.pk}:reserve:{pid}",
                 account_code=players[pid].wallet.code,
                 amount=amount,
                 memo=f"Reserve for round {round_.number} at {table.name}",
                 meta={"table": table.pk, "round": round_.pk, "player": pid},
-            )
-            round_.holds[str(pid)] = reserve.pk
-    round_.save(update_fields=["holds"])
+            ),
+        )
+        for pid, amount in (engine.reserve(ctx).items() if seats else ())
+        if amount > 0
+    ]
+    if reserves:
+        held = hold_many([request for _, request in reserves])
+        round_.holds = {str(pid): reserve.pk for (pid, _), reserve in zip(reserves, held, strict=True)}
+        round_.save(update_fields=["holds"])
     accounts = _Accounts(
         table=table, round_=round_, wallets={pid: p.wallet.code for pid, p in players.items()}
     )
@@ -392,6 +421,9 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
     record_action(
         actor=actor, action="round.started", obj=round_, data={"shoe": shoe, "players": round_.players}
     )
+    # A new round's settlements are its opening's: the answer lists them without reading them back.
+    round_.settlements_made = _made(transfer, opening, legs)
+    round_.settlements_count = len(round_.settlements_made)
     return round_
 
 
@@ -408,8 +440,7 @@ def finish_round(round_: Round, engine: Any, state: Any) -> list[str]:
 
     Returns the fields it set, for the caller to save with its own (one UPDATE of the round).
     """
-    for hold_id in round_.holds.values():
-        void_hold(hold_id=hold_id)
+    void_holds(hold_ids=list(round_.holds.values()))
     round_.status = RoundStatus.SETTLED
     round_.ended_at = timezone.now()
     round_.carry = engine.carry_out(state)
@@ -503,13 +534,21 @@ def _apply_round_action(
     _write_action(round_, recorded, rows, changed)
     STATE_CACHE.put(round_, new_state)
     # API.md: an action's answer lists only what it moved, with the round's total beside it.
-    round_.settlements_made = [
-        (transfer.pk, s.kind, s.amount, s.player, leg.debit, leg.credit)
-        for s, leg in zip(moved, legs, strict=True)
-        if transfer is not None
-    ]
+    round_.settlements_made = _made(transfer, moved, legs)
     round_.settlements_count = settled_before + len(legs)
     return round_
+
+
+def _made(
+    transfer: Transfer | None, settlements: Sequence[Settlement], legs: Sequence[Leg]
+) -> list[tuple[int, str, int, int | None, str, str]]:
+    """The settlement rows one step wrote, as the round's answer lists them (no read back)."""
+    if transfer is None:
+        return []
+    return [
+        (transfer.pk, s.kind, s.amount, s.player, leg.debit, leg.credit)
+        for s, leg in zip(settlements, legs, strict=True)
+    ]
 
 
 # The wallet of a player seated at a table now; plain SQL, as ``_LOCK_ROUND`` (a bet runs it).

@@ -18,9 +18,9 @@ from casino.api.schema import IDEMPOTENCY_HEADER, errors
 from casino.errors import NotFound
 from casino.permissions import require_staff, signed_in
 from tables.games.errors import IllegalAction
-from tables.models import Round, ShoeKind
+from tables.models import Round, ShoeKind, Table
 from tables.rounds import apply_round_action, log_refused_action, start_round, verify_round
-from tables.selectors import SETTLEMENT_COLUMNS, access_table, list_round_settlements, round_settlements
+from tables.selectors import SETTLEMENT_COLUMNS, list_round_settlements, round_settlements
 
 SETTLEMENTS_SCHEMA = inline_serializer(
     "RoundSettlement",
@@ -130,8 +130,9 @@ def round_response(round_: Round, code: int = 200) -> Response:
     """The round as the service left it (or as read): no second read of the row.
 
     After an action (``settlements_made`` set by ``apply_round_action``) it lists that
-    action's settlements only, so a tap late in a deal answers as fast as an early one;
-    otherwise every settlement of the round (GET, start, an approved correction).
+    action's settlements only, so a tap late in a deal answers as fast as an early one; after a
+    start, the opening's (``start_round`` sets them: they are all the round has); otherwise every
+    settlement of the round, read (GET, an approved correction).
     """
     made = getattr(round_, "settlements_made", None)
     if made is None:
@@ -161,7 +162,11 @@ class RoundCreateApi(APIView):
         responses={201: RoundOutputSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, table_id: int) -> Response:
-        access_table(user=request.user, table_id=table_id)
+        require_staff(request.user)
+        # As for an action: an unknown table is a 404 before its Idempotency-Key is looked at;
+        # without a key the service's lock of the table refuses it with the same 404.
+        if IDEMPOTENCY_KEY in request.headers and not Table.objects.filter(pk=table_id).exists():
+            raise NotFound("No such table.")
 
         def handle() -> Response:
             data = self.InputSerializer(data=request.data)

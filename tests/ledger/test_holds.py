@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from ledger.errors import (
@@ -18,7 +19,17 @@ from ledger.errors import (
     UnknownAccount,
 )
 from ledger.models import Account, Entry, Hold, HoldStatus, Transfer
-from ledger.services import Leg, expire_holds, hold, post_hold, post_transfer, void_hold
+from ledger.services import (
+    HoldRequest,
+    Leg,
+    expire_holds,
+    hold,
+    hold_many,
+    post_hold,
+    post_transfer,
+    void_hold,
+    void_holds,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -395,3 +406,84 @@ def test_a_resolved_hold_cannot_pay_or_be_resolved_again(make_wallet: MakeWallet
     assert (state(wallet), state(pot)) == after
     assert Entry.objects.count() == entries
     assert state(wallet)[1] == 0
+
+
+# --- several holds at once (a round's reserves): hold_many and void_holds
+
+
+def test_hold_many_reserves_on_every_account_in_a_fixed_number_of_statements(
+    make_wallet: MakeWallet, django_assert_num_queries: Any
+) -> None:
+    """Lock the accounts (one statement, pk order), look up the keys, one INSERT, one UPDATE:
+    the same four for two wallets as for five, and no savepoint of its own."""
+    for count in (2, 5):
+        wallets = [make_wallet(100) for _ in range(count)]
+        requests = [HoldRequest(f"many-{count}-{i}", w.code, 10 + i) for i, w in enumerate(wallets)]
+
+        with django_assert_num_queries(4):
+            made = hold_many(requests)
+
+        assert [h.amount for h in made] == [10 + i for i in range(count)]
+        assert [state(w) for w in wallets] == [(100, 10 + i, 90 - i) for i in range(count)]
+        assert all(h.pk is not None and h.status == HoldStatus.PENDING for h in made)
+
+
+def test_hold_many_refuses_the_whole_batch_when_one_account_falls_short(make_wallet: MakeWallet) -> None:
+    first, second = make_wallet(100), make_wallet(100)
+    requests = [
+        HoldRequest("batch-a", first.code, 60),
+        HoldRequest("batch-b", second.code, 30),
+        HoldRequest("batch-c", first.code, 41),  # with batch-a: 101 on a wallet of 100
+    ]
+
+    with pytest.raises(InsufficientFunds) as caught, transaction.atomic():  # the caller's rollback
+        hold_many(requests)
+
+    assert caught.value.fields == {"account": first.code, "available": 40, "needed": 41}
+    assert (state(first), state(second)) == ((100, 0, 100), (100, 0, 100))
+    assert not Hold.objects.filter(key__startswith="batch-").exists()
+
+
+def test_hold_many_replays_known_keys_and_refuses_a_key_reused_for_something_else(
+    make_wallet: MakeWallet,
+) -> None:
+    wallet, other = make_wallet(100), make_wallet(100)
+    earlier = hold(key="seen-1", account_code=wallet.code, amount=20)
+
+    again = hold_many([HoldRequest("seen-1", wallet.code, 20), HoldRequest("new-1", other.code, 5)])
+
+    assert again[0].pk == earlier.pk
+    assert (state(wallet), state(other)) == ((100, 20, 80), (100, 5, 95))
+    with pytest.raises(IdempotencyConflict), transaction.atomic():
+        hold_many([HoldRequest("new-2", wallet.code, 5), HoldRequest("seen-1", other.code, 20)])
+    assert not Hold.objects.filter(key="new-2").exists()
+    # The same key twice in one batch is one hold.
+    twice = hold_many([HoldRequest("dup-1", other.code, 7), HoldRequest("dup-1", other.code, 7)])
+    assert twice[0] is twice[1]
+    assert state(other) == (100, 12, 88)
+    with pytest.raises(UnknownAccount), transaction.atomic():
+        hold_many([HoldRequest("ghost-2", wallet.code, 1), HoldRequest("ghost-3", "no-such-wallet", 1)])
+    assert state(wallet) == (100, 20, 80)
+
+
+def test_void_holds_gives_back_what_each_has_left_in_a_fixed_number_of_statements(
+    make_wallet: MakeWallet, django_assert_num_queries: Any
+) -> None:
+    wallets = [make_wallet(100) for _ in range(4)]
+    pot = make_wallet()
+    reserved = hold_many([HoldRequest(f"void-{i}", w.code, 50) for i, w in enumerate(wallets)])
+    post_transfer(
+        key="void-pay",
+        kind="pot",
+        legs=[Leg(debit=wallets[0].code, credit=pot.code, amount=30, hold_id=reserved[0].pk)],
+    )
+
+    # lock the accounts · lock the holds · one UPDATE of held · one of the holds
+    with django_assert_num_queries(4):
+        voided = void_holds(hold_ids=[h.pk for h in reserved])
+
+    assert [h.status for h in voided] == [HoldStatus.VOIDED] * 4
+    assert [fresh_hold(h).status for h in reserved] == [HoldStatus.VOIDED] * 4
+    assert [state(w) for w in wallets] == [(70, 0, 70)] + [(100, 0, 100)] * 3
+    with pytest.raises(HoldNotPending), transaction.atomic():
+        void_holds(hold_ids=[reserved[1].pk])

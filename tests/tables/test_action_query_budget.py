@@ -16,6 +16,14 @@ A turn that pays players: the payees' wallets instead of the seat (8). A turn th
 chips: no seat, no wallets, no ledger, no settlement rows (6).
 A player's first bet at a table finds no layout account: the ledger refuses, the action rolls
 back and runs again, opening the layout in a savepoint (not pinned: once per player and table).
+
+A round start with reserves (14, for 2 players as for 4): token · SAVEPOINT · lock the table ·
+one read of its rounds and session (a live round? the last carry, number and open session) · the
+seats · the pots · INSERT the round · the reserves as one batch (lock the wallets, look up the
+keys, one INSERT, one UPDATE of held) · UPDATE the round's holds · the action log · RELEASE. The
+answer lists the opening's settlements, which the service has in hand.
+A stakes result that settles the round (12): the action's 8, with the wallets for the seat, plus
+the reserves released as one batch (lock the wallets, lock the holds, two UPDATEs).
 """
 
 from __future__ import annotations
@@ -37,6 +45,8 @@ BET = 8
 TURN_PAYING = 8
 TURN_MOVING_NOTHING = 6
 POT_PAYMENT = 8
+ROUND_START = 14
+STAKES_RESULT = 12
 # With an Idempotency-Key: the round's existence, SAVEPOINT, the key's SELECT, SAVEPOINT / INSERT /
 # RELEASE of its record, the UPDATE storing the response, RELEASE.
 KEYED_BET = BET + 8
@@ -251,3 +261,34 @@ def test_a_cached_state_of_another_round_with_the_same_id_is_never_used(
     result = check_round(Round.objects.get(pk=deal.id))
     assert result.ok, result.problems
     assert [b["ranks"] for b in deal.round["state"]["bets"]] == [["Q"], ["K"]]
+
+
+def _stakes_table(floor: ApiFloor, players: int) -> tuple[int, list[int]]:
+    table = floor.open_table(
+        game="stakes", min_bet=100, max_bet=1_000, ante=100, inventory=TRAY, rules={"variant": "Crazy Eights"}
+    )
+    seated = [floor.new_player(buy_in=BUY_IN) for _ in range(players)]
+    for seat, player in enumerate(seated, start=1):
+        floor.seat(int(table["id"]), player, seat)
+    return int(table["id"]), seated
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_round_start_and_its_settling_cost_the_same_for_any_number_of_players(
+    floor: ApiFloor, django_assert_num_queries: Any, players: int
+) -> None:
+    """A start holds every player's reserve in one batch (tables.rounds → ledger.hold_many) and
+    the settling result releases them all in one (void_holds): no statement per player."""
+    table_id, seated = _stakes_table(floor, players)
+    floor.act(int(floor.start_round(table_id, "manual")["id"]), {"type": "result", "winner": seated[0]})
+
+    with django_assert_num_queries(ROUND_START):
+        started = floor.start_round(table_id, "manual")
+    with django_assert_num_queries(STAKES_RESULT):
+        settled = floor.act(int(started["id"]), {"type": "result", "winner": seated[-1]})
+
+    assert settled["status"] == "settled"
+    assert len(settled["settlements"]) == players - 1
+    round_ = Round.objects.get(pk=started["id"])
+    assert len(round_.holds) == players
+    assert check_round(round_).ok
