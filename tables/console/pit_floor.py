@@ -11,6 +11,13 @@ floor afresh and shares that one.
 The per-person parts of each card's forms (the CSRF token and the one-time form tokens) are slots
 in the shared copy, filled for each answer; the fills, credits, corrections and alerts waiting
 for the pit are read fresh for every answer (``tables.console.pit``).
+
+A poll that is served a copy older than ``REFRESH_AFTER_SECONDS`` asks a Celery worker to render
+the next one (one request in flight per role's forms), so screens that keep polling keep finding
+a copy and no poll renders. Without that, a saturated server fed itself: a render slower than
+2 s was stale as soon as it was shared, so every poll rendered (200 tables: 253 ms of CPU a poll,
+a quarter of the floor's CPU in ``bench/run-floor``). A poll with no fresh copy still renders it
+itself, so a stopped worker or broker costs only speed.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
+from celery import current_app
 from django.core.cache import cache
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -31,13 +39,17 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
 
 from casino.money import format_dollars, format_dollars_input
+from casino.task_sending import send_task
 from tables.console.floor_figures import TableFigures, floor_figures
 from tables.console.games import GAME_TITLES
 from tables.console.idempotency import new_token
-from tables.console.selectors import FloorRow, list_floor
+from tables.console.selectors import FloorRow, floor_rows
 from tables.models import Round
 
 FLOOR_FRESH_SECONDS = 2.0
+REFRESH_AFTER_SECONDS = 1.0
+# By name: the task (tables.console.tasks) imports this module.
+REFRESH_TASK = "tables.console.tasks.refresh_pit_floor_task"
 # Markup no escaped text can contain (``<`` is escaped): the slots are the cards' own.
 CSRF_SLOT = mark_safe("<pit-csrf-slot>")
 TOKEN_SLOT = mark_safe("<pit-token-slot>")
@@ -102,15 +114,20 @@ class CardForms:
     can_use_admin: bool
 
     @property
+    def flags(self) -> tuple[bool, bool, bool]:
+        return (self.can_request_tray, self.can_change_limits, self.can_use_admin)
+
+    @property
     def key(self) -> str:
-        flags = (self.can_request_tray, self.can_change_limits, self.can_use_admin)
-        return "pit-floor:v1:" + "".join("1" if flag else "0" for flag in flags)
+        return "pit-floor:v1:" + "".join("1" if flag else "0" for flag in self.flags)
 
 
-def render_cards(*, user: Any, forms: CardForms) -> tuple[float, str]:
-    """The grid of table cards with empty slots, and the moment (epoch seconds) its reads began."""
+def render_cards(*, forms: CardForms) -> tuple[float, str]:
+    """The grid of table cards with empty slots, and the moment (epoch seconds) its reads began.
+
+    Whoever asks has been let in already (the pit view, or the worker refreshing the copy)."""
     began = time.time()
-    rows = list_floor(user=user)
+    rows = floor_rows()
     figures = floor_figures([row.table for row in rows])
     links = {name: _url_for(view) for name, view in CARD_LINKS.items()}
     cards = [card_view(row, figures[row.table.pk], links) for row in rows]
@@ -129,6 +146,8 @@ def render_cards(*, user: Any, forms: CardForms) -> tuple[float, str]:
 
 
 def _shared(forms: CardForms) -> str | None:
+    """The shared copy if its reads began at most ``FLOOR_FRESH_SECONDS`` ago; an older one past
+    ``REFRESH_AFTER_SECONDS`` has the next one rendered in the background."""
     try:
         kept = cache.get(forms.key)
     except redis.RedisError:  # the cache is an optimisation: without Redis, every answer renders
@@ -136,7 +155,36 @@ def _shared(forms: CardForms) -> str | None:
     if not kept:
         return None
     began, html = kept
-    return html if time.time() - began <= FLOOR_FRESH_SECONDS else None
+    age = time.time() - began
+    if age > FLOOR_FRESH_SECONDS:
+        return None
+    if age > REFRESH_AFTER_SECONDS:
+        _refresh_in_background(forms)
+    return str(html)
+
+
+def _refresh_in_background(forms: CardForms) -> None:
+    """Ask a worker for the next copy, once per copy's lifetime (the first poll to see it aging)."""
+    try:
+        claimed = cache.add(f"{forms.key}:refreshing", 1, timeout=int(FLOOR_FRESH_SECONDS) + 1)
+    except redis.RedisError:
+        return
+    if claimed:
+        send_task(
+            current_app.signature(REFRESH_TASK),
+            args=[list(forms.flags)],
+            ignore_result=True,
+            expires=FLOOR_FRESH_SECONDS,  # a copy rendered later than that would be stale already
+        )
+
+
+def refresh_shared_floor(flags: list[bool]) -> None:
+    """The worker's side: render this role's floor and share it for the polls to come."""
+    forms = CardForms(*(bool(flag) for flag in flags))
+    began, html = render_cards(forms=forms)
+    _share(forms, began, html)
+    with contextlib.suppress(redis.RedisError):
+        cache.delete(f"{forms.key}:refreshing")
 
 
 def _share(forms: CardForms, began: float, html: str) -> None:
@@ -152,7 +200,7 @@ def floor_cards(request: Any, forms: CardForms, *, fresh: bool = False) -> SafeS
     """
     html = None if fresh else _shared(forms)
     if html is None:
-        began, html = render_cards(user=request.user, forms=forms)
+        began, html = render_cards(forms=forms)
         _share(forms, began, html)
     html = html.replace(CSRF_SLOT, get_token(request)).replace(TOKEN_SLOT, new_token())
     return mark_safe(html)  # rendered by the template, escaped there
@@ -162,4 +210,4 @@ def forget_shared_floor() -> None:
     """Drop every role's shared copy (the next poll renders): for a new database, as in tests."""
     keys = [CardForms(*flags).key for flags in itertools.product((False, True), repeat=3)]
     with contextlib.suppress(redis.RedisError):
-        cache.delete_many(keys)
+        cache.delete_many(keys + [f"{key}:refreshing" for key in keys])

@@ -15,6 +15,7 @@ from typing import Any
 from django.db.models import BigIntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
+from casino.permissions import require_staff
 from ledger.gaming_day import gaming_day_bounds, gaming_day_for
 from tables.models import (
     LIVE_ROUND_STATUSES,
@@ -25,7 +26,7 @@ from tables.models import (
     TrayRequestKind,
     TrayRequestStatus,
 )
-from tables.selectors import get_open_session, list_tables
+from tables.selectors import get_open_session, tables_by_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,8 +116,14 @@ def _live_round(table: Table) -> Round | None:
 
 
 def list_floor(*, user: Any) -> list[FloorRow]:
+    require_staff(user)
+    return floor_rows()
+
+
+def floor_rows() -> list[FloorRow]:
+    """Every table's pit row; the caller has checked who reads it (``list_floor``)."""
     since = tonight_start()
-    tables = list_tables(user=user).prefetch_related(
+    tables = tables_by_name().prefetch_related(
         Prefetch(
             "sessions",
             queryset=sessions_with_tray_totals().filter(_tonight(since)).order_by("pk"),

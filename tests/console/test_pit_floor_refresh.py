@@ -1,0 +1,72 @@
+"""Screens that keep polling keep finding the shared floor: a worker renders the next copy.
+
+A poll served a copy older than ``REFRESH_AFTER_SECONDS`` sends ``refresh_pit_floor_task``; a real
+Celery worker (tests/celery_support.py) renders the floor and shares it, so the next poll within
+the 2 s bound reads it instead of rendering, and shows what changed since the first copy.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from django.core.cache import cache
+
+from tables import services
+from tables.console.pit_floor import (
+    FLOOR_FRESH_SECONDS,
+    REFRESH_AFTER_SECONDS,
+    CardForms,
+    forget_shared_floor,
+)
+from tests.celery_support import worker_on
+from tests.console.conftest import Floor, build_floor
+from tests.console.test_pit_shared_floor import poll, tray_shown
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PIT_BOSS_FORMS = CardForms(can_request_tray=True, can_change_limits=True, can_use_admin=True)
+
+
+def copy_began() -> float:
+    kept = cache.get(PIT_BOSS_FORMS.key)
+    assert kept is not None, "no shared copy"
+    return float(kept[0])
+
+
+def test_an_aging_copy_is_rendered_again_by_a_worker_and_the_next_poll_reads_it(
+    as_user: Any, task_queue: str
+) -> None:
+    floor: Floor = build_floor("r")
+    floor.open_faro()
+    boss = as_user(floor.pit_boss)
+    poll(boss)  # the process's first request loads templates and URLs
+    with worker_on(task_queue):
+        forget_shared_floor()
+        first, rendered = poll(boss)
+        began = copy_began()
+        assert tray_shown(first, floor.faro) == "$10,000.00"
+        fill = services.request_tray_change(
+            actor=floor.dealer, table_id=floor.faro.pk, kind="fill", amount=50_000
+        )
+        services.approve_tray_request(
+            actor=floor.cashier, table_id=floor.faro.pk, request_id=fill.pk, kind="fill"
+        )
+
+        time.sleep(max(REFRESH_AFTER_SECONDS - (time.time() - began), 0) + 0.1)
+        aging, queries = poll(boss)
+        assert time.time() - began <= FLOOR_FRESH_SECONDS, "too slow to judge: the copy expired"
+        assert queries < rendered  # served the copy: still the old tray
+        assert tray_shown(aging, floor.faro) == "$10,000.00"
+
+        deadline = time.monotonic() + 10
+        while copy_began() == began:  # the worker's copy replaces it
+            assert time.monotonic() < deadline, "no worker refreshed the copy"
+            time.sleep(0.05)
+        refreshed, queries = poll(boss)
+
+    assert copy_began() > began
+    assert queries < rendered  # read, not rendered: no poll paid for the render
+    assert tray_shown(refreshed, floor.faro) == "$10,500.00"
+    assert cache.get(f"{PIT_BOSS_FORMS.key}:refreshing") is None  # the next aging copy may ask again
