@@ -27,12 +27,17 @@ DETECTION: dict[str, int | float] = {
     "HOLD_MIN_ROUNDS": env.int("DETECT_HOLD_MIN_ROUNDS", default=3),
     "HOLD_MIN_TURNS": env.int("DETECT_HOLD_MIN_TURNS", default=20),
     # Collusion and chip dumping (pot and stakes games; Faro for dealer affinity and never-loses).
-    "FLOW_P": env.float("DETECT_FLOW_P", default=0.003),  # each side of the pair (by wins)
+    # chip_flow tests every ordered pair that shared FLOW_MIN_SHARED rounds: by wins, the rounds one
+    # paid the other, a fair coin under exchangeable seats (P <= FLOW_P), unless the payer's wins
+    # when the taker did not win are no worse than chance (P > FLOW_LUCK_P: the taker was merely
+    # lucky); by amounts, the payer paid the most when the taker won (P <= FLOW_TOP_P) but not when
+    # others did (P > FLOW_TOP_ELSEWHERE_P). Either way the net flow is at least FLOW_MIN_AMOUNT.
+    "FLOW_MIN_SHARED": env.int("DETECT_FLOW_MIN_SHARED", default=36),
+    "FLOW_P": env.float("DETECT_FLOW_P", default=0.003),  # direction (by wins)
+    "FLOW_LUCK_P": env.float("DETECT_FLOW_LUCK_P", default=0.2),
     "FLOW_TOP_P": env.float("DETECT_FLOW_TOP_P", default=0.001),  # the largest payer (by amounts)
     "FLOW_TOP_ELSEWHERE_P": env.float("DETECT_FLOW_TOP_ELSEWHERE_P", default=0.05),
-    "FLOW_MIN_ROUNDS": env.int("DETECT_FLOW_MIN_ROUNDS", default=6),
-    "FLOW_MAX_REVERSE": env.float("DETECT_FLOW_MAX_REVERSE", default=0.2),
-    "FLOW_MIN_AMOUNT": env.int("DETECT_FLOW_MIN_AMOUNT", default=1_000),
+    "FLOW_MIN_AMOUNT": env.int("DETECT_FLOW_MIN_AMOUNT", default=1_000),  # net, a to b
     "AFFINITY_P": env.float("DETECT_AFFINITY_P", default=0.0001),
     "AFFINITY_ELSEWHERE_P": env.float("DETECT_AFFINITY_ELSEWHERE_P", default=0.01),
     "AFFINITY_MIN_ROUNDS": env.int("DETECT_AFFINITY_MIN_ROUNDS", default=6),

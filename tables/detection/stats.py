@@ -40,6 +40,15 @@ def tail_at_most(probabilities: Sequence[float], k: int) -> float:
     return min(1.0, sum(pmf[: k + 1]))
 
 
+def binomial_upper(n: int, k: int) -> float:
+    """P(K >= k) for K ~ Binomial(n, 1/2), exact (a fair coin: which of two exchangeable players)."""
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+    return min(1.0, sum(math.comb(n, i) for i in range(k, n + 1)) / 2**n)
+
+
 def normal_two_sided(z: float) -> float:
     """P(|Z| >= |z|) for a standard normal Z."""
     return math.erfc(abs(z) / math.sqrt(2))

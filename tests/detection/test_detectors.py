@@ -160,11 +160,14 @@ def test_soft_play_between_colluders_is_a_one_way_chip_flow(injected: DetectedNi
     assert evidence["by_wins"] is True
     assert evidence["rounds_b_paid_a"] == 0
     assert evidence["a_wins"] == 0
-    assert evidence["rounds_a_paid_b"] >= threshold("FLOW_MIN_ROUNDS")
+    assert evidence["shared_rounds"] >= threshold("FLOW_MIN_SHARED")
     assert evidence["b_wins"] > evidence["b_expected_wins"]
-    assert max(evidence["a_p_value"], evidence["b_p_value"]) <= threshold("FLOW_P")
-    # Both sides must be off (the larger p), or the amounts: twice the smaller, BH over the pairs.
-    assert evidence["p_value"] <= min(1, 2 * max(evidence["a_p_value"], evidence["b_p_value"])) + 1e-4
+    # Which way the rounds between them went, and A short of wins in the rounds B did not win too
+    # (not B's luck); the pair's p is twice the smaller of its two tests, then BH over the pairs.
+    assert evidence["direction_p_value"] <= threshold("FLOW_P")
+    assert evidence["a_wins_when_b_did_not_win"] < evidence["a_expected_wins_when_b_did_not_win"]
+    assert evidence["luck_p_value"] <= threshold("FLOW_LUCK_P")
+    assert evidence["p_value"] <= min(1, 2 * evidence["direction_p_value"]) + 1e-4
     assert evidence["p_value"] <= evidence["q_value"] <= evidence["fdr"] == threshold("FDR")
     assert evidence["window"]["days"] == threshold("WINDOW_DAYS")
     assert evidence["round_links"] == [f"/api/v1/rounds/{pk}" for pk in evidence["rounds"]]
@@ -176,9 +179,10 @@ def test_a_dumper_losing_big_to_one_partner_is_a_one_way_chip_flow(injected: Det
     evidence = alert["evidence"]
     assert evidence["pair"] == [giver, taker]
     assert evidence["by_amounts"] is True
-    assert evidence["rounds_a_paid_most"] >= threshold("FLOW_MIN_ROUNDS")
+    assert evidence["rounds_a_paid_most"] > evidence["rounds_a_paid_most_expected"]
+    assert evidence["top_payer_p_value_to_others"] > threshold("FLOW_TOP_ELSEWHERE_P")
     assert evidence["top_payer_p_value"] <= threshold("FLOW_TOP_P")
-    assert evidence["amount_a_to_b"] >= threshold("FLOW_MIN_AMOUNT")
+    assert evidence["net_a_to_b"] >= threshold("FLOW_MIN_AMOUNT")
     assert evidence["amount_b_to_a"] == 0
 
 

@@ -10,18 +10,44 @@ window: the share of non-zero results that were wins. A player's wins over a set
 is then a sum of Bernoulli trials with their own probabilities, judged by its exact tail
 (``tables.detection.stats``).
 
-* ``chip_flow`` (pot and stakes games) — an ordered pair ``a → b`` sharing rounds where
-  ``a`` paid ``b`` in at least ``DETECT_FLOW_MIN_ROUNDS`` rounds and ``b`` paid ``a`` in at
-  most ``DETECT_FLOW_MAX_REVERSE`` of the rounds either paid the other, and either
-  - *by wins*: over their shared rounds ``b`` won more than chance (P <= ``DETECT_FLOW_P``)
-    and ``a`` won less (P <= ``DETECT_FLOW_P``): soft play moves ``a``'s wins to ``b``.
-    Requiring both sides keeps a merely lucky player's table-mates (who all pay the lucky
-    one) out of it; or
-  - *by amounts*: when ``b`` wins, ``a`` is the loser who pays the most more often than
-    chance (each loser equally likely; rounds where the largest loss is shared say nothing)
-    with P <= ``DETECT_FLOW_TOP_P``, while ``a`` is not the largest payer to the other
-    winners too (P > ``DETECT_FLOW_TOP_ELSEWHERE_P``): dumping — losing big to one partner.
-  Flows are split in proportion: a loser's loss goes to the winners by their shares.
+* ``chip_flow`` (pot and stakes games) — every ordered pair ``a → b`` that shared at least
+  ``DETECT_FLOW_MIN_SHARED`` rounds of the window is tested (who sits with whom does not depend
+  on the cards, so leaving out the pairs too short to judge keeps Benjamini–Hochberg's family to
+  the pairs that can show anything, without biasing it). ``a`` *paid* ``b`` in a round ``a``
+  lost and ``b`` won. Two tests, each exact under exchangeable seats:
+  - *by wins* (soft play): of the rounds one of the two paid the other, which way is a fair coin,
+    so ``a`` paying ``b`` in ``k`` of ``n`` is Binomial(n, ½) (P <= ``DETECT_FLOW_P``). This uses
+    both sides at once: each win soft play moves from ``a`` to ``b`` shifts the count by one on
+    both sides of it, so its z is about 1.25 times either player's own (for 4-5 players a round),
+    and it does not need each side to be 3 σ out on its own. A merely lucky ``b`` would move it
+    too, so it counts only when ``a``'s wins in the rounds ``b`` did *not* win are short as well,
+    against ``a``'s table-mates in those same rounds (the round's winners are then among the other
+    m − 1 players, each as likely; P <= ``DETECT_FLOW_LUCK_P``): a lucky ``b`` takes wins from
+    everyone alike and leaves ``a`` its share of the rest, soft play takes only ``a``'s.
+  - *by amounts* (dumping): when ``b`` wins and ``a`` loses, ``a`` is the loser who pays the most
+    more often than chance (each loser equally likely; rounds whose largest loss is shared say
+    nothing), P <= ``DETECT_FLOW_TOP_P``, while ``a`` is not the largest payer to the other
+    winners too (P > ``DETECT_FLOW_TOP_ELSEWHERE_P``: a weak player pays everyone the most).
+  Either way the net flow (``a`` to ``b`` less ``b`` to ``a``; a loser's loss goes to the winners
+  by their shares) is at least ``DETECT_FLOW_MIN_AMOUNT``. There is no cut on the rounds that go
+  back: a dumper who dumps half the time still loses honestly to the partner in other rounds
+  (the old 20 % reverse-flow cut excused the bench's half-rate dumper, whose amounts were at
+  p = 1e-8); the direction test weighs those rounds instead of dropping the pair for them.
+  The pair's p-value is twice the smaller of the two (Bonferroni; a test whose guard fails
+  counts as 1), and Benjamini–Hochberg at ``DETECT_FDR`` over every tested pair raises the alerts.
+  One cause, one alert: a dumper found by amounts also pays every table-mate one way (he scores
+  nothing whenever he or his partner would top), so his flows that are one-way *by wins* only are
+  the dumping, not pairs of their own; they stay in the BH family but raise no alert, and the
+  dumping finding lists them (``also_paid_one_way``). Without this, the bench's dumper at rate 1
+  raised false ``chip_flow`` alerts on his table-mates (tuning seeds 2 and 3, one night).
+  The luck test cannot do the same for a payer who is merely weak (or plays soft): that payer
+  pays every table-mate one way, and soft play half the time can look exactly like it (on tuning
+  seed 1 the partner's own share of the rest was no better than the table-mates'), so asking the
+  taker to beat the table-mates too would miss such colluders; the direction's tail and BH alone
+  keep a weak honest player's table-mates out.
+  Until 2026-11-28 the wins test was "``b`` won more than chance *and* ``a`` less, each at
+  P <= 0.003" and pairs whose reverse flow passed 20 % were not tested: at half rates over a week
+  (126 shared rounds) the colluders' sides were at p 0.0035 and 0.03 and the dumper was excused.
 * ``dealer_affinity`` — a player's wins in the rounds one dealer dealt beyond chance
   (P <= ``DETECT_AFFINITY_P``) while the same player's wins under other dealers are not
   (P > ``DETECT_AFFINITY_ELSEWHERE_P``, at least ``DETECT_AFFINITY_MIN_OTHER_ROUNDS`` rounds).
@@ -34,12 +60,19 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from casino.money import format_dollars
 from tables.detection.base import Finding, Window, multiple_testing, threshold, window_evidence
 from tables.detection.data import RoundResults, settled_rounds
-from tables.detection.stats import benjamini_hochberg, bh_adjusted, rounded, tail_at_least, tail_at_most
+from tables.detection.stats import (
+    benjamini_hochberg,
+    bh_adjusted,
+    binomial_upper,
+    rounded,
+    tail_at_least,
+    tail_at_most,
+)
 
 KINDS = ("chip_flow", "dealer_affinity", "never_loses")
 UNEQUAL_SEATS = ("farmer",)  # games whose seats are not exchangeable (see above)
@@ -56,22 +89,13 @@ class Trial:
     p_lose: float
 
 
-@dataclass
-class PairFlow:
-    rounds: list[int] = field(default_factory=list)  # rounds a paid b
-    amount: int = 0
-    tables: Counter[int] = field(default_factory=Counter)
-    top_chances: list[float] = field(default_factory=list)  # rounds where the largest loss was one player's
-    top_hits: int = 0  # ... and that player was a
-
-
 def detect(window: Window) -> list[Finding]:
     """Pairs and (player, dealer) over the rolling window; each rule's alerts by BH at the FDR."""
     span = window.widened(int(threshold("WINDOW_DAYS")))
     rounds = [r for r in settled_rounds(span) if r.game not in UNEQUAL_SEATS]
     days = {r.round_id: r.day for r in rounds}
     trials = _trials(rounds)
-    candidates = _chip_flows([r for r in rounds if r.game != "faro"], trials)
+    candidates = chip_flows([r for r in rounds if r.game != "faro"])
     candidates += _dealer_findings(trials)
     fdr = float(threshold("FDR"))
     findings = []
@@ -123,111 +147,164 @@ def _trials(rounds: list[RoundResults]) -> dict[int, list[Trial]]:
     return trials
 
 
-def _chip_flows(rounds: list[RoundResults], trials: dict[int, list[Trial]]) -> list[Candidate]:
-    p_max = float(threshold("FLOW_P"))
-    min_rounds = int(threshold("FLOW_MIN_ROUNDS"))
-    max_reverse = float(threshold("FLOW_MAX_REVERSE"))
-    min_amount = int(threshold("FLOW_MIN_AMOUNT"))
-    flows: dict[tuple[int, int], PairFlow] = defaultdict(PairFlow)
+def chip_flows(rounds: list[RoundResults]) -> list[Candidate]:
+    """Every ordered pair that shared ``FLOW_MIN_SHARED`` rounds: its p-value and, if it is one, the
+    finding (the module docstring gives the rule)."""
+    min_shared = int(threshold("FLOW_MIN_SHARED"))
+    shared: dict[tuple[int, int], list[RoundResults]] = defaultdict(list)
+    top_as_payer: dict[int, list[tuple[int, float, bool]]] = defaultdict(list)
     for round_ in rounds:
-        gained = sum(r for r in round_.results.values() if r > 0)
-        if not gained:
+        players = sorted(round_.results)
+        for i, a in enumerate(players):
+            for b in players[i + 1 :]:
+                shared[(a, b)].append(round_)
+        for payer, chance, hit in _top_payer_draws(round_):
+            top_as_payer[payer].extend((winner, chance, hit) for winner in round_.winners)
+    candidates: list[Candidate] = []
+    for (a, b), together in shared.items():
+        if len(together) < min_shared:
             continue
-        losers = round_.losers
-        largest = min((round_.results[p] for p in losers), default=0)
-        informative = len(losers) > 1 and sum(1 for p in losers if round_.results[p] == largest) == 1
-        for loser in losers:
-            for winner in round_.winners:
-                flow = flows[(loser, winner)]
-                flow.rounds.append(round_.round_id)
-                flow.amount += -round_.results[loser] * round_.results[winner] // gained
-                flow.tables[round_.table_id] += 1
-                if informative:
-                    flow.top_chances.append(1 / len(losers))
-                    flow.top_hits += int(round_.results[loser] == largest)
-    as_payer: dict[int, list[tuple[int, PairFlow]]] = defaultdict(list)
-    for (a, b), flow in flows.items():
-        as_payer[a].append((b, flow))
-    by_round = {
-        player: {t.round_id: t for t in player_trials if t.game != "faro"}
-        for player, player_trials in trials.items()
+        for giver, taker in ((a, b), (b, a)):
+            elsewhere = [(chance, hit) for winner, chance, hit in top_as_payer[giver] if winner != taker]
+            candidates.append(_pair_flow(giver, taker, together, elsewhere))
+    return _one_cause_per_dumper(candidates)
+
+
+def _one_cause_per_dumper(candidates: list[Candidate]) -> list[Candidate]:
+    """A payer found dumping by amounts pays every table-mate one way too (he scores nothing whenever
+    he or his partner would top): those flows by wins alone are the dumping, not pairs of their own.
+    They stay in Benjamini–Hochberg's family (they are real departures from chance) but raise no
+    alert; the dumping finding lists them."""
+    dumping = {
+        c.finding.evidence["from_player"]: c.finding
+        for c in candidates
+        if c.finding is not None and c.finding.evidence["by_amounts"]
     }
-    findings: list[Candidate] = []
-    for (a, b), flow in flows.items():
-        k_ab = len(flow.rounds)
-        if k_ab < min_rounds or flow.amount < min_amount:
+    for candidate in candidates:
+        finding = candidate.finding
+        if finding is None or finding.evidence["by_amounts"]:
             continue
-        k_ba = len(flows[(b, a)].rounds) if (b, a) in flows else 0
-        if k_ba > max_reverse * (k_ab + k_ba):
-            continue
-        shared = sorted(by_round.get(a, {}).keys() & by_round.get(b, {}).keys())
-        b_trials = [by_round[b][r] for r in shared]
-        a_trials = [by_round[a][r] for r in shared]
-        b_wins = sum(1 for t in b_trials if t.result > 0)
-        a_wins = sum(1 for t in a_trials if t.result > 0)
-        p_b = tail_at_least([t.p_win for t in b_trials], b_wins)
-        p_a = tail_at_most([t.p_win for t in a_trials], a_wins)
-        by_wins = p_b <= p_max and p_a <= p_max
-        p_wins = max(p_a, p_b)  # soft play moves both: an intersection-union test
-        p_top = tail_at_least(flow.top_chances, flow.top_hits)
-        others = [f for other, f in as_payer[a] if other != b]
-        p_top_else = tail_at_least(
-            [q for f in others for q in f.top_chances], sum(f.top_hits for f in others)
-        )
-        by_amounts = (
-            flow.top_hits >= min_rounds
-            and p_top <= float(threshold("FLOW_TOP_P"))
-            and p_top_else > float(threshold("FLOW_TOP_ELSEWHERE_P"))
-        )
-        p_pair = min(1.0, 2 * min(p_wins, p_top if by_amounts else 1.0))
-        if not (by_wins or by_amounts):
-            findings.append(Candidate("chip_flow", p_pair, None))
-            continue
-        reverse = flows[(b, a)].amount if (b, a) in flows else 0
-        table_id = flow.tables.most_common(1)[0][0]
-        findings.append(
-            Candidate(
-                "chip_flow",
-                p_pair,
-                Finding(
-                    kind="chip_flow",
-                    severity="high" if by_wins and by_amounts else "medium",
-                    subject=f"pair:{a}:{b}",
-                    summary=(
-                        f"Player {a} paid player {b} in {k_ab} of {len(shared)} shared rounds "
-                        f"({format_dollars(flow.amount)}), {b} paid {a} in {k_ba}."
-                    ),
-                    evidence={
-                        "pair": [a, b],
-                        "from_player": a,
-                        "to_player": b,
-                        "shared_rounds": len(shared),
-                        "rounds_a_paid_b": k_ab,
-                        "rounds_b_paid_a": k_ba,
-                        "amount_a_to_b": flow.amount,
-                        "amount_b_to_a": reverse,
-                        "b_wins": b_wins,
-                        "b_expected_wins": round(sum(t.p_win for t in b_trials), 2),
-                        "b_p_value": rounded(p_b),
-                        "a_wins": a_wins,
-                        "a_expected_wins": round(sum(t.p_win for t in a_trials), 2),
-                        "a_p_value": rounded(p_a),
-                        "threshold_p": p_max,
-                        "by_wins": by_wins,
-                        "rounds_a_paid_most": flow.top_hits,
-                        "rounds_a_paid_most_expected": round(sum(flow.top_chances), 2),
-                        "top_payer_p_value": rounded(p_top),
-                        "top_payer_p_value_to_others": rounded(p_top_else),
-                        "by_amounts": by_amounts,
-                        "tables": sorted(flow.tables),
-                        "rounds": flow.rounds[:200],
-                    },
-                    table_id=table_id,
-                    player_id=b,
-                ),
-            )
-        )
-    return findings
+        dumper = dumping.get(finding.evidence["from_player"])
+        if dumper is not None:
+            dumper.evidence.setdefault("also_paid_one_way", []).append(finding.evidence["to_player"])
+            candidate.finding = None
+    return candidates
+
+
+def _top_payer_draws(round_: RoundResults) -> list[tuple[int, float, bool]]:
+    """(loser, chance, is the largest payer) for each loser of a round whose largest loss was one
+    player's among two or more losers: under exchangeable seats each loser is that player with
+    chance 1 / losers. Other rounds say nothing about who pays the most."""
+    losers = round_.losers
+    if len(losers) < 2 or not round_.winners:
+        return []
+    largest = min(round_.results[p] for p in losers)
+    if sum(1 for p in losers if round_.results[p] == largest) != 1:
+        return []
+    return [(p, 1 / len(losers), round_.results[p] == largest) for p in losers]
+
+
+def _pair_flow(
+    a: int, b: int, together: list[RoundResults], top_elsewhere: list[tuple[float, bool]]
+) -> Candidate:
+    """Does ``a`` pay ``b`` over the rounds they shared (``together``)? See the module docstring."""
+    p_max = float(threshold("FLOW_P"))
+    paid: list[int] = []  # rounds a lost and b won
+    amount = reverse = 0
+    k_ba = 0
+    tables: Counter[int] = Counter()
+    luck_chances: list[float] = []  # a's chance to win each round b did not win
+    a_wins_without_b = 0
+    top_chances: list[float] = []
+    top_hits = 0
+    a_chances, b_chances = [], []
+    a_wins = b_wins = 0
+    for round_ in together:
+        results = round_.results
+        m = len(results)
+        winners = sum(1 for r in results.values() if r > 0)
+        gained = sum(r for r in results.values() if r > 0)
+        ra, rb = results[a], results[b]
+        a_chances.append(winners / m)
+        b_chances.append(winners / m)
+        a_wins += ra > 0
+        b_wins += rb > 0
+        if ra < 0 < rb:
+            paid.append(round_.round_id)
+            amount += -ra * rb // gained
+            tables[round_.table_id] += 1
+            for payer, chance, hit in _top_payer_draws(round_):
+                if payer == a:
+                    top_chances.append(chance)
+                    top_hits += int(hit)
+        elif rb < 0 < ra:
+            k_ba += 1
+            reverse += -rb * ra // gained
+        if rb <= 0:
+            # b did not win: the round's winners are among the other m - 1, each as likely
+            luck_chances.append(winners / (m - 1))
+            a_wins_without_b += ra > 0
+    k_ab = len(paid)
+    p_direction = binomial_upper(k_ab + k_ba, k_ab)
+    p_luck = tail_at_most(luck_chances, a_wins_without_b)
+    p_top = tail_at_least(top_chances, top_hits)
+    p_top_else = tail_at_least([c for c, _ in top_elsewhere], sum(1 for _, hit in top_elsewhere if hit))
+    not_luck = p_luck <= float(threshold("FLOW_LUCK_P"))
+    not_weak_payer = p_top_else > float(threshold("FLOW_TOP_ELSEWHERE_P"))
+    p_pair = min(1.0, 2 * min(p_direction if not_luck else 1.0, p_top if not_weak_payer else 1.0))
+    net = amount - reverse
+    one_way = net >= int(threshold("FLOW_MIN_AMOUNT"))
+    by_wins = one_way and not_luck and p_direction <= p_max
+    by_amounts = one_way and not_weak_payer and p_top <= float(threshold("FLOW_TOP_P"))
+    if not (by_wins or by_amounts):
+        return Candidate("chip_flow", p_pair, None)
+    p_a = tail_at_most(a_chances, a_wins)
+    p_b = tail_at_least(b_chances, b_wins)
+    return Candidate(
+        "chip_flow",
+        p_pair,
+        Finding(
+            kind="chip_flow",
+            severity="high" if by_wins and by_amounts else "medium",
+            subject=f"pair:{a}:{b}",
+            summary=(
+                f"Player {a} paid player {b} in {k_ab} of {len(together)} shared rounds "
+                f"({format_dollars(amount)}), {b} paid {a} in {k_ba} ({format_dollars(reverse)})."
+            ),
+            evidence={
+                "pair": [a, b],
+                "from_player": a,
+                "to_player": b,
+                "shared_rounds": len(together),
+                "rounds_a_paid_b": k_ab,
+                "rounds_b_paid_a": k_ba,
+                "direction_p_value": rounded(p_direction),
+                "amount_a_to_b": amount,
+                "amount_b_to_a": reverse,
+                "net_a_to_b": net,
+                "a_wins_when_b_did_not_win": a_wins_without_b,
+                "a_expected_wins_when_b_did_not_win": round(sum(luck_chances), 2),
+                "luck_p_value": rounded(p_luck),
+                "b_wins": b_wins,
+                "b_expected_wins": round(sum(b_chances), 2),
+                "b_p_value": rounded(p_b),
+                "a_wins": a_wins,
+                "a_expected_wins": round(sum(a_chances), 2),
+                "a_p_value": rounded(p_a),
+                "threshold_p": p_max,
+                "by_wins": by_wins,
+                "rounds_a_paid_most": top_hits,
+                "rounds_a_paid_most_expected": round(sum(top_chances), 2),
+                "top_payer_p_value": rounded(p_top),
+                "top_payer_p_value_to_others": rounded(p_top_else),
+                "by_amounts": by_amounts,
+                "tables": sorted(tables),
+                "rounds": paid[:200],
+            },
+            table_id=tables.most_common(1)[0][0],
+            player_id=b,
+        ),
+    )
 
 
 def _dealer_findings(trials: dict[int, list[Trial]]) -> list[Candidate]:
