@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -115,19 +116,25 @@ def test_soft_play_is_not_flagged_in_a_day() -> None:
     assert collusion.chip_flows(rounds) == []
 
 
+def dumping_week(*, seed: int, dumps: Callable[[int, dict[int, int]], bool]) -> list[RoundResults]:
+    """A week of points rounds at a table of four where A dumps to B whenever ``dumps(i, scores)``:
+    A scores 0 and B tops by 100-200 points; every other round is honest, scores drawn alike."""
+    rng = random.Random(seed)
+    rounds = []
+    for i in range(WEEK):
+        scores = {p: rng.randint(0, 200) for p in (A, B, C, D)}
+        if dumps(i, scores):
+            scores[A], scores[B] = 0, max(scores.values()) + rng.randint(100, 200)
+        rounds.append(points(i, scores))
+    return rounds
+
+
 def test_a_dumper_sending_a_quarter_of_the_rounds_back_is_flagged() -> None:
     # X dumps to Y in 36 of the week's rounds (X scores 0 and Y tops); the other 90 are honest,
     # every score drawn alike and the top scorer paid by the rest, so X tops about a quarter of
     # them: about a third of the rounds either paid the other go back, over the old 20 % cut.
-    rng = random.Random(3)
     x, y = A, B
-    rounds = []
-    for i in range(WEEK):
-        scores = {p: rng.randint(0, 200) for p in (x, y, C, D)}
-        if i % 7 < 2:
-            scores[x], scores[y] = 0, max(scores.values()) + rng.randint(100, 200)
-        rounds.append(points(i, scores))
-    hits = flagged(rounds)
+    hits = flagged(dumping_week(seed=3, dumps=lambda i, scores: i % 7 < 2))
     assert list(hits) == [(x, y)]
     evidence = hits[(x, y)]
     assert evidence["by_amounts"] is True
@@ -141,16 +148,10 @@ def test_a_dumper_sending_a_quarter_of_the_rounds_back_is_flagged() -> None:
 def test_a_dumpers_one_way_flows_to_his_table_mates_are_the_dumping_not_pairs() -> None:
     # At rate 1 X scores 0 whenever X or Y would top, so X hardly ever wins and pays C and D one
     # way as well; only the pair X -> Y is alerted, and its finding names the others.
-    rng = random.Random(6)
     x, y = A, B
-    rounds = []
-    for i in range(WEEK):
-        scores = {p: rng.randint(0, 200) for p in (x, y, C, D)}
-        top = max(scores.values())
-        if scores[x] == top or scores[y] == top:
-            scores[x], scores[y] = 0, top + rng.randint(100, 200)
-        rounds.append(points(i, scores))
-    hits = flagged(rounds)
+    hits = flagged(
+        dumping_week(seed=6, dumps=lambda i, scores: max(scores[x], scores[y]) == max(scores.values()))
+    )
     assert list(hits) == [(x, y)]
     assert hits[(x, y)]["by_amounts"] is True
     assert sorted(hits[(x, y)]["also_paid_one_way"]) == [C, D]
