@@ -28,15 +28,7 @@ def first_out(round_id: int, players: list[int], winner: int, rng: random.Random
     """A first-out round (Page One): each loser pays the winner 1-5 cards of $1."""
     results = {p: -100 * rng.randint(1, 5) for p in players if p != winner}
     results[winner] = -sum(results.values())
-    return RoundResults(
-        round_id=round_id,
-        table_id=1,
-        game="stakes",
-        dealer_id=1,
-        number=round_id,
-        day=DAY + dt.timedelta(days=round_id // 18),
-        results=results,
-    )
+    return stakes_round(round_id, 1, results)
 
 
 def points(round_id: int, scores: dict[int, int]) -> RoundResults:
@@ -46,9 +38,14 @@ def points(round_id: int, scores: dict[int, int]) -> RoundResults:
     results = {p: -10 * (top - s) for p, s in scores.items() if s != top}
     for p in tops:
         results[p] = -sum(results.values()) // len(tops)
+    return stakes_round(round_id, 2, results)
+
+
+def stakes_round(round_id: int, table_id: int, results: dict[int, int]) -> RoundResults:
+    """A settled stakes round of the week (18 a day) with these net results."""
     return RoundResults(
         round_id=round_id,
-        table_id=2,
+        table_id=table_id,
         game="stakes",
         dealer_id=1,
         number=round_id,
