@@ -10,11 +10,12 @@ from django.db import connection
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from casino.models import Player
+from casino.models import Player, User
 from ledger.models import Account, AccountPurpose, Entry
 from ledger.selectors import list_statement
 
 PLAYER_REF = re.compile(r"\b[Pp]layer (\d+)(?: \(seat \d+\))?")
+DEALER_REF = re.compile(r"\b[Dd]ealer (\d+)\b")
 
 
 def players_named(message: str) -> str:
@@ -22,12 +23,35 @@ def players_named(message: str) -> str:
 
     One read, on a refusal only; an id that is no player stays as it was.
     """
-    found_ids = (int(found.group(1)) for found in PLAYER_REF.finditer(message))
-    ids = {player_id for player_id in found_ids if player_id < 2**63}  # a bigint column
-    if not ids:
-        return message
-    names = {p.pk: p.name for p in Player.objects.select_related("user").filter(pk__in=ids)}
-    return PLAYER_REF.sub(lambda found: names.get(int(found.group(1)), found.group(0)), message)
+    return people_named([message])[0]
+
+
+def people_named(messages: Sequence[str]) -> list[str]:
+    """``messages`` with every "player 12 (seat 3)" and "dealer 4" in them put as the person's name:
+    one read of the players and one of the dealers for all of them (an alert list's summaries)."""
+    player_ids = _ids(PLAYER_REF, messages)
+    dealer_ids = _ids(DEALER_REF, messages)
+    players = (
+        {p.pk: p.name for p in Player.objects.select_related("user").filter(pk__in=player_ids)}
+        if player_ids
+        else {}
+    )
+    dealers = (
+        {u.pk: f"dealer {u.name or u.username}" for u in User.objects.filter(pk__in=dealer_ids)}
+        if dealer_ids
+        else {}
+    )
+
+    def named(message: str) -> str:
+        message = PLAYER_REF.sub(lambda found: players.get(int(found.group(1)), found.group(0)), message)
+        return DEALER_REF.sub(lambda found: dealers.get(int(found.group(1)), found.group(0)), message)
+
+    return [named(message) for message in messages]
+
+
+def _ids(pattern: re.Pattern[str], messages: Sequence[str]) -> set[int]:
+    found = (int(hit.group(1)) for message in messages for hit in pattern.finditer(message))
+    return {found_id for found_id in found if found_id < 2**63}  # a bigint column
 
 
 def holder_of(player: Player) -> str:

@@ -16,11 +16,13 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.text import capfirst
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.models import Role
 from casino.money import format_dollars
 from casino.permissions import may, may_open, role_of
+from casino.selectors import people_named
 from tables import services
 from tables.console import forms
 from tables.console.access import (
@@ -45,6 +47,16 @@ from tables.selectors import list_pending_tray_requests
 
 ALERTS_SHOWN = 20
 EVIDENCE_FIELDS = 5
+
+
+def alert_rows(alerts: list[Alert]) -> list[tuple[Alert, str, str, str]]:
+    """Each alert as the pit reads it: its kind and summary in words (names, not ids: one read of
+    the people for the whole list) and the first few numbers of its evidence."""
+    summaries = people_named([alert.summary for alert in alerts])
+    return [
+        (alert, capfirst(alert.kind.replace("_", " ")), summary, evidence_brief(alert.evidence))
+        for alert, summary in zip(alerts, summaries, strict=True)
+    ]
 
 
 def evidence_brief(evidence: dict[str, Any]) -> str:
@@ -74,7 +86,7 @@ def pit_context(request: HttpRequest, flash: Flash | None = None) -> dict[str, A
         "can_approve": role in APPROVER_ROLES,
         "can_change_limits": card_forms.can_change_limits,
         "can_request_tray": card_forms.can_request_tray,
-        "alerts": [(alert, evidence_brief(alert.evidence)) for alert in list_open_alerts(limit=ALERTS_SHOWN)],
+        "alerts": alert_rows(list_open_alerts(limit=ALERTS_SHOWN)),
         "alerts_open": count_open_alerts(),
         "can_resolve": role == Role.PIT_BOSS,
         "can_use_admin": card_forms.can_use_admin,
@@ -223,6 +235,9 @@ def decide_correction(request: HttpRequest, correction_id: int, verdict: str) ->
 def alerts_page(request: HttpRequest) -> HttpResponse:
     """Detection's open alerts for the auditors, read only (a pit boss resolves them in the pit)."""
     require_screen(request.user, "audit_alerts")
-    alerts = [(alert, evidence_brief(alert.evidence)) for alert in list_open_alerts(limit=ALERTS_SHOWN)]
-    context = {"alerts": alerts, "alerts_open": count_open_alerts(), "can_resolve": False}
+    context = {
+        "alerts": alert_rows(list_open_alerts(limit=ALERTS_SHOWN)),
+        "alerts_open": count_open_alerts(),
+        "can_resolve": False,
+    }
     return render(request, "pit/alerts.html", context)

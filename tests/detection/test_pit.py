@@ -44,13 +44,54 @@ def alert(table: Table, dealer: User) -> Alert:
     return Alert.objects.get()
 
 
+def test_alerts_name_the_players_and_dealers_their_summaries_give_by_id(
+    pit_boss: User, auditor: User, player: Any, other_player: Any, dealer: User, table: Table
+) -> None:
+    save_findings(
+        detector="collusion",
+        day=gaming_day_for(),
+        findings=[
+            Finding(
+                kind="chip_flow",
+                severity="medium",
+                subject=f"pair:{player.pk}:{other_player.pk}",
+                summary=f"Player {player.pk} paid player {other_player.pk} in 12 of 48 rounds ($24.00).",
+                evidence={"shared_rounds": 48},
+                table_id=table.pk,
+                player_id=other_player.pk,
+            ),
+            Finding(
+                kind="dealer_affinity",
+                severity="high",
+                subject=f"player:{player.pk}:dealer:{dealer.pk}",
+                summary=f"Player {player.pk} won 9 of 10 rounds dealt by dealer {dealer.pk} ($90.00).",
+                evidence={"rounds_with_dealer": 10},
+                table_id=table.pk,
+                dealer_id=dealer.pk,
+                player_id=player.pk,
+            ),
+        ],
+    )
+    for page in (
+        as_user(pit_boss).get("/pit/live/", HTTP_HX_REQUEST="true").content.decode(),
+        as_user(auditor).get("/pit/alerts/").content.decode(),
+    ):
+        assert f"{player.name} paid {other_player.name} in 12 of 48 rounds ($24.00)." in page
+        assert f"{player.name} won 9 of 10 rounds dealt by dealer {dealer.name} ($90.00)." in page
+        assert "Chip flow" in page
+        assert "Dealer affinity" in page
+        assert "chip_flow" not in page
+        assert f"Player {player.pk} " not in page
+
+
 def test_the_polled_partial_lists_open_alerts_with_their_evidence(
     pit_boss: User, alert: Alert, table: Table
 ) -> None:
     page = as_user(pit_boss).get("/pit/live/", HTTP_HX_REQUEST="true").content.decode()
     assert 'data-testid="alerts-panel"' in page
     assert "Alerts (1 open)" in page
-    assert "short_count" in page
+    assert "Short count" in page
+    assert "short_count" not in page
     assert "closed $200.00 short of the ledger" in page
     assert "variance -20000 · threshold 2500" in page  # plain numbers of the evidence, not the lists
     assert table.name in page
