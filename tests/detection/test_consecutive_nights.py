@@ -18,7 +18,7 @@ from ledger.gaming_day import gaming_day_for
 from tables.models import Round, Seat, Table, TableStatus
 from tables.simulation.night import NightConfig, simulate_night
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("system_accounts")]  # a flush takes the cage
 
 CAST_SEED = 41
 INJECT = {"split_stacker": 0.5, "fill_abuser": 1.0, "structurer": 1.0}
