@@ -217,7 +217,7 @@ def _pair_flow(
     a_wins_without_b = 0
     top_chances: list[float] = []
     top_hits = 0
-    a_chances, b_chances = [], []
+    win_chances: list[float] = []  # each shared round's chance of a win, the same for a and b
     a_wins = b_wins = 0
     for round_ in together:
         results = round_.results
@@ -225,8 +225,7 @@ def _pair_flow(
         winners = sum(1 for r in results.values() if r > 0)
         gained = sum(r for r in results.values() if r > 0)
         ra, rb = results[a], results[b]
-        a_chances.append(winners / m)
-        b_chances.append(winners / m)
+        win_chances.append(winners / m)
         a_wins += ra > 0
         b_wins += rb > 0
         if ra < 0 < rb:
@@ -258,8 +257,8 @@ def _pair_flow(
     by_amounts = one_way and not_weak_payer and p_top <= float(threshold("FLOW_TOP_P"))
     if not (by_wins or by_amounts):
         return Candidate("chip_flow", p_pair, None)
-    p_a = tail_at_most(a_chances, a_wins)
-    p_b = tail_at_least(b_chances, b_wins)
+    p_a = tail_at_most(win_chances, a_wins)
+    p_b = tail_at_least(win_chances, b_wins)
     return Candidate(
         "chip_flow",
         p_pair,
@@ -286,10 +285,10 @@ def _pair_flow(
                 "a_expected_wins_when_b_did_not_win": round(sum(luck_chances), 2),
                 "luck_p_value": rounded(p_luck),
                 "b_wins": b_wins,
-                "b_expected_wins": round(sum(b_chances), 2),
+                "b_expected_wins": round(sum(win_chances), 2),
                 "b_p_value": rounded(p_b),
                 "a_wins": a_wins,
-                "a_expected_wins": round(sum(a_chances), 2),
+                "a_expected_wins": round(sum(win_chances), 2),
                 "a_p_value": rounded(p_a),
                 "threshold_p": p_max,
                 "by_wins": by_wins,
