@@ -26,7 +26,8 @@ from casino.permissions import require, require_second_person
 from ledger.gaming_day import gaming_day_for
 from ledger.locks import lock_accounts
 from ledger.models import ClosedGamingDay, Entry, Hold, HoldStatus, Transfer
-from ledger.services import HoldRequest, hold_many, reverse_transfer, void_holds
+from ledger.services import reverse_transfer, void_holds
+from tables.games.input_checks import is_int
 from tables.games.registry import engine_for
 from tables.locks import lock_table, lock_table_of_round
 from tables.models import (
@@ -40,6 +41,7 @@ from tables.models import (
     RoundStatus,
     Table,
 )
+from tables.reserves import hold_reserves
 from tables.round_state import context_of, fold
 from tables.rounds import finish_round, status_of
 from tables.state_cache import STATE_CACHE
@@ -83,7 +85,7 @@ def _first_voided_seq(round_: Round, void: Any) -> int | None:
         return live[-1]
     if isinstance(void, dict) and set(void) == {"from"}:
         first = void["from"]
-        if isinstance(first, bool) or not isinstance(first, int) or first not in live:
+        if not is_int(first) or first not in live:
             raise ValidationFailed(
                 "void.from must be the number of one of the round's actions.", fields={"void": void}
             )
@@ -186,25 +188,14 @@ def _rehold_reserves(round_: Round, correction: Correction) -> None:
         .annotate(total=Sum("amount"))
         .values_list("from_account", "total")
     )
-    requests: list[tuple[int, HoldRequest]] = []
-    for pid, amount in reserve.items():
-        code = wallets.get(pid)
-        left = amount - paid.get(code, 0) if code is not None else 0
-        if left > 0 and code is not None:
-            requests.append(
-                (
-                    pid,
-                    HoldRequest(
-                        key=f"round:{round_.pk}:reserve:{pid}:correction:{correction.pk}",
-                        account_code=code,
-                        amount=left,
-                        memo=f"Reserve for round {round_.number}, restored by correction {correction.pk}",
-                        meta={"table": round_.table_id, "round": round_.pk, "player": pid},
-                    ),
-                )
-            )
-    held = hold_many([request for _, request in requests])
-    round_.holds = {str(pid): reserve.pk for (pid, _), reserve in zip(requests, held, strict=True)}
+    left = {pid: amount - paid.get(wallets[pid], 0) for pid, amount in reserve.items() if pid in wallets}
+    round_.holds = hold_reserves(
+        round_,
+        left,
+        wallets,
+        memo=f"Reserve for round {round_.number}, restored by correction {correction.pk}",
+        key_suffix=f":correction:{correction.pk}",
+    )
 
 
 def _void_pending_holds(round_: Round) -> None:

@@ -470,6 +470,9 @@ class AuditReport(models.Model):
         return f"audit of {self.gaming_day} ({self.status})"
 
 
+MILLI = 1000  # theo_milli is in thousandths of a cent (RoundStat)
+
+
 class RoundStat(models.Model):
     """A settled round's figures for the floor (handle, house win, pace), written by the ratings task.
 

@@ -15,8 +15,10 @@ from typing import Any
 from casino.errors import Conflict
 from casino.models import Player
 from casino.money import format_dollars
+from ledger.services import HoldRequest, hold_many
 from tables.games.base import Engine, TableContext
 from tables.games.errors import IllegalAction
+from tables.models import Round
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,3 +83,24 @@ def dealt_in(
 
 def _with_reasons(message: str, sat_out: list[SatOut]) -> str:
     return " ".join([message, *(s.message for s in sat_out)])
+
+
+def hold_reserves(
+    round_: Round, amounts: Mapping[int, int], wallets: Mapping[int, str], *, memo: str, key_suffix: str = ""
+) -> dict[str, int]:
+    """Hold each player's reserve (cents; none for 0) on their wallet, in one batch: the holds as
+    ``Round.holds`` keeps them. A correction's re-hold keys its holds with a ``key_suffix``."""
+    players = [pid for pid, amount in amounts.items() if amount > 0]
+    held = hold_many(
+        [
+            HoldRequest(
+                key=f"round:{round_.pk}:reserve:{pid}{key_suffix}",
+                account_code=wallets[pid],
+                amount=amounts[pid],
+                memo=memo,
+                meta={"table": round_.table_id, "round": round_.pk, "player": pid},
+            )
+            for pid in players
+        ]
+    )
+    return {str(pid): hold.pk for pid, hold in zip(players, held, strict=True)}

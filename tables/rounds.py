@@ -26,7 +26,7 @@ from casino.selectors import holder_of, players_named
 from casino.task_sending import send_task_after_commit
 from ledger.errors import UnknownAccount
 from ledger.models import Account, Transfer
-from ledger.services import HoldRequest, Leg, hold_many, post_transfer, void_holds
+from ledger.services import Leg, post_transfer, void_holds
 from tables.accounts import (
     LAYOUT,
     POT,
@@ -40,6 +40,7 @@ from tables.accounts import (
 )
 from tables.games.base import Settlement, seats_from_left_of
 from tables.games.errors import IllegalAction
+from tables.games.input_checks import is_int
 from tables.games.registry import engine_for
 from tables.games.shoe import commitment_for, shuffle
 from tables.locks import lock_table, lock_table_of_round
@@ -57,7 +58,7 @@ from tables.models import (
     TableSession,
     TableStatus,
 )
-from tables.reserves import dealt_in
+from tables.reserves import dealt_in, hold_reserves
 from tables.round_state import context_of, deck_for, derive_seed, engine_state
 from tables.state_cache import STATE_CACHE
 
@@ -116,8 +117,7 @@ def _lock_round(round_id: int) -> tuple[Round, tuple[int, list[dict[str, Any]]],
         raise NotFound("No such round.")
     *fields, payloads, correction_pending, settled = row
     round_ = instance_from_row(Round, _LOCKED_ROUND_FIELDS, fields)
-    newer = json.loads(payloads) if isinstance(payloads, str) else payloads
-    return round_, (since, newer), bool(correction_pending), int(settled)
+    return round_, (since, _json(payloads)), bool(correction_pending), int(settled)
 
 
 class _Accounts:
@@ -389,28 +389,12 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
     round_.state = public
     round_.status = status_of(engine, state, public)
     round_.save()
-    players = {p.pk: p for p in seated.values()}
-    reserves = [
-        (
-            pid,
-            HoldRequest(
-                key=f"round:{round_.pk}:reserve:{pid}",
-                account_code=players[pid].wallet.code,
-                amount=amount,
-                memo=f"Reserve for round {round_.number} at {table.name}",
-                meta={"table": table.pk, "round": round_.pk, "player": pid},
-            ),
-        )
-        for pid, amount in (engine.reserve(ctx).items() if seats else ())
-        if amount > 0
-    ]
-    if reserves:
-        held = hold_many([request for _, request in reserves])
-        round_.holds = {str(pid): reserve.pk for (pid, _), reserve in zip(reserves, held, strict=True)}
+    wallets = {p.pk: p.wallet.code for p in seated.values()}
+    memo = f"Reserve for round {round_.number} at {table.name}"
+    round_.holds = hold_reserves(round_, engine.reserve(ctx) if seats else {}, wallets, memo=memo)
+    if round_.holds:
         round_.save(update_fields=["holds"])
-    accounts = _Accounts(
-        table=table, round_=round_, wallets={pid: p.wallet.code for pid, p in players.items()}
-    )
+    accounts = _Accounts(table=table, round_=round_, wallets=wallets)
     transfer, legs = _post_settlements(
         accounts=accounts, round_=round_, seq=0, settlements=opening, key=f"round:{round_.pk}:start"
     )
@@ -489,7 +473,7 @@ def _apply_round_action(
         raise NotFound("No such round.")
     round_, newer, correction_pending, settled_before = _lock_round(round_id)
     require(actor, "round.deal", table=table)
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+    if version is not None and not is_int(version):
         raise ValidationFailed("version must be an integer.", fields={"version": version})
     if version is not None and version != round_.version:
         raise StaleRound(f"The round is at version {round_.version}, not {version}; reload it.")
@@ -569,7 +553,7 @@ def _seated_wallet(table: Table, payload: Mapping[str, Any]) -> tuple[int, str] 
     player = payload.get("player")
     if player is None:
         return None
-    if isinstance(player, bool) or not isinstance(player, int):
+    if not is_int(player):
         raise IllegalAction("illegal_action", "player must be a player id (an integer).")
     row = None
     if -(2**63) <= player < 2**63:  # beyond bigint no one is seated (and PostgreSQL would refuse it)
@@ -602,9 +586,7 @@ def log_refused_action(*, actor: User, round_id: int, action: Any, code: str) ->
     if round_ is None:
         return
     player = action.get("player") if isinstance(action, dict) else None
-    valid_player = (
-        isinstance(player, int) and not isinstance(player, bool) and Player.objects.filter(pk=player).exists()
-    )
+    valid_player = is_int(player) and Player.objects.filter(pk=player).exists()
     REFUSED_ACTIONS.labels(code).inc()
     RefusedAction.objects.create(
         table_id=round_.table_id,

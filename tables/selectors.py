@@ -8,7 +8,7 @@ from django.db.models import Prefetch, QuerySet
 
 from casino.errors import NotFound
 from casino.permissions import require_staff
-from tables.models import Round, RoundSettlement, Seat, Table, TableSession, TrayRequest
+from tables.models import LIVE_ROUND_STATUSES, Round, RoundSettlement, Seat, Table, TableSession, TrayRequest
 
 
 def _tables() -> QuerySet[Table]:
@@ -71,7 +71,7 @@ def list_pending_tray_requests() -> QuerySet[TrayRequest]:
 
 
 def get_live_round(table: Table) -> Round | None:
-    return Round.objects.filter(table=table, status__in=["betting", "in_play"]).first()
+    return Round.objects.filter(table=table, status__in=LIVE_ROUND_STATUSES).first()
 
 
 # A settlement as the round API lists it: (transfer_id, kind, amount, player_id, from, to).

@@ -23,6 +23,7 @@ from ledger.models import Account, AccountKind, AccountPurpose, Entry
 from ledger.services import Leg, open_account, post_transfer
 from tables.accounts import CAGE, OVER_SHORT, RAKE, layout_code, open_over_short, tray_code
 from tables.games.errors import IllegalAction
+from tables.games.input_checks import is_int
 from tables.games.registry import is_house_banked, validate_rules
 from tables.locks import lock_table, lock_tray_request
 from tables.models import (
@@ -48,7 +49,7 @@ MAX_CENTS = 10**12
 
 def check_cents(value: Any, *, field: str, allow_zero: bool = False) -> int:
     """Amounts are whole cents: no floats, no bools, no strings, within sane bounds."""
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_int(value):
         raise ValidationFailed(
             f"{field} must be a whole number of cents.", fields={field: "must be an integer"}
         )
@@ -161,7 +162,7 @@ def change_limits(*, actor: User, table_id: int, min_bet: int, max_bet: int) -> 
 def assign_dealer(*, actor: User, table_id: int, dealer_id: Any) -> Table:
     require(actor, "table.assign")
     table = lock_table(table_id=table_id)
-    if isinstance(dealer_id, bool) or not isinstance(dealer_id, int):
+    if not is_int(dealer_id):
         raise ValidationFailed("dealer must be a staff id.", fields={"dealer": "must be an integer"})
     dealer = User.objects.filter(pk=dealer_id, role=Role.DEALER, is_active=True).first()
     if dealer is None:
@@ -400,7 +401,7 @@ def refuse_tray_request(
 def seat_player(*, actor: User, table_id: int, player_id: Any, seat: Any = None) -> Seat:
     table = lock_table(table_id=table_id)
     require(actor, "table.seat", table=table)
-    if isinstance(player_id, bool) or not isinstance(player_id, int):
+    if not is_int(player_id):
         raise ValidationFailed("player must be a player id.", fields={"player": "must be an integer"})
     player = Player.objects.select_related("user").filter(pk=player_id).first()
     if player is None:
@@ -413,7 +414,7 @@ def seat_player(*, actor: User, table_id: int, player_id: Any, seat: Any = None)
         if not free:
             raise Conflict(f"{table.name} is full.", code="table_full")
         seat = free[0]
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= MAX_SEATS:
+    if not is_int(seat) or not 1 <= seat <= MAX_SEATS:
         raise ValidationFailed(f"seat must be 1 to {MAX_SEATS}.", fields={"seat": "out of range"})
     if seat in taken:
         raise Conflict(f"Seat {seat} is taken.", code="seat_taken", fields={"seat": seat})

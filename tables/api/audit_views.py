@@ -29,7 +29,9 @@ from tables.audit.selectors import get_liveness, get_report_for_day
 from tables.audit.services import request_audit
 from tables.models import AuditReport, AuditStatus
 
-FORMATS = ("json", "csv", "pdf")
+# format -> (content type, disposition, file extension) of the report's files
+FILE_TYPES = {"csv": ("application/zip", "attachment", "zip"), "pdf": ("application/pdf", "inline", "pdf")}
+FORMATS = ("json", *FILE_TYPES)
 DAY_PARAMETER = OpenApiParameter(
     "day",
     OpenApiTypes.DATE,
@@ -165,11 +167,7 @@ class GamingDayReportApi(APIView):
         report = get_report_for_day(day=gaming_day)
         if report.status != AuditStatus.DONE or wanted == "json":
             return Response(report_envelope(report))
-        name = f"audit-{gaming_day.isoformat()}"
-        if wanted == "pdf":
-            response = HttpResponse(get_report_file(report=report, fmt="pdf"), content_type="application/pdf")
-            response["Content-Disposition"] = f'inline; filename="{name}.pdf"'
-        else:
-            response = HttpResponse(get_report_file(report=report, fmt="csv"), content_type="application/zip")
-            response["Content-Disposition"] = f'attachment; filename="{name}.zip"'
+        content_type, disposition, extension = FILE_TYPES[wanted]
+        response = HttpResponse(get_report_file(report=report, fmt=wanted), content_type=content_type)
+        response["Content-Disposition"] = f'{disposition}; filename="audit-{gaming_day}.{extension}"'
         return response

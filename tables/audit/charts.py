@@ -46,6 +46,14 @@ def _png(figure: Figure, dpi: int) -> bytes:
     return buffer.getvalue()
 
 
+def _finished(figure: Figure, ax: Any, title: str, dpi: int) -> bytes:
+    """Every chart's last strokes: its title on the left, no top or right frame; then the PNG."""
+    ax.set_title(title, loc="left", fontweight="bold")
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    return _png(figure, dpi)
+
+
 def _figure(width: float, height: float) -> Figure:
     return Figure(figsize=(width, height))
 
@@ -94,10 +102,7 @@ def win_by_table(report: Mapping[str, Any], *, dpi: int = 160) -> bytes:
         ax.tick_params(axis="y", labelsize=7)
         ax.grid(axis="x", color="#ddd", linewidth=0.6)
         ax.set_axisbelow(True)
-    ax.set_title(title, loc="left", fontweight="bold")
-    for side in ("top", "right"):
-        ax.spines[side].set_visible(False)
-    return _png(figure, dpi)
+    return _finished(figure, ax, title, dpi)
 
 
 @_styled
@@ -151,10 +156,7 @@ def hold_vs_theoretical(report: Mapping[str, Any], *, dpi: int = 160) -> bytes:
         ax.grid(axis="y", color="#ddd", linewidth=0.6)
         ax.set_axisbelow(True)
         ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), fontsize=7, frameon=False, ncols=2)
-    ax.set_title(title, loc="left", fontweight="bold")
-    for side in ("top", "right"):
-        ax.spines[side].set_visible(False)
-    return _png(figure, dpi)
+    return _finished(figure, ax, title, dpi)
 
 
 def _outside(row: Mapping[str, Any]) -> bool:
@@ -165,11 +167,16 @@ def _outside(row: Mapping[str, Any]) -> bool:
     return not band["low_pct"] <= hold <= band["high_pct"]
 
 
+def _moved(hour: Mapping[str, Any]) -> bool:
+    """Whether cash or chips moved at the cage in this hour of the cash flow."""
+    return bool(hour["cash_in"] or hour["cash_out"] or hour["fills"] or hour["credits"])
+
+
 def _last_hour(report: Mapping[str, Any]) -> int:
     """The index of the chart's last hour: the last one in which cash moved, and never one after
     the day's close (a day closed early stops there), so the line does not run on past it."""
     hours: Sequence[Mapping[str, Any]] = report.get("cash_flow", [])
-    moved = [i for i, h in enumerate(hours) if h["cash_in"] or h["cash_out"] or h["fills"] or h["credits"]]
+    moved = [i for i, h in enumerate(hours) if _moved(h)]
     last = moved[-1] if moved else -1
     closed_at = (report.get("closed") or {}).get("at")
     if closed_at:
@@ -196,7 +203,7 @@ def cash_flow(report: Mapping[str, Any], *, dpi: int = 160) -> bytes:
     hours: Sequence[Mapping[str, Any]] = report.get("cash_flow", [])
     figure = _figure(WIDTH, 2.0)
     ax = figure.add_subplot()
-    if not hours or not any(h["cash_in"] or h["cash_out"] or h["fills"] or h["credits"] for h in hours):
+    if not any(_moved(h) for h in hours):
         _empty(ax, "No cash moved this day")
     else:
         xs = list(range(len(hours)))
@@ -219,10 +226,7 @@ def cash_flow(report: Mapping[str, Any], *, dpi: int = 160) -> bytes:
         ax.grid(axis="y", color="#ddd", linewidth=0.6)
         ax.set_axisbelow(True)
         ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), fontsize=7, frameon=False, ncols=4)
-    ax.set_title("The day's cash flow at the cage (casino time)", loc="left", fontweight="bold")
-    for side in ("top", "right"):
-        ax.spines[side].set_visible(False)
-    return _png(figure, dpi)
+    return _finished(figure, ax, "The day's cash flow at the cage (casino time)", dpi)
 
 
 def data_uri(png: bytes) -> str:

@@ -6,6 +6,7 @@ send ``run_audit_task`` by its name (``tables.audit.services.RUN_AUDIT_TASK``).
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from celery import Task, shared_task
@@ -70,10 +71,4 @@ def audit_previous_gaming_day_task() -> int | None:
 @shared_task(acks_late=True)
 def sweep_audits_task() -> dict[str, list[int]]:
     """Beat, every ``AUDIT_SWEEP_SECONDS``: send audits the broker never took, restart dead runs."""
-    result = sweep_audits()
-    return {
-        "sent": result.sent,
-        "unsent": result.unsent,
-        "restarted": result.restarted,
-        "failed": result.failed,
-    }
+    return asdict(sweep_audits())

@@ -13,9 +13,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from ledger.gaming_day import gaming_day_bounds
-from tables.models import DealerShift, RefusedAction, RoundStat, Seat, TrayRequest, TrayRequestStatus
-
-MILLI = 1000
+from tables.models import MILLI, DealerShift, RefusedAction, RoundStat, Seat, TrayRequest, TrayRequestStatus
 
 
 def list_sittings(*, player_id: int) -> QuerySet[Seat]:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Protocol
 
 from casino.models import Player, User
-from tables.models import Table
+from tables import services
+from tables.models import Table, TrayRequest
 
 
 class FloorConfig(Protocol):
@@ -49,3 +50,9 @@ class Floor(Protocol):
     def available(self, player: Player) -> int:
         """What ``player`` can stake now: their wallet less what reserves hold."""
         ...
+
+
+def signed_tray_change(*, table: Table, kind: str, amount: int, dealer: User, approver: User) -> TrayRequest:
+    """A fill or credit as the night makes them: the dealer asks and a pit boss signs at once."""
+    request = services.request_tray_change(actor=dealer, table_id=table.pk, kind=kind, amount=amount)
+    return services.approve_tray_request(actor=approver, table_id=table.pk, request_id=request.pk, kind=kind)

@@ -84,10 +84,10 @@ from ledger.gaming_day import gaming_day_for
 from ledger.services import Leg, post_transfer
 from tables import services
 from tables.accounts import CAGE
-from tables.games.cards import FULL_DECK, rank_of
+from tables.games.cards import FULL_DECK, RANKS, rank_of
 from tables.games.shoe import shuffle
-from tables.models import Round, RoundAction, Seat, Table
-from tables.simulation.floor import Floor
+from tables.models import LIVE_ROUND_STATUSES, Round, RoundAction, Seat, Table
+from tables.simulation.floor import Floor, signed_tray_change
 from tables.simulation.specs import SPECS
 
 SCENARIOS = (
@@ -111,6 +111,12 @@ STAKES_TABLES = {  # scenario -> (variant, extra rules) of the table added for i
 }
 INJECTED_SEATS = (4, 5)  # players at an added table, the scenario's own included
 REPEATED_FILLS = 3
+# The scenarios whose one subject is a player, and the alerts each expects about them.
+PLAYER_ALERTS = {
+    "structurer": ("structuring", "minimal_play_cash_out"),
+    "chip_walker": ("chip_walking",),
+    "limit_prober": ("limit_probing", "just_under_max"),
+}
 
 
 def parse_inject(text: str) -> dict[str, float]:
@@ -408,9 +414,7 @@ class Injector:
             ):
                 continue
             if current is not None:
-                if Round.objects.filter(
-                    table_id=current.table_id, status__in=("betting", "in_play")
-                ).exists():
+                if Round.objects.filter(table_id=current.table_id, status__in=LIVE_ROUND_STATUSES).exists():
                     continue
                 services.unseat_player(
                     actor=self.night.pit[0], table_id=current.table_id, player_id=stint.player.pk
@@ -528,9 +532,7 @@ class Injector:
         if self.rng.random() >= self.rates["limit_prober"]:
             return []
         dead = set(public.get("dead_ranks") or ())
-        live = [
-            r for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K") if r not in dead
-        ]
+        live = [rank for rank in RANKS if rank not in dead]
         if not live:
             return []
         chip = int(table.rules.get("chip", 100))
@@ -553,13 +555,10 @@ class Injector:
         table.tray.refresh_from_db()
         if table.tray.balance < opening // 2 or self.rng.random() >= self.rates["fill_abuser"]:
             return
-        request = services.request_tray_change(
-            actor=role["dealer"], table_id=table.pk, kind="fill", amount=opening // 4
+        fill = signed_tray_change(
+            table=table, kind="fill", amount=opening // 4, dealer=role["dealer"], approver=role["approver"]
         )
-        services.approve_tray_request(
-            actor=role["approver"], table_id=table.pk, request_id=request.pk, kind="fill"
-        )
-        self.stats["fill_abuser"].setdefault("fills", []).append(request.pk)
+        self.stats["fill_abuser"].setdefault("fills", []).append(fill.pk)
 
     def before_close(self, table: Table) -> None:
         role = self.roles.get("fill_abuser")
@@ -569,13 +568,10 @@ class Injector:
         table.tray.refresh_from_db()
         if table.tray.balance < amount:
             return
-        request = services.request_tray_change(
-            actor=role["dealer"], table_id=table.pk, kind="credit", amount=amount
+        credit = signed_tray_change(
+            table=table, kind="credit", amount=amount, dealer=role["dealer"], approver=role["approver"]
         )
-        services.approve_tray_request(
-            actor=role["approver"], table_id=table.pk, request_id=request.pk, kind="credit"
-        )
-        self.stats["fill_abuser"]["credit"] = request.pk
+        self.stats["fill_abuser"]["credit"] = credit.pk
 
     def closing_count(self, table: Table, count: int) -> int:
         if table.pk not in self.short_tables:
@@ -639,24 +635,10 @@ class Injector:
             never = {"kind": "never_loses", "player": player, "dealer": dealer}
             (expected if self.rates[name] >= 1 else tolerated).append(never)
             tolerated.append({"kind": "chip_flow", "player": player})
-        elif name == "structurer":
+        elif name in PLAYER_ALERTS:
             player = role["player"].pk
             subjects = {"player": player}
-            expected = [
-                {"kind": "structuring", "player": player},
-                {"kind": "minimal_play_cash_out", "player": player},
-            ]
-        elif name == "chip_walker":
-            player = role["player"].pk
-            subjects = {"player": player}
-            expected = [{"kind": "chip_walking", "player": player}]
-        elif name == "limit_prober":
-            player = role["player"].pk
-            subjects = {"player": player}
-            expected = [
-                {"kind": "limit_probing", "player": player},
-                {"kind": "just_under_max", "player": player},
-            ]
+            expected = [{"kind": kind, "player": player} for kind in PLAYER_ALERTS[name]]
         elif name == "fill_abuser":
             dealer = role["dealer"].pk
             subjects = {"dealer": dealer, "table": role["table"].pk, "approver": role["approver"].pk}

@@ -34,10 +34,11 @@ from ledger.models import Transfer
 from tables import services
 from tables.games.errors import IllegalAction
 from tables.games.registry import ENGINE_MODULES, engine_for
-from tables.models import Seat, Table, TableStatus
+from tables.models import LIVE_ROUND_STATUSES, Seat, Table, TableStatus
 from tables.round_state import engine_state
 from tables.rounds import apply_round_action, log_refused_action, start_round
 from tables.simulation.bots import chip_amount, faro_bets, pick_action
+from tables.simulation.floor import signed_tray_change
 from tables.simulation.inject import Injector
 from tables.simulation.specs import GAME_MIX, SPECS, STAKES_VARIANTS
 
@@ -248,7 +249,7 @@ class Night:
         chip = int(table.rules.get("chip", 100))
         for _ in range(ACTION_CAP):
             round_.refresh_from_db()
-            if round_.status not in ("betting", "in_play"):
+            if round_.status not in LIVE_ROUND_STATUSES:
                 return
             state = engine_state(round_)
             if table.game == "faro":
@@ -324,11 +325,8 @@ class Night:
             kind, amount = "credit", spec.opening // 2
         if kind is None:
             return
-        request = services.request_tray_change(
-            actor=dealer_of(table), table_id=table.pk, kind=kind, amount=amount
-        )
-        services.approve_tray_request(
-            actor=self.rng.choice(self.pit), table_id=table.pk, request_id=request.pk, kind=kind
+        signed_tray_change(
+            table=table, kind=kind, amount=amount, dealer=dealer_of(table), approver=self.rng.choice(self.pit)
         )
         if kind == "fill":
             self.summary.fills += 1

@@ -85,7 +85,6 @@ def section_zero_sum(audit: AuditState) -> None:
     audit.check("zero_sum", "Every transfer's entries sum to 0", int(checked), len(bad))
     for transfer_id, key, kind, total, entries, table_ref, round_ref in bad:
         table_id = int(table_ref) if table_ref else None
-        acc = audit.table_for(table_id) if table_id else None
         audit.add(
             shape.finding(
                 "transfer_not_zero_sum",
@@ -93,7 +92,7 @@ def section_zero_sum(audit: AuditState) -> None:
                 f"Transfer {transfer_id} ({kind}, key {key}) has {entries} entries summing to "
                 f"{int(total)} cents, not 0.",
                 table=table_id,
-                table_name=acc.table.name if acc else None,
+                table_name=audit.table_name(table_id),
                 round=int(round_ref) if round_ref else None,
                 transfer=transfer_id,
                 amount=int(total),
@@ -227,16 +226,15 @@ def section_settlements_vs_ledger(audit: AuditState) -> None:
     metas = dict(Transfer.objects.filter(pk__in=bad).values_list("pk", "meta"))
     for transfer_id in bad:
         meta = metas.get(transfer_id) or {}
-        table_id = meta.get("table")
-        acc = audit.table_for(table_id) if isinstance(table_id, int) else None
+        table_id = meta.get("table") if isinstance(meta.get("table"), int) else None
         found = diffs.get(transfer_id, [])
         audit.add(
             shape.finding(
                 "settlement_ledger_mismatch",
                 "critical",
                 f"Transfer {transfer_id}'s ledger entries differ from the round's settlement rows.",
-                table=table_id if isinstance(table_id, int) else None,
-                table_name=acc.table.name if acc else None,
+                table=table_id,
+                table_name=audit.table_name(table_id),
                 round=meta.get("round") if isinstance(meta.get("round"), int) else None,
                 transfer=transfer_id,
                 evidence={
@@ -314,14 +312,13 @@ def _check_reversals(audit: AuditState) -> tuple[int, int]:
             continue
         failed += 1
         table_id = int(table_ref) if table_ref and table_ref.isdigit() else None
-        acc = audit.table_for(table_id) if table_id else None
         audit.add(
             shape.finding(
                 "reversal_mismatch",
                 "critical",
                 f"Reversal {transfer_id} " + "; ".join(problems) + ".",
                 table=table_id,
-                table_name=acc.table.name if acc else None,
+                table_name=audit.table_name(table_id),
                 round=int(round_ref) if round_ref and round_ref.isdigit() else None,
                 transfer=transfer_id,
                 evidence={"reverses": original, "mirror": bool(mirror), "rows": rows, "live_rows": live},
@@ -329,7 +326,6 @@ def _check_reversals(audit: AuditState) -> tuple[int, int]:
         )
     for transfer_id, round_id, correction_id, table_id in unreversed:
         failed += 1
-        acc = audit.table_for(table_id)
         audit.add(
             shape.finding(
                 "reversal_mismatch",
@@ -337,7 +333,7 @@ def _check_reversals(audit: AuditState) -> tuple[int, int]:
                 f"Transfer {transfer_id}'s settlement rows were voided by correction {correction_id}, "
                 "but no transfer reverses it: the chips never went back.",
                 table=table_id,
-                table_name=acc.table.name if acc else None,
+                table_name=audit.table_name(table_id),
                 round=round_id,
                 transfer=transfer_id,
                 evidence={"correction": correction_id},

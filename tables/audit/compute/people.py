@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from casino.models import Player
 from tables.audit.compute.state import AuditState, add_tables
-from tables.models import DealerShift, RoundPlayerStat, RoundStat, RoundStatus, Seat
+from tables.models import MILLI, DealerShift, RoundPlayerStat, RoundStat, RoundStatus, Seat
 
 
 def load_people(audit: AuditState) -> None:
@@ -26,9 +26,6 @@ def load_people(audit: AuditState) -> None:
         audit.wallet_player[wallet_id] = pk
         audit.wallet_code_player[code] = pk
         audit.player_names[pk] = name or username
-
-
-MILLI = 1000  # theo_milli is in thousandths of a cent
 
 
 def section_figures(audit: AuditState) -> None:

@@ -83,8 +83,7 @@ def section_rounds(audit: AuditState) -> None:
         for action_id, kind, payer, payee, amount in raw.pop(round_.pk, ()):
             seq = seq_of.get(action_id, -1) if action_id is not None else 0
             counter[(seq, kind, party(payer), party(payee), amount)] += 1
-        acc = audit.tables.get(round_.table_id)
-        table_name = acc.table.name if acc else str(round_.table_id)
+        table_name = audit.table_name(round_.table_id) or str(round_.table_id)
         if round_.status in LIVE_ROUND_STATUSES:
             live += 1
             audit.add(

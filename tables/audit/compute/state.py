@@ -116,8 +116,10 @@ class AuditState:
                 {"name": name, "label": label, "checked": checked, "failed": failed, "passed": failed == 0}
             )
 
-    def table_for(self, table_id: int) -> TableAcc | None:
-        return self.tables.get(table_id)
+    def table_name(self, table_id: int | None) -> str | None:
+        """The name of a table the day's sections gathered (None: no table, or not one of them)."""
+        acc = self.tables.get(table_id) if table_id else None
+        return acc.table.name if acc else None
 
     def step(self, n: int = 1) -> None:
         if self.progress is not None:

@@ -45,11 +45,10 @@ from tables.detection.stats import benjamini_hochberg, bh_adjusted, rounded, tai
 from tables.games.cards import rank_index, rank_of
 from tables.games.faro_edge import EVEN_RANKS
 from tables.games.registry import engine_for
-from tables.models import Round, RoundStat, RoundStatus
+from tables.models import MILLI, Round, RoundStat, RoundStatus
 from tables.round_state import context_of, fold
 
 KINDS = ("hold_anomaly",)
-MILLI = 1000  # RoundStat.theo_milli is in thousandths of a cent
 CACHE_DAYS = 9  # a deal's null is read by every run whose window holds it (7 days and the live runs)
 
 
