@@ -25,7 +25,7 @@ from tables.console import forms
 from tables.console.access import NotAllowed, actor_of, require_screen, signed_in
 from tables.console.idempotency import run_tap
 from tables.console.pit import tray_decision, waiting_tray_request
-from tables.console.views import SERVICE_ERRORS, Flash
+from tables.console.views import SERVICE_ERRORS, Flash, receipt
 from tables.selectors import list_pending_tray_requests
 
 CAGE_KINDS = {"buy_in": "Buy-in", "cash_out": "Cash-out"}
@@ -101,11 +101,11 @@ def _move(request: HttpRequest, player_id: int, kind: str) -> HttpResponse:
         amount = forms.checked(forms.CageForm(request.POST)).cleaned_data["amount"]
         transfer = service(actor=actor_of(request), player=player, amount=amount)
         available = get_player_balance(player=player).available
-        return {
-            "headline": f"{CAGE_KINDS[kind]} of {format_dollars(amount)} for {player.name}.",
-            "lines": [f"Available now: {format_dollars(available)}. Transfer #{transfer.pk}."],
-            "slip": transfer.pk,
-        }
+        return receipt(
+            f"{CAGE_KINDS[kind]} of {format_dollars(amount)} for {player.name}.",
+            f"Available now: {format_dollars(available)}. Transfer #{transfer.pk}.",
+            slip=transfer.pk,
+        )
 
     return perform_cage_tap(request, form=kind, work=work, player=player)
 

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from tables.console import cage
+from tables.console.pit_urls import verdict_paths
 
 app_name = "cage"
 
@@ -10,7 +11,6 @@ urlpatterns = [
     path("", cage.cage_home, name="home"),
     path("players/<id:player_id>/buy-in/", cage.buy_in_view, name="buy_in"),
     path("players/<id:player_id>/cash-out/", cage.cash_out_view, name="cash_out"),
-    path("requests/<id:request_id>/approve/", cage.decide, {"verdict": "approve"}, name="approve"),
-    path("requests/<id:request_id>/refuse/", cage.decide, {"verdict": "refuse"}, name="refuse"),
+    *verdict_paths("requests/<id:request_id>/", cage.decide),
     path("slips/<id:transfer_id>/", cage.slip, name="slip"),
 ]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tables.games.cards import RANKS, SUIT_SYMBOLS, SUITS, card_label
+from tables.games.cards import RANKS, SUIT_SYMBOLS, SUITS, card_label, cards_label
 
-__all__ = ["SUIT_SYMBOLS", "card_label", "card_name", "deck_by_suit", "suit_class"]
+__all__ = ["SUIT_SYMBOLS", "card_label", "card_name", "cards_label", "deck_by_suit", "suit_class"]
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}

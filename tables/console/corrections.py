@@ -14,14 +14,10 @@ from typing import Any
 from casino.models import Player
 from casino.money import format_dollars
 from tables import corrections as service
-from tables.console.cards import card_label
+from tables.console.cards import card_label, cards_label
 from tables.models import Correction, Round, RoundAction, RoundStatus
 
 FARO_TARGETS = {"even": "even", "odd": "odd", "high": "high card"}
-
-
-def _cards(cards: Iterable[Any]) -> str:
-    return " ".join(card_label(str(c)) for c in cards)
 
 
 def describe_action(payload: Mapping[str, Any], names: Mapping[int, str]) -> str:
@@ -38,11 +34,11 @@ def describe_action(payload: Mapping[str, Any], names: Mapping[int, str]) -> str
     if kind in ("turn", "last_turn", "soda"):
         cards = payload.get("cards") or ([payload["card"]] if payload.get("card") else [])
         label = {"turn": "Turn", "last_turn": "Last turn", "soda": "Soda"}[kind]
-        return f"{label} {_cards(cards)}" if cards else f"{label} (electronic shoe)"
+        return f"{label} {cards_label(map(str, cards))}" if cards else f"{label} (electronic shoe)"
     if kind == "remove_bet":
         return f"Bet {payload.get('bet')} taken down"
     if kind == "call_turn":
-        return f"{who} calls the turn {_cards(payload.get('order') or [])} for {money}"
+        return f"{who} calls the turn {cards_label(map(str, payload.get('order') or []))} for {money}"
     if kind == "result":
         if payload.get("winner") is not None:
             return f"Result: {names.get(payload['winner'], 'a player')} wins"

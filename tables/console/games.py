@@ -21,7 +21,7 @@ from django.http import QueryDict
 
 from casino.errors import ValidationFailed
 from casino.money import format_dollars, parse_dollars
-from tables.console.cards import card_label, deck_by_suit
+from tables.console.cards import card_label, cards_label, deck_by_suit
 from tables.console.keying import HandSlot, SlotView, hand_slots, hands_payload, keying_screen
 from tables.games.base import without_hints
 from tables.games.cards import FARMER_DECK, FULL_DECK, hand_points
@@ -292,15 +292,14 @@ def _words(entry: Mapping[str, Any], names: Mapping[int, str], public: Mapping[s
     """The entry's fixed fields in words, for the label formats."""
     words: dict[str, str] = {}
     if "player" in entry and entry["player"] is not None:
-        words["player"] = names.get(int(entry["player"]), f"Player {entry['player']}")
+        words["player"] = _name(names, entry["player"])
     if isinstance(entry.get("card"), str):
         words["card"] = card_label(entry["card"])
     if isinstance(entry.get("cards"), list):
-        words["cards"] = " ".join(card_label(card) for card in entry["cards"])
+        words["cards"] = cards_label(entry["cards"])
     if "spread" in entry:
         spreads = {s.get("id"): s.get("cards", []) for s in public.get("spreads", [])}
-        cards = spreads.get(entry["spread"], [])
-        words["spread"] = "the spread " + " ".join(card_label(card) for card in cards)
+        words["spread"] = "the spread " + cards_label(spreads.get(entry["spread"], []))
     if "from" in entry:
         words["from"] = FROM_WORDS.get(str(entry["from"]), str(entry["from"]))
     if isinstance(entry.get("amount"), int):
@@ -343,7 +342,7 @@ def done_words(
     if player is not None:
         new = [c for c in hands_after.get(int(player), []) if c not in hands_before.get(int(player), [])]
         if new:
-            words["dealt"] = " ".join(card_label(card) for card in new)
+            words["dealt"] = cards_label(new)
         if game == "farmer" and hands_after.get(int(player)):
             words["total"] = str(hand_points(hands_after[int(player)]))
     widow, auction = after.get("widow") or {}, before.get("auction") or {}

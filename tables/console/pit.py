@@ -38,7 +38,7 @@ from tables.console.access import (
 from tables.console.corrections import pending_rows
 from tables.console.idempotency import run_tap
 from tables.console.pit_floor import CardForms, floor_cards
-from tables.console.views import SERVICE_ERRORS, Flash, change_limits_work
+from tables.console.views import SERVICE_ERRORS, Flash, change_limits_work, receipt
 from tables.corrections import approve_correction, refuse_correction
 from tables.detection.selectors import count_open_alerts, list_open_alerts
 from tables.detection.services import resolve_alert as resolve_alert_service
@@ -137,10 +137,9 @@ def tray_decision(request: HttpRequest, tray: TrayRequest, verdict: str) -> Call
                 actor=actor_of(request), table_id=tray.table_id, request_id=tray.pk, kind=tray.kind
             )
             where = "cage → tray" if tray.kind == "fill" else "tray → cage"
-            return {
-                "headline": f"Approved: {tray.kind} of {amount} for {tray.table.name}.",
-                "lines": [f"{amount} moved {where}."],
-            }
+            return receipt(
+                f"Approved: {tray.kind} of {amount} for {tray.table.name}.", f"{amount} moved {where}."
+            )
         services.refuse_tray_request(
             actor=actor_of(request),
             table_id=tray.table_id,
@@ -148,10 +147,7 @@ def tray_decision(request: HttpRequest, tray: TrayRequest, verdict: str) -> Call
             kind=tray.kind,
             note=forms.checked(forms.NoteForm(request.POST)).cleaned_data["note"],
         )
-        return {
-            "headline": f"Refused: {tray.kind} of {amount} for {tray.table.name}.",
-            "lines": ["Nothing moved."],
-        }
+        return receipt(f"Refused: {tray.kind} of {amount} for {tray.table.name}.", "Nothing moved.")
 
     return work
 
@@ -174,12 +170,10 @@ def tray_request(request: HttpRequest, table_id: int) -> HttpResponse:
         made = services.request_tray_change(
             actor=actor_of(request), table_id=table_id, kind=asked["kind"], amount=asked["amount"]
         )
-        return {
-            "headline": (
-                f"{asked['kind'].title()} of {format_dollars(made.amount)} requested for {made.table.name}."
-            ),
-            "lines": ["Nothing moves until another pit boss or a cashier approves it."],
-        }
+        return receipt(
+            f"{asked['kind'].title()} of {format_dollars(made.amount)} requested for {made.table.name}.",
+            "Nothing moves until another pit boss or a cashier approves it.",
+        )
 
     return perform_pit_tap(request, form=f"tray-{table_id}", work=work)
 
@@ -201,7 +195,7 @@ def resolve_alert(request: HttpRequest, alert_id: int) -> HttpResponse:
     def work() -> dict[str, Any]:
         note = forms.checked(forms.NoteForm(request.POST)).cleaned_data["note"]
         resolve_alert_service(actor=actor_of(request), alert_id=alert.pk, note=note)
-        return {"headline": f"Resolved: {alert.summary}", "lines": [f"Note: {note.strip()}"]}
+        return receipt(f"Resolved: {alert.summary}", f"Note: {note.strip()}")
 
     return perform_pit_tap(request, form=f"alert-{alert.pk}", work=work)
 
@@ -219,13 +213,13 @@ def decide_correction(request: HttpRequest, correction_id: int, verdict: str) ->
         if verdict == "approve":
             round_ = approve_correction(actor=actor_of(request), correction_id=correction_id)
             after = "voided" if round_.status == RoundStatus.VOID else "refolded; play goes on"
-            return {
-                "headline": f"Approved: the correction of {table} deal #{deal}.",
-                "lines": [f"The voided chips went back where they came from; the deal is {after}."],
-            }
+            return receipt(
+                f"Approved: the correction of {table} deal #{deal}.",
+                f"The voided chips went back where they came from; the deal is {after}.",
+            )
         note = forms.checked(forms.NoteForm(request.POST)).cleaned_data["note"]
         refuse_correction(actor=actor_of(request), correction_id=correction_id, note=note)
-        return {"headline": f"Refused: the correction of {table} deal #{deal}.", "lines": ["Nothing moved."]}
+        return receipt(f"Refused: the correction of {table} deal #{deal}.", "Nothing moved.")
 
     return perform_pit_tap(request, form=f"correction-{correction_id}", work=work)
 

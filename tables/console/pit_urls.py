@@ -1,30 +1,29 @@
 """The pit view, mounted at /pit/."""
 
-from django.urls import path
+from django.urls import URLPattern, path
 
 from tables.console import pit
+from tables.console.access import View
 
 app_name = "pit"
+
+
+def verdict_paths(route: str, view: View, name: str = "{verdict}") -> list[URLPattern]:
+    """A decision's two routes, ``route`` + ``approve/`` and + ``refuse/``, each giving the view its
+    ``verdict`` (the pit's and the cage's); ``name`` spells each route's name from the verdict."""
+    return [
+        path(f"{route}{verdict}/", view, {"verdict": verdict}, name=name.format(verdict=verdict))
+        for verdict in ("approve", "refuse")
+    ]
+
 
 urlpatterns = [
     path("", pit.pit_home, name="home"),
     path("live/", pit.pit_live, name="live"),
     path("alerts/", pit.alerts_page, name="alerts"),
-    path("requests/<id:request_id>/approve/", pit.decide, {"verdict": "approve"}, name="approve"),
-    path("requests/<id:request_id>/refuse/", pit.decide, {"verdict": "refuse"}, name="refuse"),
+    *verdict_paths("requests/<id:request_id>/", pit.decide),
     path("tables/<id:table_id>/limits/", pit.limits, name="limits"),
     path("tables/<id:table_id>/tray/", pit.tray_request, name="tray"),
-    path(
-        "corrections/<id:correction_id>/approve/",
-        pit.decide_correction,
-        {"verdict": "approve"},
-        name="approve_correction",
-    ),
-    path(
-        "corrections/<id:correction_id>/refuse/",
-        pit.decide_correction,
-        {"verdict": "refuse"},
-        name="refuse_correction",
-    ),
+    *verdict_paths("corrections/<id:correction_id>/", pit.decide_correction, "{verdict}_correction"),
     path("alerts/<id:alert_id>/resolve/", pit.resolve_alert, name="resolve_alert"),
 ]

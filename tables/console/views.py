@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import wraps
 from typing import Any
 
 from django.contrib.auth.views import LoginView, LogoutView
@@ -347,6 +348,22 @@ def receipt(headline: str, *lines: str, **extra: Any) -> dict[str, Any]:
     return {"headline": headline, "lines": list(lines), **extra}
 
 
+def table_tap(form: str) -> Callable[[Callable[..., dict[str, Any]]], Callable[..., HttpResponse]]:
+    """A console POST whose one service call is the decorated function (``perform_tap``'s work,
+    given the request, the table id and the URL's other arguments), shown on ``form``."""
+
+    def decorate(work: Callable[..., dict[str, Any]]) -> Callable[..., HttpResponse]:
+        @require_POST
+        @signed_in
+        @wraps(work)
+        def view(request: HttpRequest, table_id: int, **kwargs: Any) -> HttpResponse:
+            return perform_tap(request, table_id, form=form, work=lambda: work(request, table_id, **kwargs))
+
+        return view
+
+    return decorate
+
+
 # --------------------------------------------------------------------------- sessions
 
 
@@ -365,19 +382,15 @@ def check_opening(request: HttpRequest, table_id: int) -> HttpResponse:
     return render_table(request, table_id, opening=services.opening_plan(table=table, count=count))
 
 
-@require_POST
-@signed_in
-def open_table(request: HttpRequest, table_id: int) -> HttpResponse:
-    def work() -> dict[str, Any]:
-        count = forms.checked(forms.OpenTableForm(request.POST)).cleaned_data["opening_inventory"]
-        session = services.open_table(actor=actor_of(request), table_id=table_id, opening_inventory=count)
-        ledger, variance = session.opening_ledger, session.opening_variance
-        posted = OpeningPlan(count, ledger, None, count - ledger - variance, variance)
-        return receipt(
-            f"{session.table.name} is open with {format_dollars(count)} in the tray.", *plan_lines(posted)
-        )
-
-    return perform_tap(request, table_id, form="open", work=work)
+@table_tap("open")
+def open_table(request: HttpRequest, table_id: int) -> dict[str, Any]:
+    count = forms.checked(forms.OpenTableForm(request.POST)).cleaned_data["opening_inventory"]
+    session = services.open_table(actor=actor_of(request), table_id=table_id, opening_inventory=count)
+    ledger, variance = session.opening_ledger, session.opening_variance
+    posted = OpeningPlan(count, ledger, None, count - ledger - variance, variance)
+    return receipt(
+        f"{session.table.name} is open with {format_dollars(count)} in the tray.", *plan_lines(posted)
+    )
 
 
 @require_POST
@@ -428,55 +441,41 @@ def player_search(request: HttpRequest, table_id: int) -> HttpResponse:
     )
 
 
-@require_POST
-@signed_in
-def seat_player(request: HttpRequest, table_id: int) -> HttpResponse:
-    def work() -> dict[str, Any]:
-        form = forms.checked(forms.SeatForm(request.POST))
-        seating = services.seat_player(
-            actor=actor_of(request),
-            table_id=table_id,
-            player_id=form.cleaned_data["player"],
-            seat=form.cleaned_data["seat"],
-        )
-        balance = get_player_balance(player=seating.player)
-        return receipt(
-            f"Seated {seating.player.name} in seat {seating.number}.",
-            f"Available to play: {format_dollars(balance.available)}.",
-        )
-
-    return perform_tap(request, table_id, form="seats", work=work)
+@table_tap("seats")
+def seat_player(request: HttpRequest, table_id: int) -> dict[str, Any]:
+    form = forms.checked(forms.SeatForm(request.POST))
+    seating = services.seat_player(
+        actor=actor_of(request),
+        table_id=table_id,
+        player_id=form.cleaned_data["player"],
+        seat=form.cleaned_data["seat"],
+    )
+    balance = get_player_balance(player=seating.player)
+    return receipt(
+        f"Seated {seating.player.name} in seat {seating.number}.",
+        f"Available to play: {format_dollars(balance.available)}.",
+    )
 
 
-@require_POST
-@signed_in
-def unseat_player(request: HttpRequest, table_id: int) -> HttpResponse:
-    def work() -> dict[str, Any]:
-        player_id = forms.checked(forms.PlayerForm(request.POST)).cleaned_data["player"]
-        seating = services.unseat_player(actor=actor_of(request), table_id=table_id, player_id=player_id)
-        return receipt(f"{seating.player.name} left seat {seating.number}.")
-
-    return perform_tap(request, table_id, form="seats", work=work)
+@table_tap("seats")
+def unseat_player(request: HttpRequest, table_id: int) -> dict[str, Any]:
+    player_id = forms.checked(forms.PlayerForm(request.POST)).cleaned_data["player"]
+    seating = services.unseat_player(actor=actor_of(request), table_id=table_id, player_id=player_id)
+    return receipt(f"{seating.player.name} left seat {seating.number}.")
 
 
 # --------------------------------------------------------------------------- tray and limits
 
 
-@require_POST
-@signed_in
-def tray_request(request: HttpRequest, table_id: int, kind: str) -> HttpResponse:
-    def work() -> dict[str, Any]:
-        amount = forms.checked(forms.TrayRequestForm(request.POST, kind=kind)).cleaned_data["amount"]
-        made = services.request_tray_change(
-            actor=actor_of(request), table_id=table_id, kind=kind, amount=amount
-        )
-        where = "cage → tray" if kind == "fill" else "tray → cage"
-        return receipt(
-            f"{kind.title()} of {format_dollars(made.amount)} requested ({where}).",
-            "Nothing moves until a pit boss or cashier approves it in the pit view.",
-        )
-
-    return perform_tap(request, table_id, form="tray", work=work)
+@table_tap("tray")
+def tray_request(request: HttpRequest, table_id: int, kind: str) -> dict[str, Any]:
+    amount = forms.checked(forms.TrayRequestForm(request.POST, kind=kind)).cleaned_data["amount"]
+    made = services.request_tray_change(actor=actor_of(request), table_id=table_id, kind=kind, amount=amount)
+    where = "cage → tray" if kind == "fill" else "tray → cage"
+    return receipt(
+        f"{kind.title()} of {format_dollars(made.amount)} requested ({where}).",
+        "Nothing moves until a pit boss or cashier approves it in the pit view.",
+    )
 
 
 def change_limits_work(request: HttpRequest, table_id: int) -> Callable[[], dict[str, Any]]:
@@ -527,20 +526,16 @@ def _moved(round_: Round, seq: int | None) -> list[str]:
     return describe_settlements(rows, by_code, by_id)
 
 
-@require_POST
-@signed_in
-def start_deal(request: HttpRequest, table_id: int) -> HttpResponse:
-    def work() -> dict[str, Any]:
-        shoe = forms.checked(forms.StartDealForm(request.POST)).cleaned_data["shoe"]
-        round_ = start_round(actor=actor_of(request), table_id=table_id, shoe=shoe)
-        lines = _moved(round_, None)
-        if round_.shoe == ShoeKind.ELECTRONIC:
-            lines.insert(0, f"Shoe commitment {round_.commitment[:16]}… published before the first card.")
-        lines += [entry["message"] for entry in round_.context.get("sat_out", [])]
-        title = GAME_TITLES.get(round_.game, round_.game)
-        return receipt(f"{title} deal #{round_.number} started ({round_.shoe} shoe).", *lines)
-
-    return perform_tap(request, table_id, form="start", work=work)
+@table_tap("start")
+def start_deal(request: HttpRequest, table_id: int) -> dict[str, Any]:
+    shoe = forms.checked(forms.StartDealForm(request.POST)).cleaned_data["shoe"]
+    round_ = start_round(actor=actor_of(request), table_id=table_id, shoe=shoe)
+    lines = _moved(round_, None)
+    if round_.shoe == ShoeKind.ELECTRONIC:
+        lines.insert(0, f"Shoe commitment {round_.commitment[:16]}… published before the first card.")
+    lines += [entry["message"] for entry in round_.context.get("sat_out", [])]
+    title = GAME_TITLES.get(round_.game, round_.game)
+    return receipt(f"{title} deal #{round_.number} started ({round_.shoe} shoe).", *lines)
 
 
 def _live_round(table_id: int, round_id: int) -> Round:

@@ -13,7 +13,7 @@ The Django side maps parties to ledger accounts and posts the settlements.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -73,7 +73,7 @@ class TableContext:
     carry: Mapping[str, Any] = field(default_factory=dict)
 
 
-def split_evenly(amount: int, players_in_order: list[int] | tuple[int, ...]) -> dict[int, int]:
+def split_evenly(amount: int, players_in_order: Sequence[int]) -> dict[int, int]:
     """Split cents evenly; the remainder goes one cent at a time in the order given.
 
     Callers pass players starting at the dealer's left (GAMES.md), so the odd cents land
@@ -122,6 +122,20 @@ HINT_KEYS = frozenset(
 def without_hints(entry: Mapping[str, Any]) -> dict[str, Any]:
     """A ``legal_actions`` entry's action fields: what to fill and pass to ``apply``."""
     return {key: value for key, value in entry.items() if key not in HINT_KEYS}
+
+
+class NoHandsToShow:
+    """``known_hands`` and ``last_from_shoe`` of an engine that shows the dealer no hands (Faro,
+    the card-room games) or hands out no cards (Fan Tan, Newmarket: the hands are open).
+
+    An engine that knows more overrides them (``Engine.known_hands``, ``Engine.last_from_shoe``).
+    """
+
+    def known_hands(self, state: Any) -> dict[int, list[str]]:
+        return {}
+
+    def last_from_shoe(self, state: Any) -> list[tuple[int, str]]:
+        return []
 
 
 class Engine[S](Protocol):

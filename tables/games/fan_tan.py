@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tables.games import input_checks as checks
-from tables.games.base import RAKE, Engine, Settlement, TableContext, pot, seats_after, wallet
+from tables.games.base import RAKE, Engine, NoHandsToShow, Settlement, TableContext, pot, seats_after, wallet
 from tables.games.cards import (
     FULL_DECK,
     RANKS,
@@ -131,7 +131,7 @@ class _Plan:
     reserves: tuple[int, ...]
 
 
-class FanTanEngine:
+class FanTanEngine(NoHandsToShow):
     game = GAME
 
     def default_rules(self) -> dict[str, Any]:
@@ -178,12 +178,7 @@ class FanTanEngine:
     def apply(
         self, state: FanTanState, action: Mapping[str, Any]
     ) -> tuple[FanTanState, tuple[Settlement, ...]]:
-        kind, action = checks.check_action(action)
-        handler = _HANDLERS.get(kind)
-        if handler is None:
-            raise IllegalAction(
-                "illegal_action", f"Fan Tan has no action '{kind}' (deal, play, pass, penalty)."
-            )
+        handler, action = checks.handler_for(action, _HANDLERS, game="Fan Tan")
         return handler(state, action)
 
     def public_state(self, state: FanTanState) -> dict[str, Any]:
@@ -246,10 +241,6 @@ class FanTanEngine:
         """The hands left with full tracking (electronic or keyed deal); none when count-only."""
         return {p.player: list(p.hand) for p in state.players if p.hand is not None}
 
-    def last_from_shoe(self, state: FanTanState) -> list[tuple[int, str]]:
-        """None: the dealer reads the open hands (``Engine.last_from_shoe``)."""
-        return []
-
     def carry_out(self, state: FanTanState) -> dict[str, Any]:
         """The dealer seat (the next round deals from its left) and any pot left unwon."""
         return {
@@ -264,11 +255,8 @@ class FanTanEngine:
 
 def _plan(engine: FanTanEngine, ctx: TableContext) -> _Plan:
     """Both ``reserve`` and ``start`` come through here, so the context is checked once for both."""
-    checks.check_context(ctx)
-    rules = engine.validate_rules(ctx.rules)
-    chip = rules["chip"]
-    ante = checks.table_ante(ctx, chip)
-    seats = dict(checks.seat_pairs(ctx.seats, game="Fan Tan", fewest=FEWEST, most=MOST))
+    rules, ante, pairs = checks.pot_table(engine, ctx, game="Fan Tan", fewest=FEWEST, most=MOST)
+    chip, seats = rules["chip"], dict(pairs)
     dealer_seat = _dealer_seat(checks.check_carry(ctx.carry), list(seats))
     ordered = tuple((s, seats[s]) for s in seats_after(dealer_seat, list(seats)))
     share, extra = divmod(len(FULL_DECK), len(ordered))

@@ -128,18 +128,12 @@ class FarmerEngine:
 
     def reserve(self, ctx: TableContext) -> dict[int, int]:
         """The ante plus one ante more: the most a player can owe (step 2 or step 3, never both)."""
-        checks.check_context(ctx)
-        rules = self.validate_rules(ctx.rules)
-        ante = checks.table_ante(ctx, rules["chip"])
-        seats = checks.seat_pairs(ctx.seats, game="Farmer", fewest=FEWEST, most=MOST)
+        _, ante, seats = checks.pot_table(self, ctx, game="Farmer", fewest=FEWEST, most=MOST)
         return {player: 2 * ante for _, player in seats}
 
     def start(self, ctx: TableContext) -> tuple[FarmerState, tuple[Settlement, ...]]:
-        checks.check_context(ctx)
-        rules = self.validate_rules(ctx.rules)
-        ante = checks.table_ante(ctx, rules["chip"])
+        rules, ante, seats = checks.pot_table(self, ctx, game="Farmer", fewest=FEWEST, most=MOST)
         reserves = self.reserve(ctx)
-        seats = checks.seat_pairs(ctx.seats, game="Farmer", fewest=FEWEST, most=MOST)
         carry = checks.check_carry(ctx.carry)
         deck = None if ctx.deck is None else checks.check_deck(ctx.deck, FARMER_DECK)
         hands = tuple(Hand(player=p, seat=s, reserve_left=reserves[p] - ante) for s, p in seats)
@@ -158,10 +152,7 @@ class FarmerEngine:
     def apply(
         self, state: FarmerState, action: Mapping[str, Any]
     ) -> tuple[FarmerState, tuple[Settlement, ...]]:
-        kind, action = checks.check_action(action)
-        handler = _HANDLERS.get(kind)
-        if handler is None:
-            raise IllegalAction("illegal_action", f"Farmer has no action '{kind}' (farmer, deal, hit, stay).")
+        handler, action = checks.handler_for(action, _HANDLERS, game="Farmer")
         return handler(state, action)
 
     def public_state(self, state: FarmerState) -> dict[str, Any]:

@@ -44,11 +44,11 @@ from dataclasses import dataclass, replace
 from itertools import permutations
 from typing import Any
 
-from tables.games.base import BANK, Engine, Settlement, TableContext, layout, wallet
+from tables.games.base import BANK, Engine, NoHandsToShow, Settlement, TableContext, layout, wallet
 from tables.games.cards import FULL_DECK, RANKS, card_label, parse_card, parse_rank, rank_index, rank_of
-from tables.games.errors import IllegalAction
+from tables.games.errors import refuse
 from tables.games.faro_layout import PLACEMENTS, is_placement
-from tables.games.input_checks import check_context
+from tables.games.input_checks import check_context, is_int
 from tables.games.payments import dollars
 from tables.games.shoe import check_keyed_card
 
@@ -114,21 +114,15 @@ class FaroState:
 # --------------------------------------------------------------------------- input checks
 
 
-def _refuse(message: str, code: str = "illegal_action") -> IllegalAction:
-    return IllegalAction(code, message)
-
-
 def _whole(value: object) -> int | None:
     """The value when it is a whole number; JSON true/false are not numbers here."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    return None
+    return value if is_int(value) else None
 
 
 def _player(action: Mapping[str, Any]) -> int:
     player = _whole(action.get("player"))
     if player is None or not 0 < player <= _MAX_ID:
-        raise _refuse("'player' must be a player id (a positive whole number).")
+        raise refuse("'player' must be a player id (a positive whole number).")
     return player
 
 
@@ -137,13 +131,13 @@ def _rank(value: object) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= len(RANKS):
         return parse_rank(value)
     if not isinstance(value, str):
-        raise _refuse("A rank must be one of A 2-10 J Q K.", "bad_rank")
+        raise refuse("A rank must be one of A 2-10 J Q K.", "bad_rank")
     return parse_rank(value)
 
 
 def _card(value: object) -> str:
     if not isinstance(value, str):
-        raise _refuse("A card must be written like '10H' or 'QS'.", "bad_card")
+        raise refuse("A card must be written like '10H' or 'QS'.", "bad_card")
     return parse_card(value)
 
 
@@ -151,10 +145,10 @@ def _keyed_cards(action: Mapping[str, Any], count: int, out: frozenset[str]) -> 
     """Cards keyed from a manual shoe: exactly ``count``, distinct, and still in the shoe."""
     raw = action.get("cards")
     if not isinstance(raw, list | tuple) or len(raw) != count:
-        raise _refuse(f"Key exactly {count} cards in 'cards', in the order they left the shoe.")
+        raise refuse(f"Key exactly {count} cards in 'cards', in the order they left the shoe.")
     cards = tuple(_card(value) for value in raw)
     if len(set(cards)) != count:
-        raise _refuse("'cards' names the same card twice.", "bad_card")
+        raise refuse("'cards' names the same card twice.", "bad_card")
     for card in cards:
         check_keyed_card(card, deck=FULL_DECK, out=out)
     return cards
@@ -166,10 +160,10 @@ def _limits_of(action: Mapping[str, Any], state: FaroState) -> tuple[int, int]:
     if limits is None:
         return state.min_bet, state.max_bet
     if not isinstance(limits, Mapping):
-        raise _refuse("'limits' must be {min_bet, max_bet}.")
+        raise refuse("'limits' must be {min_bet, max_bet}.")
     low, high = _whole(limits.get("min_bet")), _whole(limits.get("max_bet"))
     if low is None or high is None or not 0 <= low <= high <= _MAX_ID:
-        raise _refuse("'limits' must hold whole-cent min_bet ≤ max_bet.")
+        raise refuse("'limits' must hold whole-cent min_bet ≤ max_bet.")
     return low, high
 
 
@@ -222,7 +216,7 @@ def _next_cards(state: FaroState, action: Mapping[str, Any], count: int) -> tupl
     if state.deck is None:
         return _keyed_cards(action, count, frozenset(_dealt(state)))
     if action.get("cards") is not None:
-        raise _refuse("This is an electronic shoe: the engine deals the cards, do not key them.")
+        raise refuse("This is an electronic shoe: the engine deals the cards, do not key them.")
     start = len(_dealt(state))
     return state.deck[start : start + count]
 
@@ -237,9 +231,9 @@ def _placement(action: Mapping[str, Any], state: FaroState) -> tuple[tuple[str, 
     if coppered is None:
         coppered = False
     if not isinstance(coppered, bool):
-        raise _refuse("'coppered' must be true or false.")
+        raise refuse("'coppered' must be true or false.")
     if (ranks is None) == (target is None):
-        raise _refuse("A bet names either 'ranks' (1-4 ranks) or a 'target' (even, odd or high).")
+        raise refuse("A bet names either 'ranks' (1-4 ranks) or a 'target' (even, odd or high).")
     if target is not None:
         return (), _target(target, coppered), False
     return _rank_placement(ranks, state), None, coppered
@@ -247,22 +241,22 @@ def _placement(action: Mapping[str, Any], state: FaroState) -> tuple[tuple[str, 
 
 def _target(target: object, coppered: bool) -> str:
     if not isinstance(target, str) or target.strip().lower() not in TARGETS:
-        raise _refuse("'target' must be even, odd or high.", "bad_placement")
+        raise refuse("'target' must be even, odd or high.", "bad_placement")
     if coppered:
-        raise _refuse("Only bets on ranks can be coppered, not even, odd or high.")
+        raise refuse("Only bets on ranks can be coppered, not even, odd or high.")
     return target.strip().lower()
 
 
 def _rank_placement(raw: object, state: FaroState) -> tuple[str, ...]:
     if not isinstance(raw, list | tuple) or not 1 <= len(raw) <= CARDS_PER_RANK:
-        raise _refuse("'ranks' must list 1 to 4 ranks.", "bad_placement")
+        raise refuse("'ranks' must list 1 to 4 ranks.", "bad_placement")
     ranks = tuple(sorted({_rank(value) for value in raw}, key=rank_index))
     if len(ranks) != len(raw) or not is_placement(frozenset(ranks)):
-        raise _refuse(f"One stack cannot cover {'-'.join(ranks)} on the layout.", "bad_placement")
+        raise refuse(f"One stack cannot cover {'-'.join(ranks)} on the layout.", "bad_placement")
     left = _left_by_rank(state)
     dead = [rank for rank in ranks if left[rank] == 0]
     if dead:
-        raise _refuse(f"No {', '.join(dead)} left in the shoe: that rank is dead.", "dead_rank")
+        raise refuse(f"No {', '.join(dead)} left in the shoe: that rank is dead.", "dead_rank")
     return ranks
 
 
@@ -270,18 +264,18 @@ def _stake(action: Mapping[str, Any], state: FaroState, player: int) -> int:
     """The amount, checked against chip size, the live limits and the player's layout cap."""
     amount = _whole(action.get("amount"))
     if amount is None or amount <= 0:
-        raise _refuse("'amount' must be a positive number of cents.")
+        raise refuse("'amount' must be a positive number of cents.")
     low, high = state.min_bet, state.max_bet
     if amount < low:
-        raise _refuse(f"The table minimum is {dollars(low)}.", "below_minimum")
+        raise refuse(f"The table minimum is {dollars(low)}.", "below_minimum")
     if amount > high:
-        raise _refuse(f"The table maximum is {dollars(high)}.", "limit_exceeded")
+        raise refuse(f"The table maximum is {dollars(high)}.", "limit_exceeded")
     if amount % state.rules.chip:
-        raise _refuse(f"Bets are made in chips of {dollars(state.rules.chip)}.")
+        raise refuse(f"Bets are made in chips of {dollars(state.rules.chip)}.")
     cap = state.rules.max_player_action
     on_layout = sum(bet.amount for bet in state.bets if bet.player == player)
     if cap is not None and on_layout + amount > cap:
-        raise _refuse(f"Player {player} would have more than {dollars(cap)} on the layout.", "limit_exceeded")
+        raise refuse(f"Player {player} would have more than {dollars(cap)} on the layout.", "limit_exceeded")
     return amount
 
 
@@ -345,18 +339,18 @@ def _decide_target_bet(bet: Bet, loser: str, winner: str) -> tuple[Bet | None, M
     return None, _to_bank(bet, bet.amount)
 
 
+# How a turn decides a rank bet and an even/odd/high bet (a call waits for the hock).
+_DECIDE = {"rank": _decide_rank_bet, "target": _decide_target_bet}
+
+
 def _settle_turn(bets: tuple[Bet, ...], loser: str, winner: str) -> tuple[tuple[Bet, ...], Moves]:
     kept: list[Bet] = []
     moves: Moves = []
     for bet in bets:
         after: Bet | None = bet
-        if bet.kind == "rank":
-            after, made = _decide_rank_bet(bet, loser, winner)
-        elif bet.kind == "target":
-            after, made = _decide_target_bet(bet, loser, winner)
-        else:
-            made = []  # calls wait for the hock
-        moves += made
+        if bet.kind in _DECIDE:  # calls wait for the hock
+            after, made = _DECIDE[bet.kind](bet, loser, winner)
+            moves += made
         if after is not None:
             kept.append(after)
     return tuple(kept), moves
@@ -385,8 +379,7 @@ def decided_bets(before: FaroState, after: FaroState) -> frozenset[str]:
             if turn.hock is not None:
                 decided.add(bet.id)
             continue
-        decide = _decide_rank_bet if bet.kind == "rank" else _decide_target_bet
-        if decide(bet, loser, winner)[1]:
+        if _DECIDE[bet.kind](bet, loser, winner)[1]:
             decided.add(bet.id)
     return frozenset(decided)
 
@@ -424,16 +417,16 @@ def _do_remove_bet(state: FaroState, action: Mapping[str, Any]) -> tuple[FaroSta
     bet_id = action.get("bet")
     found = [bet for bet in state.bets if bet.id == bet_id] if isinstance(bet_id, str) else []
     if not found:
-        raise _refuse("'bet' must be the id of a bet on the layout, like 'b1'.")
+        raise refuse("'bet' must be the id of a bet on the layout, like 'b1'.")
     kept = tuple(bet for bet in state.bets if bet.id != bet_id)
     return replace(state, bets=kept), tuple(_to_wallet(found[0], found[0].amount, "withdraw"))
 
 
 def _do_soda(state: FaroState, action: Mapping[str, Any]) -> tuple[FaroState, tuple[Settlement, ...]]:
     if state.deck is not None:
-        raise _refuse("The electronic shoe burned the soda when the deal started.")
+        raise refuse("The electronic shoe burned the soda when the deal started.")
     if state.soda is not None:
-        raise _refuse(f"The soda ({card_label(state.soda)}) is already out.")
+        raise refuse(f"The soda ({card_label(state.soda)}) is already out.")
     card = _card(action.get("card"))
     check_keyed_card(card, deck=FULL_DECK, out=())
     return replace(state, soda=card), ()
@@ -441,9 +434,9 @@ def _do_soda(state: FaroState, action: Mapping[str, Any]) -> tuple[FaroState, tu
 
 def _do_turn(state: FaroState, action: Mapping[str, Any]) -> tuple[FaroState, tuple[Settlement, ...]]:
     if state.soda is None:
-        raise _refuse("Burn the soda before the first turn.")
+        raise refuse("Burn the soda before the first turn.")
     if len(state.turns) >= TURNS_BEFORE_LAST:
-        raise _refuse("Three cards are left: deal the last turn.")
+        raise refuse("Three cards are left: deal the last turn.")
     banker, player = _next_cards(state, action, 2)
     bets, moves = _settle_turn(state.bets, rank_of(banker), rank_of(player))
     return replace(state, turns=(*state.turns, Turn(banker, player)), bets=bets), tuple(moves)
@@ -451,9 +444,9 @@ def _do_turn(state: FaroState, action: Mapping[str, Any]) -> tuple[FaroState, tu
 
 def _do_call_turn(state: FaroState, action: Mapping[str, Any]) -> tuple[FaroState, tuple[Settlement, ...]]:
     if not _at_last_turn(state):
-        raise _refuse("The turn can be called only when exactly three cards are left.")
+        raise refuse("The turn can be called only when exactly three cards are left.")
     if not _can_call_turn(state):
-        raise _refuse("The last three cards are all one rank: no calls.")
+        raise refuse("The last three cards are all one rank: no calls.")
     player = _player(action)
     order = _called_order(action.get("order"), state)
     amount = _stake(action, state, player)
@@ -462,20 +455,20 @@ def _do_call_turn(state: FaroState, action: Mapping[str, Any]) -> tuple[FaroStat
 
 def _called_order(raw: object, state: FaroState) -> tuple[str, str, str]:
     if not isinstance(raw, list | tuple) or len(raw) != 3:
-        raise _refuse("'order' must name three ranks: loser, winner, hock.")
+        raise refuse("'order' must name three ranks: loser, winner, hock.")
     loser, winner, hock = (_rank(value) for value in raw)
     left = Counter(rank_of(card) for card in _remaining_cards(state))
     for rank, named in Counter((loser, winner, hock)).items():
         if left[rank] == 0:
-            raise _refuse(f"No {rank} is left in the shoe: that rank is dead.", "dead_rank")
+            raise refuse(f"No {rank} is left in the shoe: that rank is dead.", "dead_rank")
         if named > left[rank]:
-            raise _refuse(f"Only {left[rank]} {rank} left, but the order names it {named} times.")
+            raise refuse(f"Only {left[rank]} {rank} left, but the order names it {named} times.")
     return loser, winner, hock
 
 
 def _do_last_turn(state: FaroState, action: Mapping[str, Any]) -> tuple[FaroState, tuple[Settlement, ...]]:
     if not _at_last_turn(state):
-        raise _refuse("The last turn comes when exactly three cards are left; deal a turn.")
+        raise refuse("The last turn comes when exactly three cards are left; deal a turn.")
     banker, player, hock = _next_cards(state, action, 3)
     bets, moves = _settle_turn(state.bets, rank_of(banker), rank_of(player))
     moves += _settle_calls(bets, (rank_of(banker), rank_of(player), rank_of(hock)), state.rules)
@@ -548,7 +541,7 @@ def _validate_deck(deck: Sequence[str] | None) -> tuple[str, ...] | None:
         return None
     cards = tuple(deck)
     if len(cards) != len(FULL_DECK) or set(cards) != set(FULL_DECK):
-        raise _refuse("An electronic Faro shoe must hold exactly one 52-card deck.")
+        raise refuse("An electronic Faro shoe must hold exactly one 52-card deck.")
     return cards
 
 
@@ -557,7 +550,7 @@ def _positive_rule(rules: Mapping[str, Any], key: str, *, optional: bool = False
         return None
     value = _whole(rules[key])
     if value is None or value <= 0:
-        raise _refuse(f"rules.{key} must be a positive whole number.", "bad_rules")
+        raise refuse(f"rules.{key} must be a positive whole number.", "bad_rules")
     return value
 
 
@@ -618,8 +611,9 @@ def _dealing_action(state: FaroState) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the engine
 
 
-class FaroEngine:
-    """Faro against the house: no reserves, no pots, nothing carried between deals."""
+class FaroEngine(NoHandsToShow):
+    """Faro against the house: no reserves, no pots, nothing carried between deals; its players
+    hold no cards."""
 
     game = GAME
 
@@ -628,17 +622,17 @@ class FaroEngine:
 
     def validate_rules(self, rules: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(rules, Mapping):
-            raise _refuse("Faro rules must be an object.", "bad_rules")
+            raise refuse("Faro rules must be an object.", "bad_rules")
         unknown = [key for key in rules if key not in DEFAULT_RULES]
         if unknown:
             names = ", ".join(sorted(key if isinstance(key, str) else "?" for key in unknown))
-            raise _refuse(f"Faro has no rule(s) {names}.", "bad_rules")
+            raise refuse(f"Faro has no rule(s) {names}.", "bad_rules")
         merged = {**DEFAULT_RULES, **rules}
         for key in ("chip", "call_turn_pays", "cat_hop_pays"):
             _positive_rule(merged, key)
         _positive_rule(merged, "max_player_action", optional=True)
         if merged["rake"] is not None:
-            raise _refuse("Faro is house-banked and takes no rake.", "bad_rules")
+            raise refuse("Faro is house-banked and takes no rake.", "bad_rules")
         return merged
 
     def reserve(self, ctx: TableContext) -> dict[int, int]:
@@ -665,15 +659,15 @@ class FaroEngine:
 
     def apply(self, state: Any, action: Mapping[str, Any]) -> tuple[FaroState, tuple[Settlement, ...]]:
         if not isinstance(state, FaroState):
-            raise _refuse("This is not a Faro deal.")
+            raise refuse("This is not a Faro deal.")
         if not isinstance(action, Mapping):
-            raise _refuse("An action must be an object with a 'type'.")
+            raise refuse("An action must be an object with a 'type'.")
         kind = action.get("type")
         handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise _refuse(f"That is not a Faro action; Faro actions are {', '.join(_HANDLERS)}.")
+            raise refuse(f"That is not a Faro action; Faro actions are {', '.join(_HANDLERS)}.")
         if state.over:
-            raise _refuse("This deal is over.")
+            raise refuse("This deal is over.")
         low, high = _limits_of(action, state)
         return handler(replace(state, min_bet=low, max_bet=high), action)
 
@@ -740,14 +734,6 @@ class FaroEngine:
                 )
         actions += [{"type": "remove_bet", "bet": bet.id} for bet in state.bets]
         return actions
-
-    def known_hands(self, state: FaroState) -> dict[int, list[str]]:
-        """None: Faro's players hold no cards."""
-        return {}
-
-    def last_from_shoe(self, state: FaroState) -> list[tuple[int, str]]:
-        """None: the dealer reads no hands (``Engine.last_from_shoe``)."""
-        return []
 
     def is_over(self, state: FaroState) -> bool:
         return state.over

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeGuard
 
-from tables.games.base import TableContext, seats_after
+from tables.games.base import Engine, TableContext, seats_after
 from tables.games.errors import IllegalAction
 from tables.games.payments import dollars
 
@@ -189,6 +189,17 @@ def seat_pairs(seats: object, *, game: str, fewest: int, most: int) -> tuple[tup
     return tuple(sorted(pairs))
 
 
+def pot_table(
+    engine: Engine[Any], ctx: TableContext, *, game: str, fewest: int, most: int
+) -> tuple[dict[str, Any], int, tuple[tuple[int, int], ...]]:
+    """A pot game's checked rules, ante and (seat, player) pairs: what ``reserve`` and ``start``
+    both read first, refused in this order."""
+    check_context(ctx)
+    rules = engine.validate_rules(ctx.rules)
+    ante = table_ante(ctx, rules["chip"])
+    return rules, ante, seat_pairs(ctx.seats, game=game, fewest=fewest, most=most)
+
+
 def table_ante(ctx: TableContext, chip: int) -> int:
     """The round's ante: the table's, or one chip when the table set none (GAMES.md Fan Tan).
 
@@ -250,13 +261,17 @@ def check_deck(deck: object, full: Sequence[str], *, what: str = "The shoe") -> 
 # --- pot games: actions --------------------------------------------------------------------
 
 
-def check_action(action: object) -> tuple[str, Mapping[str, Any]]:
+def handler_for[H](action: object, handlers: Mapping[str, H], *, game: str) -> tuple[H, Mapping[str, Any]]:
+    """The handler of the action's ``type``, refused when ``game`` has no such action."""
     if not isinstance(action, Mapping):
         raise IllegalAction("illegal_action", "An action must be a JSON object with a 'type'.")
     kind = action.get("type")
     if not isinstance(kind, str):
         raise IllegalAction("illegal_action", "An action needs a 'type' string.")
-    return kind, action
+    handler = handlers.get(kind)
+    if handler is None:
+        raise IllegalAction("illegal_action", f"{game} has no action '{kind}' ({', '.join(handlers)}).")
+    return handler, action
 
 
 def action_player(action: Mapping[str, Any], players: Sequence[int], *, field: str = "player") -> int:
@@ -357,6 +372,16 @@ def check_stake(ctx: TableContext, chip: int) -> int:
             "limit_exceeded", f"The stake {dollars(stake)} is above the table maximum {dollars(ctx.max_bet)}."
         )
     return stake
+
+
+def stakes_table(engine: Engine[Any], ctx: TableContext, *, most: int | None) -> tuple[dict[str, Any], int]:
+    """A stakes game's checked rules and stake, its seats checked for 2 to ``most`` players:
+    what ``reserve`` and ``start`` both read first, refused in this order."""
+    check_context(ctx)
+    rules = engine.validate_rules(ctx.rules)
+    stake = check_stake(ctx, rules["chip"])
+    check_seats(ctx, low=2, high=most)
+    return rules, stake
 
 
 def check_seats(ctx: TableContext, *, low: int, high: int | None) -> None:

@@ -61,6 +61,7 @@ from tables.games import input_checks as checks
 from tables.games.base import (
     RAKE,
     Engine,
+    NoHandsToShow,
     Settlement,
     TableContext,
     pot,
@@ -783,7 +784,7 @@ def _count_only_play_actions(state: NewmarketState) -> list[dict[str, Any]]:
 # --- the engine ----------------------------------------------------------------------------
 
 
-class NewmarketEngine:
+class NewmarketEngine(NoHandsToShow):
     """GAMES.md "Newmarket"; see the module docstring for the decisions it makes."""
 
     game = "newmarket"
@@ -806,25 +807,24 @@ class NewmarketEngine:
 
     def reserve(self, ctx: TableContext) -> dict[int, int]:
         """Four antes (one per pay-card pot) plus ``reserve_chips`` chips (GAMES.md)."""
-        checks.check_context(ctx)
-        rules = self.validate_rules(ctx.rules)
-        seats = _check_seats(ctx.seats)
-        ante = _check_ante(ctx, rules["chip"])
-        _next_dealer_seat(sorted(seats), ctx.carry)  # a carry ``start`` refuses holds nothing
-        _carried_pots(ctx.carry)
+        rules, seats, ante, _, _ = self._table(ctx)  # a carry ``start`` refuses holds nothing
         hold = len(PAY_CARDS) * ante + rules["reserve_chips"] * rules["chip"]
         return {player: hold for player in seats.values()}
 
-    def start(self, ctx: TableContext) -> tuple[NewmarketState, tuple[Settlement, ...]]:
+    def _table(self, ctx: TableContext) -> tuple[dict[str, Any], dict[int, int], int, int, tuple[int, ...]]:
+        """What ``reserve`` and ``start`` both read first, refused in this order: the rules, the
+        seats, the ante, the dealer's seat and the carried pots."""
         checks.check_context(ctx)
         rules = self.validate_rules(ctx.rules)
         seats = _check_seats(ctx.seats)
         ante = _check_ante(ctx, rules["chip"])
-        carry = _check_carry(ctx.carry)
-        dealer_seat = _next_dealer_seat(sorted(seats), carry)
+        dealer_seat = _next_dealer_seat(sorted(seats), ctx.carry)
+        return rules, seats, ante, dealer_seat, _carried_pots(ctx.carry)
+
+    def start(self, ctx: TableContext) -> tuple[NewmarketState, tuple[Settlement, ...]]:
+        rules, seats, ante, dealer_seat, pots = self._table(ctx)
         order = tuple(seats_from_left_of(dealer_seat, seats))
         hold = self.reserve(ctx)
-        pots = _carried_pots(carry)
         state = NewmarketState(
             chip=rules["chip"],
             ante=ante,
@@ -922,10 +922,6 @@ class NewmarketEngine:
         """Each player's live hand with full tracking (see ``hand_of``); none when count-only."""
         hands = {player: hand_of(state, player) for player in state.order}
         return {player: hand for player, hand in hands.items() if hand is not None}
-
-    def last_from_shoe(self, state: NewmarketState) -> list[tuple[int, str]]:
-        """None: the dealer reads the open hands (``Engine.last_from_shoe``)."""
-        return []
 
     def is_over(self, state: NewmarketState) -> bool:
         return state.phase == OVER

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger.dollars import dollars as _dollars
-from tables.games.base import Settlement, wallet
+from tables.games.base import Settlement, split_evenly, wallet
 
 HUGE = 10**15  # cents; beyond this a message says "that amount" (int→str has a length limit)
 
@@ -64,8 +64,7 @@ def share_among(
     total = sum(amount for _, amount in collected)
     if total == 0 or not winners:
         return
-    base, odd = divmod(total, len(winners))
-    shares = [[winner, base + (1 if i < odd else 0)] for i, winner in enumerate(winners)]
+    shares = [[winner, share] for winner, share in split_evenly(total, winners).items()]
     index = 0
     for payer, amount in collected:
         while amount > 0:

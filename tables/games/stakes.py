@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tables.games import input_checks as checks
-from tables.games.base import Engine, Settlement, TableContext, seats_from_left_of, wallet
+from tables.games.base import Engine, NoHandsToShow, Settlement, TableContext, seats_from_left_of, wallet
 from tables.games.errors import IllegalAction
 from tables.games.payments import Reserves, share_among
 
@@ -109,8 +109,8 @@ def required_reserve(rules: Mapping[str, Any], *, stake: int, players: int) -> i
     return max(chips, owed[settle_mode(rules)])
 
 
-class StakesEngine:
-    """One keyed result per round; settles at once."""
+class StakesEngine(NoHandsToShow):
+    """One keyed result per round (no hands: the dealer keys only the result); settles at once."""
 
     game = "stakes"
 
@@ -138,17 +138,13 @@ class StakesEngine:
 
     def reserve(self, ctx: TableContext) -> dict[int, int]:
         """``reserve_chips`` chips, raised to the most a player can owe under the table's settle."""
-        checks.check_context(ctx)
-        rules = self.validate_rules(ctx.rules)
-        stake = checks.check_stake(ctx, rules["chip"])
-        checks.check_seats(ctx, low=2, high=None)
+        rules, stake = checks.stakes_table(self, ctx, most=None)
         hold = required_reserve(rules, stake=stake, players=len(ctx.seats))
         return {player: hold for player in ctx.seats.values()}
 
     def start(self, ctx: TableContext) -> Step:
         reserves = self.reserve(ctx)
-        rules = self.validate_rules(ctx.rules)
-        stake = checks.check_stake(ctx, rules["chip"])
+        rules, stake = checks.stakes_table(self, ctx, most=None)
         dealer_seat = checks.dealer_seat_for(ctx.seats, ctx.carry)
         players = tuple(seats_from_left_of(dealer_seat, ctx.seats))
         state = StakesState(
@@ -298,14 +294,6 @@ class StakesEngine:
             action["optional"] = ["stop"]
             action["choices"]["stop"] = list(players)
         return [action]
-
-    def known_hands(self, state: StakesState) -> dict[int, list[str]]:
-        """None: the card-room games key only their result."""
-        return {}
-
-    def last_from_shoe(self, state: StakesState) -> list[tuple[int, str]]:
-        """None: the dealer reads no hands (``Engine.last_from_shoe``)."""
-        return []
 
     def is_over(self, state: StakesState) -> bool:
         return state.result is not None

@@ -201,17 +201,10 @@ def _on_turn(state: TonkState, action: Mapping[str, Any], phase: str) -> int:
 
 
 def _finish(state: TonkState, reserves: Reserves | None, outcome: str, winners: Sequence[int]) -> Step:
+    over = replace(state, phase=OVER, outcome=outcome, winners=tuple(winners), slap_open=False)
     if reserves is None:
-        return replace(state, phase=OVER, outcome=outcome, winners=tuple(winners), slap_open=False), ()
-    new = replace(
-        state,
-        phase=OVER,
-        outcome=outcome,
-        winners=tuple(winners),
-        reserve_left=reserves.remaining(state.players),
-        slap_open=False,
-    )
-    return new, tuple(reserves.settlements)
+        return over, ()
+    return replace(over, reserve_left=reserves.remaining(state.players)), tuple(reserves.settlements)
 
 
 def _everyone_pays(state: TonkState, winner: int, stakes: int, outcome: str) -> Step:
@@ -864,10 +857,7 @@ class TonkEngine:
         return merged
 
     def reserve(self, ctx: TableContext) -> dict[int, int]:
-        checks.check_context(ctx)
-        rules = self.validate_rules(ctx.rules)
-        stake = checks.check_stake(ctx, rules["chip"])
-        checks.check_seats(ctx, low=2, high=4)
+        rules, stake = checks.stakes_table(self, ctx, most=4)
         hold = (rules["caught_drop_pays"] + 1) * stake * (len(ctx.seats) - 1)
         return {player: hold for player in ctx.seats.values()}
 

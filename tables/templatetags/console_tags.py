@@ -18,22 +18,15 @@ from tables.console.idempotency import new_token
 register = template.Library()
 
 
-@register.filter
-def dollars(cents: Any) -> str:
-    """Cents as dollars: 123450 → $1,234.50."""
-    return format_dollars(cents)
+# Cents as dollars (123450 → $1,234.50) and as a dollars input's value (→ 1234.50): casino.money.
+dollars = register.filter("dollars", format_dollars)
+dollars_input = register.filter("dollars_input", format_dollars_input)
 
 
 @register.filter
 def chip_dollars(cents: Any) -> str:
     """A short chip label: 2500 → $25, 250 → $2.50."""
     return format_dollars(cents, whole_if_even=True)
-
-
-@register.filter
-def dollars_input(cents: Any) -> str:
-    """Cents as a value for a dollars input field: 123450 → 1234.50."""
-    return format_dollars_input(cents)
 
 
 @register.filter
