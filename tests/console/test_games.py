@@ -244,15 +244,20 @@ def test_a_whole_manual_round_through_the_offered_actions(
         assert (round_.state["tracking"] == "full") is (deal == KEYED_DEAL)
 
 
-def test_an_action_not_offered_now_is_refused_in_place(floor: Floor, as_user: Any) -> None:
-    table, _ = make_table(floor, "stakes", 2, rules={"variant": "gops"})
-    client = as_user(floor.dealer)
+def deal_electronic_round(client: Any, table: Any) -> Round:
+    """The dealer's console starts an electronic round at ``table`` (as the Deal button does)."""
     client.post(
         f"/console/tables/{table.pk}/deal/",
         {"token": secrets.token_urlsafe(18), "shoe": "electronic"},
         HTTP_HX_REQUEST="true",
     )
-    round_ = Round.objects.get(table=table)
+    return Round.objects.get(table=table)
+
+
+def test_an_action_not_offered_now_is_refused_in_place(floor: Floor, as_user: Any) -> None:
+    table, _ = make_table(floor, "stakes", 2, rules={"variant": "gops"})
+    client = as_user(floor.dealer)
+    round_ = deal_electronic_round(client, table)
     reply = client.post(
         f"/console/tables/{table.pk}/rounds/{round_.pk}/act/",
         {"token": secrets.token_urlsafe(18), "action": "hit", "version": round_.version},
@@ -266,12 +271,7 @@ def test_an_entry_no_longer_legal_is_refused_in_words_and_nothing_moves(floor: F
     """A button from a screen the round has moved past names an entry the engine no longer lists."""
     table, _ = make_table(floor, "fan_tan", 3)
     client = as_user(floor.dealer)
-    client.post(
-        f"/console/tables/{table.pk}/deal/",
-        {"token": secrets.token_urlsafe(18), "shoe": "electronic"},
-        HTTP_HX_REQUEST="true",
-    )
-    round_ = Round.objects.get(table=table)
+    round_ = deal_electronic_round(client, table)
     (deal,) = round_offers(round_, {})
     body = {"action": deal.key, "version": round_.version}
     url = f"/console/tables/{table.pk}/rounds/{round_.pk}/act/"
@@ -287,12 +287,7 @@ def test_an_entry_no_longer_legal_is_refused_in_words_and_nothing_moves(floor: F
 def test_stakes_result_screen_shows_the_result(floor: Floor, as_user: Any) -> None:
     table, seated = make_table(floor, "stakes", 2, rules={"variant": "page_one"})
     client = as_user(floor.dealer)
-    client.post(
-        f"/console/tables/{table.pk}/deal/",
-        {"token": secrets.token_urlsafe(18), "shoe": "electronic"},
-        HTTP_HX_REQUEST="true",
-    )
-    round_ = Round.objects.get(table=table)
+    round_ = deal_electronic_round(client, table)
     screen = client.get(f"/console/tables/{table.pk}/").content.decode()
     assert "Who went out first?" in screen
     (result,) = round_offers(round_, {})

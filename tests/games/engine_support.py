@@ -12,6 +12,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import pytest
+
 from tables.games.base import Settlement, TableContext
 from tables.games.errors import IllegalAction
 
@@ -38,6 +40,30 @@ def context(
         extra_decks=() if extra is None else (tuple(extra),),
         carry=dict(carry or {}),
     )
+
+
+ANTES_OUTSIDE_THE_LIMITS = [
+    (100, 200, 1000, "below_minimum"),
+    (2000, 100, 1000, "limit_exceeded"),
+    (150, 100, 1000, "illegal_action"),  # not a multiple of the chip
+]
+"""``(ante, min_bet, max_bet, code)``: antes an ante game's table refuses, and the refusal's code."""
+
+
+def assert_start_and_reserve_refuse(engine: Any, ctx: TableContext, code: str) -> None:
+    """Both ``start`` and ``reserve`` refuse ``ctx`` with ``code``: a round that cannot start must
+    not have chips held for it either."""
+    for call in (engine.start, engine.reserve):
+        with pytest.raises(IllegalAction) as refused:
+            call(ctx)
+        assert refused.value.code == code
+
+
+def assert_bad_rules(engine: Any, rules: Any) -> None:
+    """``validate_rules`` refuses ``rules`` with the code ``bad_rules``."""
+    with pytest.raises(IllegalAction) as refused:
+        engine.validate_rules(rules)
+    assert refused.value.code == "bad_rules"
 
 
 def net(settlements: Sequence[Settlement]) -> Counter[str]:
@@ -75,6 +101,23 @@ def apply_or_refuse[S](engine: Any, state: S, action: Any) -> S:
     assert all(isinstance(move.amount, int) and move.amount > 0 for move in moves)
     json.dumps(engine.public_state(after))
     return after
+
+
+def is_accepted(engine: Any, state: Any, action: Any) -> bool:
+    """Whether ``engine`` takes ``action`` on ``state``; a refusal must be an ``IllegalAction``."""
+    try:
+        engine.apply(state, action)
+    except IllegalAction:
+        return False
+    return True
+
+
+def listed_legal_actions(engine: Any, state: Any) -> Any:
+    """``engine.legal_actions(state)`` for a round not over: never empty, and plain JSON as it is."""
+    legal = engine.legal_actions(state)
+    assert legal
+    assert json.loads(json.dumps(legal)) == legal
+    return legal
 
 
 def outcome(call: Any, ctx: TableContext) -> IllegalAction | None:

@@ -17,7 +17,14 @@ from tables.games.base import RAKE, Settlement, TableContext, pot, wallet, witho
 from tables.games.cards import FULL_DECK, rank_index, rank_of, suit_of
 from tables.games.errors import IllegalAction
 from tables.games.fan_tan import ENGINE, FanTanState
-from tests.games.engine_support import apply_or_refuse, context, net, reserve_and_start_or_refuse
+from tests.games.engine_support import (
+    ANTES_OUTSIDE_THE_LIMITS,
+    assert_bad_rules,
+    assert_start_and_reserve_refuse,
+    context,
+    net,
+)
+from tests.games.fuzz_support import garbage_contexts, garbage_fuzz_tests, json_garbage
 
 CHIP = 100
 SEATS = {1: 10, 2: 20, 3: 30}  # dealer seat 1 → order 20 (18 cards), 30 (17), 10 (17)
@@ -106,22 +113,11 @@ def test_the_ante_defaults_to_one_chip() -> None:
     assert sorted(s.amount for s in antes) == [25, 50, 50]
 
 
-@pytest.mark.parametrize(
-    ("ante", "min_bet", "max_bet", "code"),
-    [
-        (100, 200, 1000, "below_minimum"),
-        (2000, 100, 1000, "limit_exceeded"),
-        (150, 100, 1000, "illegal_action"),
-    ],
-)
+@pytest.mark.parametrize(("ante", "min_bet", "max_bet", "code"), ANTES_OUTSIDE_THE_LIMITS)
 def test_ante_must_be_whole_chips_within_the_table_limits(
     ante: int, min_bet: int, max_bet: int, code: str
 ) -> None:
-    ctx = make_ctx(ante=ante, min_bet=min_bet, max_bet=max_bet)
-    for call in (ENGINE.start, ENGINE.reserve):
-        with pytest.raises(IllegalAction) as err:
-            call(ctx)
-        assert err.value.code == code
+    assert_start_and_reserve_refuse(ENGINE, make_ctx(ante=ante, min_bet=min_bet, max_bet=max_bet), code)
 
 
 @pytest.mark.parametrize("reserve_chips", [0, 30, 45])
@@ -583,9 +579,7 @@ def test_default_rules() -> None:
     ],
 )
 def test_wrong_rules_are_refused_with_bad_rules(rules: Any) -> None:
-    with pytest.raises(IllegalAction) as err:
-        ENGINE.validate_rules(rules)
-    assert err.value.code == "bad_rules"
+    assert_bad_rules(ENGINE, rules)
 
 
 # --- properties ---------------------------------------------------------------------------------
@@ -697,16 +691,13 @@ def test_any_legal_round_settles_conserves_chips_replays_and_keeps_within_reserv
     json.dumps([ENGINE.public_state(state), ENGINE.carry_out(state)])
 
 
-JSON = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.floats()
-    | st.text(max_size=6)
-    | st.sampled_from([*FULL_DECK, "7h", "T7", "10"]),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
-    max_leaves=8,
+JSON = json_garbage([*FULL_DECK, "7h", "T7", "10"])
+GARBAGE_CARRY = (
+    st.just({})
+    | JSON
+    | st.fixed_dictionaries({"pots": JSON | st.just({"main": 500}), "dealer_seat": JSON | st.just(3)})
 )
+GARBAGE_CONTEXTS = garbage_contexts(seats=SEATS, json=JSON, carry=GARBAGE_CARRY, deck=FULL_DECK)
 FIELDS = [
     "player",
     "card",
@@ -745,39 +736,7 @@ def _fuzz_states() -> list[FanTanState]:
     return [electronic, dealt, known({20: ["7H"]}), count, over, ENGINE.start(make_ctx())[0]]
 
 
-FUZZ_STATES = _fuzz_states()
-
-
-@settings(max_examples=250, deadline=None)
-@given(index=st.integers(0, len(FUZZ_STATES) - 1), action=garbage_actions())
-def test_garbage_actions_only_ever_raise_illegal_action(index: int, action: Any) -> None:
-    apply_or_refuse(ENGINE, FUZZ_STATES[index], action)
-
-
-@settings(max_examples=120, deadline=None)
-@given(
-    rules=st.just({}) | JSON,
-    seats=st.just(SEATS) | JSON | st.dictionaries(st.integers(0, 9), st.integers(0, 99) | JSON, max_size=9),
-    ante=st.sampled_from([0, 100]) | JSON,
-    carry=st.just({})
-    | JSON
-    | st.fixed_dictionaries({"pots": JSON | st.just({"main": 500}), "dealer_seat": JSON | st.just(3)}),
-    deck=st.none()
-    | st.permutations(FULL_DECK).map(tuple)
-    | st.lists(st.sampled_from(FULL_DECK), max_size=53).map(tuple),
-    extra=st.just(()) | st.tuples(st.permutations(FULL_DECK).map(tuple)) | JSON,
-)
-def test_garbage_table_contexts_only_ever_raise_illegal_action(
-    rules: Any, seats: Any, ante: Any, carry: Any, deck: Any, extra: Any
-) -> None:
-    ctx = TableContext(
-        rules=rules,
-        seats=seats,
-        min_bet=0,
-        max_bet=10**6,
-        ante=ante,
-        deck=deck,
-        extra_decks=extra,
-        carry=carry,
-    )
-    reserve_and_start_or_refuse(ENGINE, ctx)
+(
+    test_garbage_actions_only_ever_raise_illegal_action,
+    test_garbage_table_contexts_only_ever_raise_illegal_action,
+) = garbage_fuzz_tests(ENGINE, _fuzz_states(), garbage_actions(), GARBAGE_CONTEXTS)

@@ -21,7 +21,14 @@ from tables.games.base import RAKE, Settlement, TableContext, pot, wallet
 from tables.games.cards import FARMER_DECK, FULL_DECK, hand_points, rank_of
 from tables.games.errors import IllegalAction
 from tables.games.farmer import ENGINE, FarmerState
-from tests.games.engine_support import apply_or_refuse, context, net, reserve_and_start_or_refuse
+from tests.games.engine_support import (
+    ANTES_OUTSIDE_THE_LIMITS,
+    assert_bad_rules,
+    assert_start_and_reserve_refuse,
+    context,
+    net,
+)
+from tests.games.fuzz_support import garbage_contexts, garbage_fuzz_tests, json_garbage
 
 ANTE = 100
 SEATS = {1: 10, 3: 30, 5: 50}  # farmer 10 at seat 1 → order 30, 50, 10
@@ -123,22 +130,11 @@ def test_a_table_ante_of_zero_means_one_chip() -> None:
     assert ENGINE.reserve(ctx) == {10: 50, 30: 50, 50: 50}
 
 
-@pytest.mark.parametrize(
-    ("ante", "min_bet", "max_bet", "code"),
-    [
-        (100, 200, 1000, "below_minimum"),
-        (2000, 100, 1000, "limit_exceeded"),
-        (150, 100, 1000, "illegal_action"),
-    ],
-)
+@pytest.mark.parametrize(("ante", "min_bet", "max_bet", "code"), ANTES_OUTSIDE_THE_LIMITS)
 def test_ante_must_be_whole_chips_within_the_table_limits(
     ante: int, min_bet: int, max_bet: int, code: str
 ) -> None:
-    ctx = make_ctx(ante=ante, min_bet=min_bet, max_bet=max_bet)
-    for call in (ENGINE.start, ENGINE.reserve):
-        with pytest.raises(IllegalAction) as err:
-            call(ctx)
-        assert err.value.code == code
+    assert_start_and_reserve_refuse(ENGINE, make_ctx(ante=ante, min_bet=min_bet, max_bet=max_bet), code)
 
 
 @pytest.mark.parametrize(("count", "ok"), [(1, False), (2, True), (8, True), (9, False)])
@@ -602,9 +598,7 @@ def test_default_rules() -> None:
     ],
 )
 def test_wrong_rules_are_refused_with_bad_rules(rules: Any) -> None:
-    with pytest.raises(IllegalAction) as err:
-        ENGINE.validate_rules(rules)
-    assert err.value.code == "bad_rules"
+    assert_bad_rules(ENGINE, rules)
 
 
 def test_electronic_deck_must_be_the_45_card_farmer_deck() -> None:
@@ -733,16 +727,15 @@ def test_any_legal_round_settles_conserves_chips_replays_and_keeps_within_reserv
     json.dumps([ENGINE.public_state(state), ENGINE.carry_out(state)])
 
 
-JSON = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.floats()
-    | st.text(max_size=6)
-    | st.sampled_from(FULL_DECK),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
-    max_leaves=8,
+JSON = json_garbage(FULL_DECK)
+GARBAGE_CARRY = (
+    st.just({})
+    | JSON
+    | st.fixed_dictionaries(
+        {"pots": JSON | st.just({"farm": 500}), "farmer": JSON | st.just(10), "farmer_seat": JSON}
+    )
 )
+GARBAGE_CONTEXTS = garbage_contexts(seats=SEATS, json=JSON, carry=GARBAGE_CARRY, deck=FARMER_DECK)
 FIELDS = ["player", "card", "cards", "limits", "version", "type"]
 
 
@@ -768,44 +761,10 @@ def _fuzz_states() -> list[FarmerState]:
     return [manual_draw, electronic, dealt, playing(), settled]
 
 
-FUZZ_STATES = _fuzz_states()
-
-
-@settings(max_examples=250, deadline=None)
-@given(index=st.integers(0, len(FUZZ_STATES) - 1), action=garbage_actions())
-def test_garbage_actions_only_ever_raise_illegal_action(index: int, action: Any) -> None:
-    apply_or_refuse(ENGINE, FUZZ_STATES[index], action)
-
-
-@settings(max_examples=120, deadline=None)
-@given(
-    rules=st.just({}) | JSON,
-    seats=st.just(SEATS) | JSON | st.dictionaries(st.integers(0, 9), st.integers(0, 99) | JSON, max_size=9),
-    ante=st.sampled_from([0, 100]) | JSON,
-    carry=st.just({})
-    | JSON
-    | st.fixed_dictionaries(
-        {"pots": JSON | st.just({"farm": 500}), "farmer": JSON | st.just(10), "farmer_seat": JSON}
-    ),
-    deck=st.none()
-    | st.permutations(FARMER_DECK).map(tuple)
-    | st.lists(st.sampled_from(FULL_DECK), max_size=53).map(tuple),
-    extra=st.just(()) | st.tuples(st.permutations(FARMER_DECK).map(tuple)) | JSON,
-)
-def test_garbage_table_contexts_only_ever_raise_illegal_action(
-    rules: Any, seats: Any, ante: Any, carry: Any, deck: Any, extra: Any
-) -> None:
-    ctx = TableContext(
-        rules=rules,
-        seats=seats,
-        min_bet=0,
-        max_bet=10**6,
-        ante=ante,
-        deck=deck,
-        extra_decks=extra,
-        carry=carry,
-    )
-    reserve_and_start_or_refuse(ENGINE, ctx)
+(
+    test_garbage_actions_only_ever_raise_illegal_action,
+    test_garbage_table_contexts_only_ever_raise_illegal_action,
+) = garbage_fuzz_tests(ENGINE, _fuzz_states(), garbage_actions(), GARBAGE_CONTEXTS)
 
 
 # --- statistics ---------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from tables.games.cards import FULL_DECK, RANKS, parse_card, rank_index, rank_of
 from tables.games.errors import IllegalAction
 from tables.games.faro import ENGINE, FaroState
 from tables.games.faro_layout import PLACEMENTS
-from tests.games.engine_support import apply_or_refuse
+from tests.games.engine_support import apply_or_refuse, assert_bad_rules, listed_legal_actions
 
 Action = dict[str, Any]
 
@@ -720,9 +720,7 @@ def test_rules_defaults_fill_in() -> None:
     ],
 )
 def test_rules_bad_values_are_refused_as_bad_rules(rules: dict[Any, Any]) -> None:
-    with pytest.raises(IllegalAction) as caught:
-        ENGINE.validate_rules(rules)
-    assert caught.value.code == "bad_rules"
+    assert_bad_rules(ENGINE, rules)
 
 
 def test_start_refuses_an_electronic_shoe_that_is_not_one_deck() -> None:
@@ -1061,9 +1059,7 @@ def test_legal_actions_are_all_accepted_and_a_walk_among_them_always_ends(
     for _ in range(WALK_BOUND):
         if ENGINE.is_over(state):
             break
-        legal = ENGINE.legal_actions(state)
-        assert legal
-        assert json.loads(json.dumps(legal)) == legal
+        legal = listed_legal_actions(ENGINE, state)
         assert [a for a in legal if a["type"] in ("soda", "turn", "last_turn")] == [legal[0]]
         for entry in legal:
             ENGINE.apply(state, _fill(rng, state, entry))  # raises IllegalAction if not legal

@@ -16,7 +16,12 @@ from tables.games.base import RAKE, Settlement, TableContext, pot, wallet
 from tables.games.cards import FULL_DECK
 from tables.games.errors import IllegalAction
 from tables.games.newmarket import ENGINE, PAY_CARDS, NewmarketState, closing_split, hand_of
-from tests.games.engine_support import context
+from tests.games.engine_support import (
+    assert_bad_rules,
+    assert_start_and_reserve_refuse,
+    context,
+    listed_legal_actions,
+)
 
 SEATS3 = {1: 11, 2: 12, 3: 13}  # dealer seat 1 (player 11); 12 sits on the dealer's left
 ORDER3 = [12, 13, 11]
@@ -177,9 +182,7 @@ def test_default_rules_are_chip_100_reserve_30_chips_and_no_rake() -> None:
     ],
 )
 def test_validate_rules_refuses_wrong_keys_types_and_values(rules: dict[str, Any]) -> None:
-    with pytest.raises(IllegalAction) as caught:
-        ENGINE.validate_rules(rules)
-    assert caught.value.code == "bad_rules"
+    assert_bad_rules(ENGINE, rules)
 
 
 def test_validate_rules_keeps_a_percent_or_time_rake() -> None:
@@ -245,11 +248,7 @@ def test_newmarket_is_for_three_to_eight_distinct_players(seats: dict[int, Any],
 def test_antes_are_multiples_of_the_chip_within_the_table_limits(
     ante: int, min_bet: int, max_bet: int, code: str
 ) -> None:
-    ctx = make_ctx(ante=ante, min_bet=min_bet, max_bet=max_bet)
-    for call in (ENGINE.start, ENGINE.reserve):
-        with pytest.raises(IllegalAction) as caught:
-            call(ctx)
-        assert caught.value.code == code
+    assert_start_and_reserve_refuse(ENGINE, make_ctx(ante=ante, min_bet=min_bet, max_bet=max_bet), code)
 
 
 @pytest.mark.parametrize(
@@ -1124,9 +1123,7 @@ def test_legal_actions_are_all_accepted_and_a_walk_among_them_always_ends(
     for _ in range(LEGAL_WALK_BOUND):
         if ENGINE.is_over(state):
             break
-        legal = ENGINE.legal_actions(state)
-        assert legal
-        assert json.loads(json.dumps(legal)) == legal
+        legal = listed_legal_actions(ENGINE, state)
         for entry in legal:
             ENGINE.apply(state, fill(rng, entry))  # raises IllegalAction if it is not legal
         state, _ = ENGINE.apply(state, fill(rng, pick(rng, state, legal, mode)))

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from tables.games.base import Settlement, TableContext, wallet
 from tables.games.errors import IllegalAction
 from tables.games.stakes import ENGINE, VARIANTS, StakesState, required_reserve
-from tests.games.engine_support import context, net
+from tests.games.engine_support import assert_bad_rules, context, is_accepted, net
 
 SEATS = {1: 101, 3: 103, 5: 105, 7: 107}
 STAKE = 500
@@ -102,9 +102,7 @@ def test_default_rules_validate_to_themselves() -> None:
     ],
 )
 def test_bad_rules_are_refused(rules: dict[str, Any]) -> None:
-    with pytest.raises(IllegalAction) as info:
-        ENGINE.validate_rules(rules)
-    assert info.value.code == "bad_rules"
+    assert_bad_rules(ENGINE, rules)
 
 
 def test_percent_rake_is_refused_because_stakes_games_have_no_pot() -> None:
@@ -659,12 +657,7 @@ def test_legal_actions_are_complete_any_other_result_is_refused(
     players = list(ctx.seats.values())
     for _ in range(10):
         action = fill(rng, entry) if rng.random() < 0.3 else some_result(rng, players)
-        try:
-            ENGINE.apply(state, action)
-        except IllegalAction:
-            accepted = False
-        else:
-            accepted = True
+        accepted = is_accepted(ENGINE, state, action)
         assert accepted == admits(entry, action), action
     settled, _ = ENGINE.apply(state, fill(rng, entry))
     with pytest.raises(IllegalAction):

@@ -19,7 +19,13 @@ from tables.games.cards import FULL_DECK, RANKS, SUITS, hand_points
 from tables.games.errors import IllegalAction
 from tables.games.shoe import shuffle
 from tables.games.tonk import ENGINE, TonkState, is_deal_tonk, spread_kind
-from tests.games.engine_support import apply_or_refuse, net
+from tests.games.engine_support import (
+    apply_or_refuse,
+    assert_bad_rules,
+    is_accepted,
+    listed_legal_actions,
+    net,
+)
 
 STAKE = 200
 
@@ -136,9 +142,7 @@ def test_tonk_is_for_two_to_four_players(n: int) -> None:
     ],
 )
 def test_bad_rules_are_refused(rules: dict[str, Any]) -> None:
-    with pytest.raises(IllegalAction) as info:
-        ENGINE.validate_rules(rules)
-    assert info.value.code == "bad_rules"
+    assert_bad_rules(ENGINE, rules)
 
 
 def test_default_rules_are_50_or_11_slaps_on_and_a_single_caught_penalty() -> None:
@@ -1040,9 +1044,7 @@ def test_legal_actions_are_all_accepted_and_a_stock_biased_walk_always_ends(
     for _ in range(LA_BOUND):
         if ENGINE.is_over(state):
             break
-        legal = ENGINE.legal_actions(state)
-        assert legal
-        assert json.loads(json.dumps(legal)) == legal
+        legal = listed_legal_actions(ENGINE, state)
         for entry in legal:
             ENGINE.apply(state, la_fill(rng, entry, state))  # raises IllegalAction if it is not legal
         state, _ = ENGINE.apply(state, la_fill(rng, la_pick(rng, state, legal, mode, drop_rate), state))
@@ -1189,12 +1191,7 @@ def test_legal_actions_with_known_hands_are_complete_anything_else_is_refused(
                 action = (
                     la_fill(rng, rng.choice(legal), state) if attempt == 0 else la_some_action(rng, state)
                 )
-                try:
-                    ENGINE.apply(state, action)
-                except IllegalAction:
-                    accepted = False
-                else:
-                    accepted = True
+                accepted = is_accepted(ENGINE, state, action)
                 assert accepted == la_covered(legal, action), action
                 tried[accepted] += 1
         state, _ = ENGINE.apply(state, la_fill(rng, la_pick(rng, state, legal, mode, 0.1), state))

@@ -61,11 +61,6 @@ def cards(text: str) -> list[str]:
     return text.split()
 
 
-@pytest.fixture
-def floor(system_accounts: None) -> ApiFloor:
-    return ApiFloor()
-
-
 class FaroDeal:
     """A manual-shoe Faro deal of three punters, so every turn's outcome is keyed by the test."""
 

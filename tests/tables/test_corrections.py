@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from django.db.models import F
 
 from casino.models import Player
@@ -24,11 +23,6 @@ from tables.round_state import fold
 from tests.factories import ApiFloor, table_money
 
 TRAY = 1_000_000
-
-
-@pytest.fixture
-def floor(system_accounts: None) -> ApiFloor:
-    return ApiFloor()
 
 
 class Table:

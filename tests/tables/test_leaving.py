@@ -3,16 +3,9 @@ dealt in stays until the round settles (issue 20 item 8)."""
 
 from __future__ import annotations
 
-import pytest
-
 from tables.models import Round
 from tables.replay import check_round
 from tests.factories import ApiFloor
-
-
-@pytest.fixture
-def floor(system_accounts: None) -> ApiFloor:
-    return ApiFloor()
 
 
 def test_a_faro_punter_with_nothing_on_the_layout_leaves_mid_deal(floor: ApiFloor) -> None:

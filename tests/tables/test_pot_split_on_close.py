@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from ledger.models import Account, AccountKind
 from ledger.selectors import get_balance
 from tables.models import Round
@@ -22,11 +20,6 @@ ANTE = 100
 BUY_IN = 10_000
 TRAY = 20_000
 PAY_CARDS = ("AH", "KC", "QD", "JS")
-
-
-@pytest.fixture
-def floor(system_accounts: None) -> ApiFloor:
-    return ApiFloor()
 
 
 def suit(s: str, ranks: str) -> list[str]:

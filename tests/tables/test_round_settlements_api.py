@@ -6,18 +6,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
-
 from casino.models import Player
 from tests.factories import ApiFloor, token_for
 
 BUY_IN = 1_000_000
 TRAY = 10_000_000
-
-
-@pytest.fixture
-def floor(system_accounts: None) -> ApiFloor:
-    return ApiFloor()
 
 
 def long_faro_deal(floor: ApiFloor) -> tuple[int, list[int], list[dict[str, Any]]]:

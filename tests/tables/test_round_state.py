@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from tables.games.registry import engine_for
 from tables.models import Round
 from tables.replay import check_round
@@ -15,11 +13,6 @@ from tests.factories import ApiFloor
 
 BUY_IN = 100_000
 TRAY = 1_000_000
-
-
-@pytest.fixture
-def floor(system_accounts: None) -> ApiFloor:
-    return ApiFloor()
 
 
 def faro_deal(floor: ApiFloor, punters: int = 2) -> tuple[int, int, list[int]]:

@@ -12,75 +12,31 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any
 
-import pytest
-
-from casino.models import Player
 from ledger.selectors import get_trial_balance
 from tables.games.cards import FULL_DECK
 from tables.games.shoe import shuffle
 from tables.models import Round
 from tables.replay import check_round
 from tests.factories import ApiFloor, play_out, table_money, without_settlements
+from tests.tables.api_tables import SeatedTable, Step, moved
 
 ANTE = 100  # one chip
 CHIP = 100
 BUY_IN = 10_000
 TRAY = 50_000
 
-Step = tuple[str, int, str | None]  # ("play", player, card) | ("pass", player, None)
 
-
-@pytest.fixture
-def floor(system_accounts: None) -> ApiFloor:
-    return ApiFloor()
-
-
-class FanTanTable:
+class FanTanTable(SeatedTable):
     """A Fan Tan table ($1 ante) with punters in seats 1, 2, 3 … bought in as given."""
 
     def __init__(
         self, floor: ApiFloor, *, rules: dict[str, Any], buy_ins: Sequence[int] = (BUY_IN,) * 3
     ) -> None:
-        self.floor = floor
-        table = floor.open_table(
-            game="fan_tan", min_bet=100, max_bet=1_000, ante=ANTE, rules=rules, inventory=TRAY
-        )
-        self.id = int(table["id"])
-        self.players = [floor.new_player(buy_in=amount) for amount in buy_ins]
-        for seat, player in enumerate(self.players, start=1):
-            floor.seat(self.id, player, seat)
-        self.wallet = dict(Player.objects.filter(pk__in=self.players).values_list("pk", "wallet__code"))
+        super().__init__(floor, game="fan_tan", ante=ANTE, rules=rules, buy_ins=buy_ins, inventory=TRAY)
         self.pot = f"pot:{self.id}:main"
-
-    def act(self, round_id: int, action: dict[str, Any], status: int = 200) -> Any:
-        return self.floor.act(round_id, action, status=status)
-
-    def run(self, round_id: int, steps: Sequence[Step]) -> dict[str, Any]:
-        round_: dict[str, Any] = {}
-        for kind, player, card in steps:
-            action: dict[str, Any] = {"type": kind, "player": player}
-            if card is not None:
-                action["card"] = card
-            round_ = self.act(round_id, action)
-        return round_
-
-    def balances(self) -> dict[int, tuple[int, int]]:
-        """{player: (available, in_play)} from GET /players/{id}/balance."""
-        out = {}
-        for player in self.players:
-            body = self.floor.balance(player)
-            assert body["total"] == body["available"] + body["in_play"]
-            out[player] = (body["available"], body["in_play"])
-        return out
 
     def money(self) -> dict[str, int]:
         return table_money(self.id, self.players)
-
-
-def moved(round_: dict[str, Any]) -> list[tuple[str, str, str, int]]:
-    """The settlements an action made, as its answer lists them: (kind, from, to, amount) in
-    posting order."""
-    return [(s["kind"], s["from"], s["to"], s["amount"]) for s in round_["settlements"]]
 
 
 def assert_conserved(before: dict[str, int], after: dict[str, int]) -> None:
@@ -140,7 +96,9 @@ def test_known_hands_an_illegal_pass_with_held_sevens_and_a_capped_percent_rake(
     assert all(p["hand"] is None for p in round_["state"]["players"])  # hands stay hidden
 
     # T1 p2 holds no 7 and no spade: a fair pass, one chip. T2 p3 opens spades. T3 p1 passes.
-    round_ = t.run(rid, [("pass", p2, None), ("play", p3, "7S"), ("pass", p1, None), ("pass", p2, None)])
+    round_ = t.take_turns(
+        rid, [("pass", p2, None), ("play", p3, "7S"), ("pass", p1, None), ("pass", p2, None)]
+    )
     refused = [
         ({"type": "play", "player": p1, "card": "8S"}, "not_your_turn"),
         ({"type": "play", "player": p3, "card": "9S"}, "bad_placement"),  # 8S must come first
@@ -179,7 +137,7 @@ def test_known_hands_an_illegal_pass_with_held_sevens_and_a_capped_percent_rake(
     steps += [("play", p2, "8H"), ("play", p3, "7D"), ("play", p1, "8D")]
     steps += [("play", p2, "9H"), ("play", p3, "7C"), ("play", p1, "9D")]
     steps += [("play", p2, "10H")]
-    round_ = t.run(rid, steps)
+    round_ = t.take_turns(rid, steps)
     assert round_["status"] == "in_play"
     round_ = t.act(rid, {"type": "play", "player": p3, "card": "8C"})  # p3's last card
 
@@ -286,7 +244,7 @@ def test_count_only_penalties_are_paid_in_part_and_a_short_wallet_is_not_dealt_i
     round_ = t.act(rid, {"type": "deal"})  # no hands: count-only tracking
     assert round_["state"]["tracking"] == "count"
     assert [p["cards"] for p in round_["state"]["players"]] == [18, 17, 17]
-    round_ = t.run(rid, [("pass", p2, None), ("play", p3, "7S"), ("pass", p1, None)])
+    round_ = t.take_turns(rid, [("pass", p2, None), ("play", p3, "7S"), ("pass", p1, None)])
     assert t.act(rid, {"type": "play", "player": p2, "card": "9S"}, 400)["error"]["code"] == "bad_placement"
     passer_holds = {
         "type": "penalty",
@@ -318,7 +276,7 @@ def test_count_only_penalties_are_paid_in_part_and_a_short_wallet_is_not_dealt_i
     for card in ["8S", "9S", "10S", "JS", "QS", "KS", "6S", "5S", "4S", "3S", "2S", "AS", "7H", "8H", "9H"]:
         steps += [("pass", p2, None), ("play", p3, card), ("pass", p1, None)]
     steps += [("pass", p2, None)]
-    round_ = t.run(rid, steps)
+    round_ = t.take_turns(rid, steps)
     # p1's 600 paid six more passes; the nine after that were paid with nothing (in part).
     assert {p["player"]: p["reserve_left"] for p in round_["state"]["players"]} == {p2: 300, p3: 2_000, p1: 0}
     assert floor.balance(p1)["in_play"] == 0  # p1's reserve is spent while the round is live

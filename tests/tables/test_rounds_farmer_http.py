@@ -10,53 +10,31 @@ After every test each round must replay exactly (``tables.replay`` and ``replay_
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
-from ledger.selectors import get_balance, get_trial_balance
+from ledger.selectors import get_balance
 from tables.games.shoe import shuffle
 from tests.factories import ApiFloor
+from tests.tables.api_tables import SeatedTable, assert_ledger_sound
 
 ANTE = 500
 RESERVE = 2 * ANTE  # the ante plus one more (GAMES.md "Reserve")
 BUY_IN = 20_000
 TRAY = 250_000
 
-Play = tuple[str, int, str | None]  # ("hit", player, card) | ("stay", player, None)
+pytestmark = pytest.mark.usefixtures("rounds_replay_exactly")  # every test: rounds replay, ledger balances
 
 
-@pytest.fixture
-def floor(system_accounts: None) -> ApiFloor:
-    return ApiFloor()
-
-
-@pytest.fixture(autouse=True)
-def rounds_replay_exactly(floor: ApiFloor) -> Iterator[None]:
-    """After each test every round, live or settled, replays to its stored state and settlements
-    (``tables.replay.check_round`` and ``manage.py replay_round``), and the ledger balances."""
-    yield
-    floor.assert_rounds_replay()
-    assert_ledger_sound()
-
-
-def assert_ledger_sound() -> None:
-    trial = get_trial_balance()
-    assert trial.total_debits == trial.total_credits
-    assert sum(row.balance for row in trial.rows) == 0
-
-
-class FarmerTable:
+class FarmerTable(SeatedTable):
     """A Farmer table of five punters in seats 1-5, each bought in for $200."""
 
     def __init__(self, floor: ApiFloor, players: int = 5) -> None:
-        self.floor = floor
-        table = floor.open_table(game="farmer", min_bet=100, max_bet=10_000, ante=ANTE, inventory=TRAY)
-        self.id = int(table["id"])
-        self.players = [floor.new_player(buy_in=BUY_IN) for _ in range(players)]
-        for seat, player in enumerate(self.players, start=1):
-            floor.seat(self.id, player, seat)
+        super().__init__(
+            floor, game="farmer", ante=ANTE, buy_ins=[BUY_IN] * players, inventory=TRAY, max_bet=10_000
+        )
 
     def start(self) -> dict[str, Any]:
         return self.floor.start_round(self.id, "manual")
@@ -64,40 +42,19 @@ class FarmerTable:
     def start_electronic(self) -> dict[str, Any]:
         return self.floor.start_round(self.id, "electronic")
 
-    def act(self, round_id: int, action: dict[str, Any], status: int = 200) -> Any:
-        return self.floor.act(round_id, action, status=status)
-
     def deal(self, round_id: int, cards: dict[int, str], status: int = 200) -> Any:
         """The face-down card of each player (JSON keys are player ids as strings)."""
         return self.act(
             round_id, {"type": "deal", "cards": {str(p): card for p, card in cards.items()}}, status
         )
 
-    def play(self, round_id: int, plays: Sequence[Play]) -> dict[str, Any]:
-        round_: dict[str, Any] = {}
-        for kind, player, card in plays:
-            action: dict[str, Any] = {"type": kind, "player": player}
-            if card is not None:
-                action["card"] = card
-            round_ = self.act(round_id, action)
-        return round_
-
     def farm(self) -> int:
         return get_balance(code=f"pot:{self.id}:farm")
-
-    def wallets(self) -> dict[int, tuple[int, int]]:
-        """{player: (available, in_play)} from the balance endpoint."""
-        out = {}
-        for p in self.players:
-            b = self.floor.balance(p)
-            assert b["total"] == b["available"] + b["in_play"]
-            out[p] = (b["available"], b["in_play"])
-        return out
 
     def assert_money(self, available: Sequence[int], *, in_play: int = 0, farm: int) -> None:
         """Every wallet, the farm, the tray (never moved by Farmer) and the whole ledger."""
         expected = {p: (a, in_play) for p, a in zip(self.players, available, strict=True)}
-        assert self.wallets() == expected
+        assert self.balances() == expected
         assert self.farm() == farm
         assert self.floor.tray(self.id) == TRAY
         assert sum(available) + len(self.players) * in_play + farm == BUY_IN * len(self.players)
@@ -135,17 +92,17 @@ def test_sixteen_wins_the_farm_busts_pay_the_farmer_and_reserves_are_held(floor:
         assert t.act(rid, action, 400)["error"]["code"] == code
     assert t.floor.round(rid) == before
 
-    t.play(rid, [("hit", p2, "6H"), ("stay", p2, None)])  # 10 + 6 = 16
-    t.play(rid, [("hit", p3, "KS"), ("hit", p3, "4C"), ("stay", p3, None)])  # 5 + 10 + 4 = 19: bust
-    t.play(rid, [("hit", p4, "7S"), ("stay", p4, None)])  # 14
-    t.play(rid, [("hit", p5, "2D"), ("stay", p5, None)])  # 3
+    t.take_turns(rid, [("hit", p2, "6H"), ("stay", p2, None)])  # 10 + 6 = 16
+    t.take_turns(rid, [("hit", p3, "KS"), ("hit", p3, "4C"), ("stay", p3, None)])  # 5 + 10 + 4 = 19: bust
+    t.take_turns(rid, [("hit", p4, "7S"), ("stay", p4, None)])  # 14
+    t.take_turns(rid, [("hit", p5, "2D"), ("stay", p5, None)])  # 3
     # Still in play: the bust is not shown, nothing has moved, the reserves are still held.
     live = t.floor.round(rid)
     assert live["status"] == "in_play"
     assert live["state"]["result"] is None
     assert all(hand["total"] is None for hand in live["state"]["players"])
     t.assert_money([BUY_IN - RESERVE] * 5, in_play=RESERVE - ANTE, farm=5 * ANTE)
-    round_ = t.play(rid, [("hit", p1, "3D"), ("hit", p1, "9C"), ("stay", p1, None)])  # 2 + 3 + 9 = 14
+    round_ = t.take_turns(rid, [("hit", p1, "3D"), ("hit", p1, "9C"), ("stay", p1, None)])  # 2 + 3 + 9 = 14
 
     assert round_["status"] == "settled"
     result = round_["state"]["result"]
@@ -173,7 +130,7 @@ def play_first_round(t: FarmerTable) -> None:
     rid = t.start()["id"]
     t.act(rid, {"type": "farmer", "player": p1})
     t.deal(rid, {p2: "10S", p3: "5H", p4: "7D", p5: "AS", p1: "2C"})
-    t.play(
+    t.take_turns(
         rid,
         [
             ("hit", p2, "6H"),
@@ -207,7 +164,7 @@ def test_unwon_farm_carries_over_and_closing_splits_it_to_the_cent(floor: ApiFlo
     assert t.act(rid, {"type": "farmer", "player": p1}, 400)["error"]["code"] == "illegal_action"
     t.assert_money([19_000, 21_000, 18_000, 18_500, 18_500], in_play=RESERVE - ANTE, farm=2_500)
     t.deal(rid, {p3: "10H", p4: "9S", p5: "KD", p1: "5C", p2: "7H"})
-    round_ = t.play(
+    round_ = t.take_turns(
         rid,
         [
             ("hit", p3, "5S"),  # 15
@@ -247,7 +204,7 @@ def test_unwon_farm_carries_over_and_closing_splits_it_to_the_cent(floor: ApiFlo
     t.deal(rid, {p3: "AH", p4: "2S", p5: "3S", p1: "4S", p2: "JS"})
     closing = t.floor.post(t.floor.dealer, f"tables/{t.id}/close", {"closing_inventory": TRAY}, 409)
     assert closing["error"]["code"] == "round_live"  # never while a round is live
-    round_ = t.play(
+    round_ = t.take_turns(
         rid,
         [
             ("hit", p3, "4D"),  # 5
@@ -341,7 +298,7 @@ def test_electronic_first_round_draws_the_farmer_from_a_second_committed_deck(fl
     t.act(rid, {"type": "deal"})
     order = state["order"]
     for p in order:
-        round_ = t.play(rid, [("hit", p, None), ("stay", p, None)])
+        round_ = t.take_turns(rid, [("hit", p, None), ("stay", p, None)])
     assert round_["status"] == "settled"
 
     verify = floor.get(floor.pit_boss, f"rounds/{rid}/verify")

@@ -12,16 +12,17 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
 
-from ledger.selectors import get_balance, get_trial_balance
+from ledger.selectors import get_balance
 from tables.games.cards import FULL_DECK
 from tables.games.shoe import shuffle
 from tests.factories import ApiFloor
+from tests.tables.api_tables import assert_ledger_sound
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -29,6 +30,8 @@ DECK = tuple(rank + suit for suit in SUITS for rank in RANKS)  # the documented 
 EVEN = {"2", "4", "6", "8", "10", "Q"}
 BUY_IN = 300_000
 TRAY = 1_000_000
+
+pytestmark = pytest.mark.usefixtures("rounds_replay_exactly")  # every test: rounds replay, ledger balances
 
 
 def rank(card: str) -> str:
@@ -266,12 +269,6 @@ def new_deal(
     return Deal(floor, table["id"], players, dict(zip(players, buy_ins, strict=True)), TRAY, round_, [])
 
 
-def assert_ledger_sound() -> None:
-    trial = get_trial_balance()
-    assert trial.total_debits == trial.total_credits
-    assert sum(row.balance for row in trial.rows) == 0
-
-
 def settlement_flows(round_: dict[str, Any]) -> Counter[str]:
     """Net cents into each ledger account over the round's settlements."""
     flows: Counter[str] = Counter()
@@ -280,20 +277,6 @@ def settlement_flows(round_: dict[str, Any]) -> Counter[str]:
         flows[s["from"]] -= s["amount"]
         flows[s["to"]] += s["amount"]
     return flows
-
-
-@pytest.fixture
-def floor(system_accounts: None) -> ApiFloor:
-    return ApiFloor()
-
-
-@pytest.fixture(autouse=True)
-def rounds_replay_exactly(floor: ApiFloor) -> Iterator[None]:
-    """After each test every round, live or settled, replays to its stored state and settlements
-    (``tables.replay.check_round`` and ``manage.py replay_round``), and the ledger balances."""
-    yield
-    floor.assert_rounds_replay()
-    assert_ledger_sound()
 
 
 # --------------------------------------------------------------------------- electronic shoe

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from casino.models import Player
 from ledger.selectors import get_balance, get_trial_balance
 from tables.models import Round
 from tables.replay import check_round
 from tests.factories import ApiFloor, play_out, table_money
+from tests.tables.api_tables import SeatedTable, moved
 
 CHIP = 25
 ANTE = 125  # five chips, into each of the four pots
@@ -26,34 +25,15 @@ TRAY = 50_000
 PAY_CARDS = ("AH", "KC", "QD", "JS")
 
 
-@pytest.fixture
-def floor(system_accounts: None) -> ApiFloor:
-    return ApiFloor()
-
-
 def suit(s: str, ranks: str) -> list[str]:
     return [r + s for r in ranks.split()]
 
 
-def moved(round_: dict[str, Any], since: int) -> list[tuple[str, str, str, int]]:
-    """What moved after the first ``since`` settlements of ``round_`` (a GET: it lists them all)."""
-    return [(s["kind"], s["from"], s["to"], s["amount"]) for s in round_["settlements"][since:]]
-
-
-class NewmarketTable:
+class NewmarketTable(SeatedTable):
     def __init__(self, floor: ApiFloor, buy_ins: tuple[int, ...], rules: dict[str, Any]) -> None:
-        self.floor = floor
-        table = floor.open_table(
-            game="newmarket", min_bet=CHIP, max_bet=1_000, ante=ANTE, rules=rules, inventory=TRAY
+        super().__init__(
+            floor, game="newmarket", ante=ANTE, rules=rules, buy_ins=buy_ins, inventory=TRAY, min_bet=CHIP
         )
-        self.id = int(table["id"])
-        self.players = [floor.new_player(buy_in=amount) for amount in buy_ins]
-        for seat, player in enumerate(self.players, start=1):
-            floor.seat(self.id, player, seat)
-        self.wallet = dict(Player.objects.filter(pk__in=self.players).values_list("pk", "wallet__code"))
-
-    def act(self, round_id: int, action: dict[str, Any], status: int = 200) -> Any:
-        return self.floor.act(round_id, action, status=status)
 
     def play(self, round_id: int, player: int, cards: list[str]) -> dict[str, Any]:
         round_: dict[str, Any] = {}
@@ -66,14 +46,6 @@ class NewmarketTable:
 
     def pots(self) -> dict[str, int]:
         return {card: get_balance(code=self.pot(card)) for card in PAY_CARDS}
-
-    def balances(self) -> dict[int, tuple[int, int]]:
-        out = {}
-        for player in self.players:
-            body = self.floor.balance(player)
-            assert body["total"] == body["available"] + body["in_play"]
-            out[player] = (body["available"], body["in_play"])
-        return out
 
 
 def test_pots_carry_the_widow_is_sold_rake_floors_and_caps_and_closing_splits_to_the_cent(

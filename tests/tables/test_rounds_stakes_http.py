@@ -23,22 +23,14 @@ from tables.models import Round
 from tables.replay import check_round
 from tables.services import seat_player
 from tests.factories import ApiFloor, PlayerFactory, TableFactory, open_table_for, table_money
+from tests.tables.api_tables import SeatedTable, moved
 
 STAKE = 100
 BUY_IN = 5_000
 TRAY = 10_000
 
 
-@pytest.fixture
-def floor(system_accounts: None) -> ApiFloor:
-    return ApiFloor()
-
-
-def moved(round_: dict[str, Any]) -> list[tuple[str, str, str, int]]:
-    return [(s["kind"], s["from"], s["to"], s["amount"]) for s in round_["settlements"]]
-
-
-class StakesTable:
+class StakesTable(SeatedTable):
     def __init__(
         self,
         floor: ApiFloor,
@@ -48,15 +40,9 @@ class StakesTable:
         buy_ins: tuple[int, ...] = (BUY_IN,) * 4,
         max_bet: int = 1_000,
     ) -> None:
-        self.floor = floor
-        table = floor.open_table(
-            game="stakes", min_bet=100, max_bet=max_bet, ante=ante, rules=rules, inventory=TRAY
+        super().__init__(
+            floor, game="stakes", ante=ante, rules=rules, buy_ins=buy_ins, inventory=TRAY, max_bet=max_bet
         )
-        self.id = int(table["id"])
-        self.players = [floor.new_player(buy_in=amount) for amount in buy_ins]
-        for seat, player in enumerate(self.players, start=1):
-            floor.seat(self.id, player, seat)
-        self.w = dict(Player.objects.filter(pk__in=self.players).values_list("pk", "wallet__code"))
 
     def start(self) -> dict[str, Any]:
         return self.floor.start_round(self.id, "manual")
@@ -67,14 +53,6 @@ class StakesTable:
     def scores(self, **by_index: int) -> dict[str, int]:
         """``scores(p1=10, p2=7, …)`` keyed by player id, as JSON keys are strings."""
         return {str(self.players[int(key[1:]) - 1]): n for key, n in by_index.items()}
-
-    def balances(self) -> dict[int, tuple[int, int]]:
-        out = {}
-        for player in self.players:
-            body = self.floor.balance(player)
-            assert body["total"] == body["available"] + body["in_play"]
-            out[player] = (body["available"], body["in_play"])
-        return out
 
     def wallets(self) -> list[int]:
         money = table_money(self.id, self.players)
@@ -104,9 +82,9 @@ def test_first_out_every_other_player_pays_the_winner_one_stake(floor: ApiFloor)
     round_ = t.result(round_["id"], {"winner": p3})
     assert round_["status"] == "settled"
     assert moved(round_) == [
-        ("win", t.w[p2], t.w[p3], 100),
-        ("win", t.w[p4], t.w[p3], 100),
-        ("win", t.w[p1], t.w[p3], 100),
+        ("win", t.wallet[p2], t.wallet[p3], 100),
+        ("win", t.wallet[p4], t.wallet[p3], 100),
+        ("win", t.wallet[p1], t.wallet[p3], 100),
     ]
     assert t.balances() == {p1: (4_900, 0), p2: (4_900, 0), p3: (5_300, 0), p4: (4_900, 0)}
     t.assert_sound(start)
@@ -125,16 +103,16 @@ def test_loser_pays_each_other_player_from_the_dealers_left_in_full_whatever_res
     # p2 holds the Old Maid and pays 200 to p3, p4 and p1 in turn.
     round_ = t.result(round_["id"], {"loser": p2})
     assert moved(round_) == [
-        ("win", t.w[p2], t.w[p3], 200),
-        ("win", t.w[p2], t.w[p4], 200),
-        ("win", t.w[p2], t.w[p1], 200),
+        ("win", t.wallet[p2], t.wallet[p3], 200),
+        ("win", t.wallet[p2], t.wallet[p4], 200),
+        ("win", t.wallet[p2], t.wallet[p1], 200),
     ]
     assert t.balances() == {p1: (5_200, 0), p2: (4_400, 0), p3: (5_200, 0), p4: (5_200, 0)}
     # Round 2 (p2 deals; order p3, p4, p1, p2): p1 loses and pays p3, p4 and p2.
     round_ = t.start()
     assert round_["players"] == [p3, p4, p1, p2]
     round_ = t.result(round_["id"], {"loser": p1})
-    assert [m[2] for m in moved(round_)] == [t.w[p3], t.w[p4], t.w[p2]]
+    assert [m[2] for m in moved(round_)] == [t.wallet[p3], t.wallet[p4], t.wallet[p2]]
     assert t.wallets() == [4_600, 4_600, 5_400, 5_400]
     t.assert_sound(start)
 
@@ -150,7 +128,7 @@ def test_high_score_single_winner_and_tied_winners_share_with_the_odd_cent_from_
     assert round_["state"]["settle"] == "high_score"
     round_ = t.result(round_["id"], {"scores": t.scores(p1=40, p2=52, p3=13, p4=0)})
     assert round_["state"]["winners"] == [p2]
-    assert sorted(moved(round_)) == sorted(("win", t.w[p], t.w[p2], 101) for p in (p3, p4, p1))
+    assert sorted(moved(round_)) == sorted(("win", t.wallet[p], t.wallet[p2], 101) for p in (p3, p4, p1))
     assert t.wallets() == [4_899, 5_303, 4_899, 4_899]
 
     # Round 2: p2 deals, so the order is p3, p4, p1, p2. p4, p1 and p2 tie on 10; p3 pays
@@ -161,9 +139,9 @@ def test_high_score_single_winner_and_tied_winners_share_with_the_odd_cent_from_
     round_ = t.result(round_["id"], {"scores": t.scores(p1=10, p2=10, p3=7, p4=10)})
     assert round_["state"]["winners"] == [p4, p1, p2]
     assert moved(round_) == [
-        ("win", t.w[p3], t.w[p4], 34),
-        ("win", t.w[p3], t.w[p1], 34),
-        ("win", t.w[p3], t.w[p2], 33),
+        ("win", t.wallet[p3], t.wallet[p4], 34),
+        ("win", t.wallet[p3], t.wallet[p1], 34),
+        ("win", t.wallet[p3], t.wallet[p2], 33),
     ]
     assert t.wallets() == [4_933, 5_336, 4_798, 4_933]
 
@@ -183,7 +161,9 @@ def test_fifty_one_a_tie_with_the_stop_caller_goes_to_the_other_player(floor: Ap
     # p1 called Stop and ties p2 on 51: p2 wins, so p1 and p3 each pay p2 a stake.
     round_ = t.result(round_["id"], {"scores": t.scores(p1=51, p2=51, p3=30), "stop": p1})
     assert round_["state"]["winners"] == [p2]
-    assert sorted(moved(round_)) == sorted([("win", t.w[p3], t.w[p2], 100), ("win", t.w[p1], t.w[p2], 100)])
+    assert sorted(moved(round_)) == sorted(
+        [("win", t.wallet[p3], t.wallet[p2], 100), ("win", t.wallet[p1], t.wallet[p2], 100)]
+    )
     # Round 2: a Stop caller with the higher score still wins.
     round_ = t.result(t.start()["id"], {"scores": t.scores(p1=20, p2=48, p3=40), "stop": p2})
     assert round_["state"]["winners"] == [p2]
@@ -204,7 +184,11 @@ def test_points_everyone_pays_the_top_scorer_the_difference_rounded_down_and_tie
     round_ = t.result(round_["id"], {"scores": t.scores(p1=523, p2=400, p3=77, p4=-20)})
     # p2: 123 x 25 / 100 = 30.75 -> 30; p3: 446 -> 111.5 -> 111; p4: 543 -> 135.75 -> 135.
     assert sorted(moved(round_)) == sorted(
-        [("win", t.w[p2], t.w[p1], 30), ("win", t.w[p3], t.w[p1], 111), ("win", t.w[p4], t.w[p1], 135)]
+        [
+            ("win", t.wallet[p2], t.wallet[p1], 30),
+            ("win", t.wallet[p3], t.wallet[p1], 111),
+            ("win", t.wallet[p4], t.wallet[p1], 135),
+        ]
     )
     assert t.wallets() == [5_276, 4_970, 4_889, 4_865]
 
@@ -216,10 +200,10 @@ def test_points_everyone_pays_the_top_scorer_the_difference_rounded_down_and_tie
     paid = {(s["from"], s["to"]): 0 for s in round_["settlements"]}
     for s in round_["settlements"]:
         paid[(s["from"], s["to"])] += s["amount"]
-    assert sum(a for (f, _), a in paid.items() if f == t.w[p3]) == 750
-    assert sum(a for (f, _), a in paid.items() if f == t.w[p1]) == 12
-    assert sum(a for (_, to), a in paid.items() if to == t.w[p4]) == 381
-    assert sum(a for (_, to), a in paid.items() if to == t.w[p2]) == 381
+    assert sum(a for (f, _), a in paid.items() if f == t.wallet[p3]) == 750
+    assert sum(a for (f, _), a in paid.items() if f == t.wallet[p1]) == 12
+    assert sum(a for (_, to), a in paid.items() if to == t.wallet[p4]) == 381
+    assert sum(a for (_, to), a in paid.items() if to == t.wallet[p2]) == 381
     assert t.wallets() == [5_264, 5_351, 4_139, 5_246]
     assert t.balances()[p3] == (4_139, 0)
     t.assert_sound(start)

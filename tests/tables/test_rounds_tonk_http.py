@@ -11,60 +11,30 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-import pytest
-
-from casino.models import Player
 from ledger.selectors import get_trial_balance
 from tables.games.cards import FULL_DECK
 from tables.games.shoe import shuffle
 from tables.models import Round
 from tables.replay import check_round
 from tests.factories import ApiFloor, play_out, table_money
+from tests.tables.api_tables import SeatedTable, moved
 
 STAKE = 100
 BUY_IN = 5_000
 TRAY = 50_000
 
 
-@pytest.fixture
-def floor(system_accounts: None) -> ApiFloor:
-    return ApiFloor()
-
-
-def moved(round_: dict[str, Any], since: int = 0) -> list[tuple[str, str, str, int]]:
-    return [(s["kind"], s["from"], s["to"], s["amount"]) for s in round_["settlements"][since:]]
-
-
-class TonkTable:
+class TonkTable(SeatedTable):
     def __init__(
         self, floor: ApiFloor, rules: dict[str, Any], buy_ins: tuple[int, ...] = (BUY_IN,) * 3
     ) -> None:
-        self.floor = floor
-        table = floor.open_table(
-            game="tonk", min_bet=100, max_bet=1_000, ante=STAKE, rules=rules, inventory=TRAY
-        )
-        self.id = int(table["id"])
-        self.players = [floor.new_player(buy_in=amount) for amount in buy_ins]
-        for seat, player in enumerate(self.players, start=1):
-            floor.seat(self.id, player, seat)
-        self.wallet = dict(Player.objects.filter(pk__in=self.players).values_list("pk", "wallet__code"))
-
-    def act(self, round_id: int, action: dict[str, Any], status: int = 200) -> Any:
-        return self.floor.act(round_id, action, status=status)
+        super().__init__(floor, game="tonk", ante=STAKE, rules=rules, buy_ins=buy_ins, inventory=TRAY)
 
     def deal(self, hands: dict[int, list[str]], upcard: str, status: int = 200) -> dict[str, Any]:
         """Start a manual round and key every hand and the upcard (full tracking)."""
         round_ = self.floor.start_round(self.id, "manual")
         body = {"type": "deal", "hands": {str(p): cards for p, cards in hands.items()}, "upcard": upcard}
         return self.act(round_["id"], body, status)
-
-    def balances(self) -> dict[int, tuple[int, int]]:
-        out = {}
-        for player in self.players:
-            body = self.floor.balance(player)
-            assert body["total"] == body["available"] + body["in_play"]
-            out[player] = (body["available"], body["in_play"])
-        return out
 
 
 def test_single_penalty_caught_drop_deal_tonks_a_drawn_deal_and_a_tonk_out(floor: ApiFloor) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-import pytest
 from django.utils import timezone
 
 from ledger.models import Account, AccountKind
@@ -20,11 +19,6 @@ from tests.factories import ApiFloor, table_money
 
 RAKE = {"kind": "time", "amount": 50, "minutes": 30}
 TRAY = 10_000
-
-
-@pytest.fixture
-def floor(system_accounts: None) -> ApiFloor:
-    return ApiFloor()
 
 
 def test_time_rake_per_seated_player_per_period_paid_in_part_from_what_is_available(floor: ApiFloor) -> None:
