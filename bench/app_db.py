@@ -84,6 +84,16 @@ def migrate(env: Mapping[str, str], *, timeout: float | None = None) -> None:
     )
 
 
+def run_captured(
+    command: list[str], *, timeout: float, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``command`` run in the project folder, its output kept as text: the caller reads its exit
+    status and output (a failed Django step or ping is reported, not raised)."""
+    return subprocess.run(
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
 def backends(database: str) -> list[int]:
     """Process ids of the PostgreSQL backends connected to ``database``, to read their CPU time."""
     with psycopg.connect(db_url("postgres")) as conn:
@@ -195,3 +205,30 @@ def staff(username: str, role: str) -> Any:
         user.set_unusable_password()
         user.save()
     return user
+
+
+def funded_player(
+    cashier: Any, *, username: str, name: str, amount: int, password: str = "bench-password-1"
+) -> Any:
+    """A player made and bought in for ``amount`` through the cage's services, as at the cage
+    (``password``: a bench whose clients sign in gives its own)."""
+    from casino.services import buy_in, create_player
+
+    player = create_player(actor=cashier, username=username, password=password, name=name)
+    buy_in(actor=cashier, player=player, amount=amount)
+    return player
+
+
+def open_faro_table(index: int, *, boss: Any, opening: int) -> tuple[Any, Any]:
+    """Table ``index`` of a bench's Faro floor, made, given its own dealer and opened with ``opening``
+    cents in its tray through the services; returns (table, dealer)."""
+    from casino.models import Role
+    from tables import services
+
+    dealer = staff(f"bench-dealer-{index}", Role.DEALER)
+    table = services.create_table(
+        actor=boss, name=f"Bench Faro {index:03d}", game="faro", min_bet=500, max_bet=50_000
+    )
+    services.assign_dealer(actor=boss, table_id=table.pk, dealer_id=dealer.pk)
+    services.open_table(actor=dealer, table_id=table.pk, opening_inventory=opening)
+    return table, dealer

@@ -56,7 +56,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import json
 import math
 import os
 import random
@@ -86,12 +85,14 @@ from bench.app_db import (
     free_port,
     fresh_database,
     log,
+    run_captured,
     served_env,
     staff,
 )
 from bench.harness import children_of, stop_after, write_report
 from bench.served import (
     Processes,
+    answer_child,
     bench_parser,
     run_child,
     start_beat,
@@ -675,26 +676,29 @@ class FaultBench:
         return self.run_phase(Phase(f"gunicorn: 2 of {WORKERS} workers SIGKILLed under load"), fault)
 
     def postgres_refuses(self) -> Phase:
-        def fault(phase: Phase) -> None:
-            self.proxy.refuse()
-            time.sleep(self.profile.postgres_down)
-            self.proxy.restore()
-            phase.lifted_at = time.monotonic()
-            phase.notes.append(self.sign_ins(phase, "during the outage"))
-
         down = self.profile.postgres_down
-        return self.run_phase(Phase(f"PostgreSQL refusing connections for {down:.0f} s"), fault)
+        return self.postgres_out(
+            f"refusing connections for {down:.0f} s", cut=self.proxy.refuse, mend=self.proxy.restore
+        )
 
     def postgres_stalls(self) -> Phase:
+        down = self.profile.postgres_down
+        return self.postgres_out(
+            f"hung for {down:.0f} s (connects, never answers)", cut=self.proxy.stall, mend=self.proxy.resume
+        )
+
+    def postgres_out(self, how: str, *, cut: Callable[[], None], mend: Callable[[], None]) -> Phase:
+        """PostgreSQL out of reach through the proxy (``cut`` to ``mend``) for ``postgres_down`` s,
+        sign-ins tried during the outage: the two outages differ only in what the proxy does."""
+
         def fault(phase: Phase) -> None:
-            self.proxy.stall()
+            cut()
             time.sleep(self.profile.postgres_down)
-            self.proxy.resume()
+            mend()
             phase.lifted_at = time.monotonic()
             phase.notes.append(self.sign_ins(phase, "during the outage"))
 
-        down = self.profile.postgres_down
-        return self.run_phase(Phase(f"PostgreSQL hung for {down:.0f} s (connects, never answers)"), fault)
+        return self.run_phase(Phase(f"PostgreSQL {how}"), fault)
 
     def redis_stopped(self) -> Phase:
         def fault(phase: Phase) -> None:
@@ -866,14 +870,7 @@ def code_edited_since(moment: float) -> list[str]:
 
 
 def revision() -> str:
-    done = subprocess.run(
-        ["git", "describe", "--always", "--dirty"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=10,
-        check=False,
-    )
+    done = run_captured(["git", "describe", "--always", "--dirty"], timeout=10)
     return done.stdout.strip() or "unknown"
 
 
@@ -995,8 +992,7 @@ def main(argv: list[str] | None = None) -> int:
         output=OUTPUT,
     )
     args = parser.parse_args(argv)
-    if args.child:
-        print(json.dumps(child_setup() if args.child == "setup" else child_verify(), default=str))
+    if answer_child(args, {"setup": child_setup, "verify": child_verify}, default=str):
         return 0
     profile = QUICK if args.quick else FULL
     stop_after(BUDGET)

@@ -37,7 +37,6 @@ printed beside the figures, not enforced: a shared machine's load moves them).
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import random
 import re
@@ -57,24 +56,12 @@ from typing import Any
 
 import psycopg
 
-from bench import cpu_probe, load_test
-from bench.app_db import (
-    ROOT,
-    backends,
-    db_url,
-    describe_machine,
-    drop_database,
-    free_port,
-    fresh_database,
-    log,
-    served_env,
-    staff,
-)
+from bench import app_db, cpu_probe, load_test
 from bench.harness import children_of, percentile, stop_after, write_report
 from bench.load_test import CpuSampler, Tally
-from bench.served import Processes, bench_parser, run_child, start_service, wait_until_up
+from bench.served import Processes, answer_child, bench_parser, run_child, start_service, wait_until_up
 
-OUTPUT = ROOT / "build" / "bench" / "floor.md"
+OUTPUT = app_db.ROOT / "build" / "bench" / "floor.md"
 DB_NAME = os.environ.get("BENCH_FLOOR_DB", "casekeeper_floor")  # another name: two runs side by side
 LABEL = "floor"
 MEAN_GAP = 4.0  # seconds between one dealer's taps, on average (Poisson)
@@ -145,7 +132,7 @@ def child_setup() -> dict[str, Any]:
         if floor["tables"][i]["game"] != "faro":
             raise RuntimeError(f"table {i} is {floor['tables'][i]['game']}: the console tables are Faro")
         floor["tables"][i]["console"] = f"load-dealer-{i}"  # load_test.child_setup's dealer names
-    pit = [staff(f"floor-pit-{k}", Role.PIT_BOSS).username for k in range(PIT_SCREENS)]
+    pit = [app_db.staff(f"floor-pit-{k}", Role.PIT_BOSS).username for k in range(PIT_SCREENS)]
     signing_in = [*pit, *(floor["tables"][i]["console"] for i in console)]
     User.objects.filter(username__in=signing_in).update(password=staff_hash)
     return {**floor, "pit": pit}
@@ -404,7 +391,7 @@ class RatingWatch(threading.Thread):
 
     def __init__(self) -> None:
         super().__init__(daemon=True)
-        self.conn = psycopg.connect(db_url(DB_NAME), autocommit=True)
+        self.conn = psycopg.connect(app_db.db_url(DB_NAME), autocommit=True)
         self.backend_pid = self.conn.info.backend_pid
         self.delays: dict[int, float] = {}
         self.unrated: set[int] = set()
@@ -445,7 +432,7 @@ def service_env(redis_db: int, metrics_dir: str, cpu_dir: str) -> dict[str, str]
     return {
         cpu_probe.DIR_VARIABLE: cpu_dir,
         **os.environ,
-        **served_env(DB_NAME, label=LABEL, LOG_FORMAT="json"),
+        **app_db.served_env(DB_NAME, label=LABEL, LOG_FORMAT="json"),
         "REDIS_URL": url,
         "CELERY_BROKER_URL": url,
         "CELERY_RESULT_BACKEND": url,
@@ -528,11 +515,11 @@ def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -
     cpu_dir = Path(tmp) / "cpu"
     cpu_dir.mkdir()
     env = service_env(redis_db, str(metrics_dir), str(cpu_dir))
-    log(f"creating and migrating {DB_NAME}")
-    fresh_database(DB_NAME, env, synchronous_commit=True, timeout=300)
-    log(f"setting up {profile.tables} tables (child process)")
+    app_db.log(f"creating and migrating {DB_NAME}")
+    app_db.fresh_database(DB_NAME, env, synchronous_commit=True, timeout=300)
+    app_db.log(f"setting up {profile.tables} tables (child process)")
     floor = run_child("bench.floor_bench", "setup", env | {"FLOOR_TABLES": str(profile.tables)})
-    port = free_port()
+    port = app_db.free_port()
     base = f"http://127.0.0.1:{port}"
     server, worker = start_service(
         processes,
@@ -547,7 +534,7 @@ def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -
         base, server, path="/readyz", timeout=load_test.STARTUP_TIMEOUT, log=processes.log_path("gunicorn")
     )
     load_test.wait_for_worker(env, worker, processes.log_path("celery"))
-    log("signing in the console dealers and the pit bosses; warming up")
+    app_db.log("signing in the console dealers and the pit bosses; warming up")
     names = [*floor["pit"], *(t["console"] for t in floor["tables"] if "console" in t)]
     sessions = dict(
         zip(names, parallel([partial(sign_in, base, n) for n in names], SIGN_IN_TIMEOUT), strict=True)
@@ -560,12 +547,12 @@ def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -
         {
             "gunicorn": lambda: children_of(server.pid),
             "celery": lambda: [worker.pid, *children_of(worker.pid), processes.running["beat"].pid],
-            "postgres": lambda: [pid for pid in backends(DB_NAME) if pid != watch.backend_pid],
+            "postgres": lambda: [pid for pid in app_db.backends(DB_NAME) if pid != watch.backend_pid],
         }
     )
     load_before = os.getloadavg()
     probe_marks = cpu_probe.marks(cpu_dir)
-    log(f"driving {len(floor['tables'])} tables for {profile.seconds:.0f} s")
+    app_db.log(f"driving {len(floor['tables'])} tables for {profile.seconds:.0f} s")
     cpu.start()
     watch.start()
     tallies, elapsed, client_cpu = drive(base, floor, sessions, profile.seconds)
@@ -583,7 +570,7 @@ def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -
     watch.finish(RATING_WAIT)
     processes.stop_all()
     probed = cpu_probe.read(cpu_dir, probe_marks)
-    log("checking the database")
+    app_db.log("checking the database")
     checks = run_child("bench.load_test", "verify", env)
     return {
         "profile": profile,
@@ -895,13 +882,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, dest="duration", help="the same as --duration")
     parser.add_argument("--tables", type=int, help="tables on the floor (overrides the profile)")
     args = parser.parse_args(argv)
-    if args.child == "setup":
-        print(json.dumps(child_setup()))
+    if answer_child(args, {"setup": child_setup}):
         return 0
     base = QUICK if args.quick else FULL
     profile = Profile(base.name, args.duration or base.seconds, args.tables or base.tables)
     stop_after(profile.seconds + BUDGET)
-    env = describe_machine()
+    env = app_db.describe_machine()
     processes = Processes(LABEL)
     redis_db = load_test.free_redis_db()
     try:
@@ -912,7 +898,7 @@ def main(argv: list[str] | None = None) -> int:
         processes.stop_all()
         load_test.empty_redis_db(redis_db)
         if not args.keep_db:
-            drop_database(DB_NAME)
+            app_db.drop_database(DB_NAME)
         signal.alarm(0)
     write_report(report(run, env), args.output)
     _, errors = split_failures(run["tally"])

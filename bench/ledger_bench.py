@@ -36,7 +36,6 @@ import platform
 import random
 import signal
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -56,6 +55,7 @@ from bench.app_db import (
     drop_database,
     log,
     migrate,
+    run_captured,
     server_version,
     setup_django,
 )
@@ -516,12 +516,9 @@ def migrate_casekeeper(name: str) -> None:
 
 
 def hordak(*args: str, timeout: float) -> dict[str, Any]:
-    done = subprocess.run(
+    done = run_captured(
         [str(BENCH_PYTHON), "-m", "bench.hordak_project.run", *args],
-        cwd=ROOT,
         env={**os.environ, "HORDAK_BENCH_DB_URL": db_url(DB_HORDAK)},
-        capture_output=True,
-        text=True,
         timeout=timeout,
     )
     if done.returncode != 0:

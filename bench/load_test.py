@@ -49,7 +49,7 @@ import time
 import uuid
 from collections import Counter, defaultdict, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -62,11 +62,20 @@ from bench.app_db import (
     free_port,
     fresh_database,
     log,
+    run_captured,
     served_env,
     staff,
 )
 from bench.harness import children_of, cpu_seconds, markdown_table, percentile, stop_after, write_report
-from bench.served import VENV_BIN, Processes, bench_parser, run_child, start_service, wait_until_up
+from bench.served import (
+    VENV_BIN,
+    Processes,
+    answer_child,
+    bench_parser,
+    run_child,
+    start_service,
+    wait_until_up,
+)
 
 OUTPUT = ROOT / "build" / "bench" / "load.md"
 REDIS_SERVER = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379")
@@ -360,14 +369,10 @@ def wait_for_worker(env: dict[str, str], worker: subprocess.Popen[bytes], log: P
     while time.monotonic() < deadline:
         if worker.poll() is not None:
             raise RuntimeError(f"the Celery worker exited; see {log}")
-        done = subprocess.run(
+        done = run_captured(
             [str(VENV_BIN / "celery"), "-A", "casino", "inspect", "ping", "--timeout", "2"],
-            cwd=ROOT,
             env=env,
-            capture_output=True,
-            text=True,
             timeout=60,
-            check=False,
         )
         if done.returncode == 0 and "pong" in done.stdout:
             return
@@ -805,19 +810,18 @@ def drive(base: str, floor: dict[str, Any], duration: float) -> tuple[list[Tally
 
 
 def merge(tallies: list[Tally]) -> Tally:
+    """Every thread's ``Tally`` summed field by field, so a field added to ``Tally`` is never left out:
+    latencies joined by label, counters updated, counts and lists added."""
     total = Tally()
     for tally in tallies:
         for label, values in tally.latencies.items():
             total.latencies[label] += values
-        total.accepted.update(tally.accepted)
-        total.failures.update(tally.failures)
-        total.resent.update(tally.resent)
-        total.retries += tally.retries
-        total.retries_same += tally.retries_same
-        total.retry_problems += tally.retry_problems
-        total.state_checks += tally.state_checks
-        total.state_mismatches += tally.state_mismatches
-        total.settled += tally.settled
+        for item in fields(Tally):
+            mine, theirs = getattr(total, item.name), getattr(tally, item.name)
+            if isinstance(mine, Counter):
+                mine.update(theirs)
+            elif item.name != "latencies":
+                setattr(total, item.name, mine + theirs)
     return total
 
 
@@ -1128,8 +1132,7 @@ def main(argv: list[str] | None = None) -> int:
         output=OUTPUT,
     )
     args = parser.parse_args(argv)
-    if args.child:
-        print(json.dumps(child_setup() if args.child == "setup" else child_verify()))
+    if answer_child(args, {"setup": child_setup, "verify": child_verify}):
         return 0
     profile = QUICK if args.quick else FULL
     duration = args.duration or profile.seconds

@@ -33,12 +33,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.app_db import ROOT, drop_database, fresh_database, in_process_env, log, setup_django, staff
+from bench import app_db
 from bench.harness import summarize_latencies, write_report
 
-OUTPUT = ROOT / "build" / "bench" / "pit.md"
+OUTPUT = app_db.ROOT / "build" / "bench" / "pit.md"
 BENCH_DB = os.environ.get("PIT_BENCH_DB", "casekeeper_bench_pit")  # another name: benches side by side
-ENV = in_process_env(BENCH_DB, label="pit")
+ENV = app_db.in_process_env(BENCH_DB, label="pit")
 OPENING = 2_000_000  # cents counted into a tray at opening
 BUY_IN = 100_000
 WARM_UP = 2
@@ -62,17 +62,10 @@ def _fill_and_credit(*, dealer: Any, boss: Any, table_id: int, credit: str) -> N
 
 def add_table(index: int, *, boss: Any, cashier: Any) -> None:
     """One table of the floor described in the module docstring, made through the services."""
-    from casino.models import Role
-    from casino.services import buy_in, create_player
     from tables import services
     from tables.rounds import start_round
 
-    dealer = staff(f"bench-dealer-{index}", Role.DEALER)
-    table = services.create_table(
-        actor=boss, name=f"Bench Faro {index:03d}", game="faro", min_bet=500, max_bet=50_000
-    )
-    services.assign_dealer(actor=boss, table_id=table.pk, dealer_id=dealer.pk)
-    services.open_table(actor=dealer, table_id=table.pk, opening_inventory=OPENING)
+    table, dealer = app_db.open_faro_table(index, boss=boss, opening=OPENING)
     if index % 5:  # four tables in five: an earlier shift tonight, closed with a count, then reopened
         _fill_and_credit(dealer=dealer, boss=boss, table_id=table.pk, credit="approve")
         table.tray.refresh_from_db()
@@ -84,13 +77,12 @@ def add_table(index: int, *, boss: Any, cashier: Any) -> None:
     )
     if index % 2 == 0:  # every second table: two players and a live deal
         for seat in (1, 2):
-            player = create_player(
-                actor=cashier,
+            player = app_db.funded_player(
+                cashier,
                 username=f"bench-{index}-{seat}",
-                password="bench-password-1",
                 name=f"Guest {index}",
+                amount=BUY_IN,
             )
-            buy_in(actor=cashier, player=player, amount=BUY_IN)
             services.seat_player(actor=dealer, table_id=table.pk, player_id=player.pk, seat=seat)
         start_round(actor=dealer, table_id=table.pk, shoe="electronic", seed=f"{index:064x}")
 
@@ -101,7 +93,7 @@ def grow_floor(*, start: int, stop: int) -> float:
     from ledger.services import ensure_system_accounts
 
     ensure_system_accounts()
-    boss, cashier = staff("bench-pit", Role.PIT_BOSS), staff("bench-cashier", Role.CASHIER)
+    boss, cashier = app_db.staff("bench-pit", Role.PIT_BOSS), app_db.staff("bench-cashier", Role.CASHIER)
     started = time.perf_counter()
     for index in range(start, stop):
         add_table(index, boss=boss, cashier=cashier)
@@ -137,7 +129,7 @@ def measure(*, samples: int) -> dict[str, Any]:
     from tables.console.selectors import list_floor
     from tables.models import Table
 
-    boss = staff("bench-pit", Role.PIT_BOSS)
+    boss = app_db.staff("bench-pit", Role.PIT_BOSS)
     client = Client()
     client.force_login(boss)
     tables = Table.objects.count()
@@ -208,26 +200,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, default=OUTPUT)
     args = parser.parse_args(argv)
     sizes = sorted({int(size) for size in args.sizes.split(",") if size.strip()})
-    log(f"fresh database {BENCH_DB}")
-    fresh_database(BENCH_DB, ENV)
-    setup_django(ENV, in_process=True)
+    app_db.log(f"fresh database {BENCH_DB}")
+    app_db.fresh_database(BENCH_DB, ENV)
+    app_db.setup_django(ENV, in_process=True)
     results, built, build_seconds = [], 0, 0.0
     try:
         for size in sizes:
-            log(f"growing the floor from {built} to {size} tables")
+            app_db.log(f"growing the floor from {built} to {size} tables")
             build_seconds += grow_floor(start=built, stop=size)
             built = size
-            log(f"measuring {size} tables")
+            app_db.log(f"measuring {size} tables")
             results.append(measure(samples=args.samples))
         from django.db import connections
 
         connections.close_all()
     finally:
         if not args.keep_db:
-            drop_database(BENCH_DB)
+            app_db.drop_database(BENCH_DB)
     report = render(results, samples=args.samples, build_seconds=build_seconds)
     write_report(report, args.output)
-    log(f"written to {args.output}")
+    app_db.log(f"written to {args.output}")
     return 0
 
 

@@ -37,7 +37,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.app_db import ROOT, drop_database, fresh_database, in_process_env, log, setup_django, staff
+from bench.app_db import (
+    ROOT,
+    drop_database,
+    fresh_database,
+    funded_player,
+    in_process_env,
+    log,
+    open_faro_table,
+    setup_django,
+    staff,
+)
 from bench.harness import percentile, write_report
 
 OUTPUT = ROOT / "build" / "bench" / "ratings.md"
@@ -92,7 +102,6 @@ def build_tables(job: tuple[int, list[int], int, int]) -> dict[str, int]:
     from django.db import connection
 
     from casino.models import Role
-    from casino.services import buy_in, create_player
     from ledger.errors import LedgerError
     from tables import services
     from tables.games.errors import IllegalAction
@@ -103,22 +112,16 @@ def build_tables(job: tuple[int, list[int], int, int]) -> dict[str, int]:
     made = {"rounds": 0, "actions": 0, "refused": 0, "players": 0, "sittings": 0}
     for index in indexes:
         rng = random.Random(seed * 100_003 + index)
-        dealer = staff(f"bench-dealer-{index}", Role.DEALER)
-        table = services.create_table(
-            actor=boss, name=f"Bench Faro {index:03d}", game="faro", min_bet=500, max_bet=50_000
-        )
-        services.assign_dealer(actor=boss, table_id=table.pk, dealer_id=dealer.pk)
-        services.open_table(actor=dealer, table_id=table.pk, opening_inventory=OPENING)
-        punters = []
-        for n in range(players_per_table + rounds):
-            player = create_player(
-                actor=cashier,
+        table, dealer = open_faro_table(index, boss=boss, opening=OPENING)
+        punters = [
+            funded_player(
+                cashier,
                 username=f"bench-{index}-{n}",
-                password="bench-password-1",
                 name=f"Guest {index}-{n}",
+                amount=BUY_IN,
             )
-            buy_in(actor=cashier, player=player, amount=BUY_IN)
-            punters.append(player)
+            for n in range(players_per_table + rounds)
+        ]
         made["players"] += len(punters)
         waiting = punters[players_per_table:]
         for seat, player in enumerate(punters[:players_per_table], start=1):

@@ -27,7 +27,6 @@ Not a test: it prints a markdown report and writes it to build/bench/rounds.md.
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import random
 import signal
@@ -51,7 +50,7 @@ from bench.app_db import (
     staff,
 )
 from bench.harness import children_of, cpu_seconds, markdown_table, percentile, write_report
-from bench.served import VENV_BIN, Processes, bench_parser, run_child, wait_until_up
+from bench.served import VENV_BIN, Processes, answer_child, bench_parser, run_child, wait_until_up
 
 OUTPUT = ROOT / "build" / "bench" / "rounds.md"
 # BENCH_ROUNDS_DB lets two runs share one PostgreSQL server without dropping each other's database.
@@ -692,8 +691,7 @@ def main(argv: list[str] | None = None) -> int:
         output=OUTPUT,
     )
     args = parser.parse_args(argv)
-    if args.child:
-        print(json.dumps(child_setup() if args.child == "setup" else child_verify()))
+    if answer_child(args, {"setup": child_setup, "verify": child_verify}):
         return 0
     profile = QUICK if args.quick else FULL
     duration = args.duration or profile.http_seconds

@@ -15,10 +15,11 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from bench.app_db import ROOT
+from bench.app_db import ROOT, run_captured
 
 VENV_BIN = ROOT / ".venv" / "bin"
 LOG_DIR = ROOT / "build" / "bench"
@@ -43,18 +44,23 @@ def bench_parser(
 
 def run_child(module: str, step: str, env: dict[str, str]) -> dict[str, Any]:
     """Run ``python -m <module> --child <step>`` (a Django step) and return its last line's JSON."""
-    done = subprocess.run(
-        [str(VENV_BIN / "python"), "-m", module, "--child", step],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    done = run_captured([str(VENV_BIN / "python"), "-m", module, "--child", step], env=env, timeout=600)
     if done.returncode != 0:
         raise RuntimeError(f"{step} failed:\n{done.stderr[-4000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def answer_child(
+    args: argparse.Namespace, steps: Mapping[str, Callable[[], Any]], *, default: Any = None
+) -> bool:
+    """In the child ``run_child`` started: run the step ``--child`` names, if this bench has it, and
+    print its result as the JSON line ``run_child`` reads (``default``: ``json.dumps``'s, for values
+    JSON lacks). True when it ran, so the bench's ``main`` returns at once."""
+    step = steps.get(args.child) if args.child else None
+    if step is None:
+        return False
+    print(json.dumps(step(), default=default))
+    return True
 
 
 class Processes:
