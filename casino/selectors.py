@@ -14,8 +14,9 @@ from casino.models import Player, User
 from ledger.models import Account, AccountPurpose, Entry
 from ledger.selectors import list_statement
 
-PLAYER_REF = re.compile(r"\b[Pp]layer (\d+)(?: \(seat \d+\))?")
-DEALER_REF = re.compile(r"\b[Dd]ealer (\d+)\b")
+PLAYER_REF = re.compile(r"\b[Pp]layer (?P<id>\d+)(?: \(seat \d+\))?")
+# staff by role ("dealer 4", "pit boss 7") or by "staff 7" where the role does not matter
+STAFF_REF = re.compile(r"\b(?P<word>[Dd]ealer|[Pp]it boss|[Ss]taff) (?P<id>\d+)\b")
 
 
 def players_named(message: str) -> str:
@@ -27,30 +28,35 @@ def players_named(message: str) -> str:
 
 
 def people_named(messages: Sequence[str]) -> list[str]:
-    """``messages`` with every "player 12 (seat 3)" and "dealer 4" in them put as the person's name:
-    one read of the players and one of the dealers for all of them (an alert list's summaries)."""
-    player_ids = _ids(PLAYER_REF, messages)
-    dealer_ids = _ids(DEALER_REF, messages)
+    """``messages`` with every "player 12 (seat 3)", "dealer 4", "pit boss 7" and "staff 7" in them
+    put as the person's name ("staff" gives the name alone): one read of the players and one of the
+    staff for all of them (an alert list's summaries). An id that is nobody stays as it was."""
+    player_ids = ids_in(PLAYER_REF, messages)
+    staff_ids = ids_in(STAFF_REF, messages)
     players = (
         {p.pk: p.name for p in Player.objects.select_related("user").filter(pk__in=player_ids)}
         if player_ids
         else {}
     )
-    dealers = (
-        {u.pk: f"dealer {u.name or u.username}" for u in User.objects.filter(pk__in=dealer_ids)}
-        if dealer_ids
-        else {}
-    )
+    staff = {u.pk: u.name or u.username for u in User.objects.filter(pk__in=staff_ids)} if staff_ids else {}
+
+    def staff_named(found: re.Match[str]) -> str:
+        name = staff.get(int(found.group("id")))
+        if name is None:
+            return found.group(0)
+        word = found.group("word")
+        return name if word.lower() == "staff" else f"{word} {name}"
 
     def named(message: str) -> str:
-        message = PLAYER_REF.sub(lambda found: players.get(int(found.group(1)), found.group(0)), message)
-        return DEALER_REF.sub(lambda found: dealers.get(int(found.group(1)), found.group(0)), message)
+        message = PLAYER_REF.sub(lambda found: players.get(int(found.group("id")), found.group(0)), message)
+        return STAFF_REF.sub(staff_named, message)
 
     return [named(message) for message in messages]
 
 
-def _ids(pattern: re.Pattern[str], messages: Sequence[str]) -> set[int]:
-    found = (int(hit.group(1)) for message in messages for hit in pattern.finditer(message))
+def ids_in(pattern: re.Pattern[str], messages: Sequence[str]) -> set[int]:
+    """The ids ``pattern`` (a regex with an ``id`` group) finds in ``messages``, that a bigint holds."""
+    found = (int(hit.group("id")) for message in messages for hit in pattern.finditer(message))
     return {found_id for found_id in found if found_id < 2**63}  # a bigint column
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
 from casino.errors import NotFound
 from casino.permissions import require_staff
+from casino.selectors import ids_in
 from tables.models import LIVE_ROUND_STATUSES, Round, RoundSettlement, Seat, Table, TableSession, TrayRequest
 
 
@@ -35,6 +38,20 @@ def tables_by_name() -> QuerySet[Table]:
     """Every table, by name, with its tray, dealer, seats and open session; for a reader already
     let in (``list_tables`` checks the person; the pit floor's background render has none)."""
     return _tables().order_by("name")
+
+
+TABLE_REF = re.compile(r"\b[Tt]able (?P<id>\d+)\b")
+
+
+def tables_named(messages: Sequence[str]) -> list[str]:
+    """``messages`` with every "table 5" in them put as the table's name ("Faro 1"), with one read
+    for all of them (an alert list's summaries); an id that is no table stays as it was."""
+    ids = ids_in(TABLE_REF, messages)
+    names = dict(Table.objects.filter(pk__in=ids).values_list("pk", "name")) if ids else {}
+    return [
+        TABLE_REF.sub(lambda found: names.get(int(found.group("id")), found.group(0)), message)
+        for message in messages
+    ]
 
 
 def access_table(*, user: Any, table_id: int) -> Table:

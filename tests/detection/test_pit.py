@@ -24,53 +24,59 @@ def as_user(user: User) -> Client:
     return client
 
 
+def raise_alert(
+    detector: str, kind: str, subject: str, summary: str, evidence: dict[str, Any], **ids: int
+) -> None:
+    """One open alert, as a detector's finding saved for today."""
+    finding = Finding(kind=kind, severity="high", subject=subject, summary=summary, evidence=evidence, **ids)
+    save_findings(detector=detector, day=gaming_day_for(), findings=[finding])
+
+
 @pytest.fixture
 def alert(table: Table, dealer: User) -> Alert:
-    save_findings(
-        detector="trays",
-        day=gaming_day_for(),
-        findings=[
-            Finding(
-                kind="short_count",
-                severity="high",
-                subject="session:1",
-                summary=f"Table {table.pk} closed $200.00 short of the ledger (threshold $25.00).",
-                evidence={"session": 1, "variance": -20_000, "threshold": 2_500, "fills": [1, 2]},
-                table_id=table.pk,
-                dealer_id=dealer.pk,
-            )
-        ],
+    raise_alert(
+        "trays",
+        "short_count",
+        "session:1",
+        f"Table {table.pk} closed $200.00 short of the ledger (threshold $25.00).",
+        {"session": 1, "variance": -20_000, "threshold": 2_500, "fills": [1, 2]},
+        table_id=table.pk,
+        dealer_id=dealer.pk,
     )
     return Alert.objects.get()
 
 
-def test_alerts_name_the_players_and_dealers_their_summaries_give_by_id(
+def test_alerts_name_the_players_and_staff_their_summaries_give_by_id(
     pit_boss: User, auditor: User, player: Any, other_player: Any, dealer: User, table: Table
 ) -> None:
-    save_findings(
-        detector="collusion",
-        day=gaming_day_for(),
-        findings=[
-            Finding(
-                kind="chip_flow",
-                severity="medium",
-                subject=f"pair:{player.pk}:{other_player.pk}",
-                summary=f"Player {player.pk} paid player {other_player.pk} in 12 of 48 rounds ($24.00).",
-                evidence={"shared_rounds": 48},
-                table_id=table.pk,
-                player_id=other_player.pk,
-            ),
-            Finding(
-                kind="dealer_affinity",
-                severity="high",
-                subject=f"player:{player.pk}:dealer:{dealer.pk}",
-                summary=f"Player {player.pk} won 9 of 10 rounds dealt by dealer {dealer.pk} ($90.00).",
-                evidence={"rounds_with_dealer": 10},
-                table_id=table.pk,
-                dealer_id=dealer.pk,
-                player_id=player.pk,
-            ),
-        ],
+    raise_alert(
+        "collusion",
+        "chip_flow",
+        f"pair:{player.pk}:{other_player.pk}",
+        f"Player {player.pk} paid player {other_player.pk} in 12 of 48 rounds ($24.00).",
+        {"shared_rounds": 48, "net_a_to_b": 2_400},
+        table_id=table.pk,
+        player_id=other_player.pk,
+    )
+    raise_alert(
+        "collusion",
+        "dealer_affinity",
+        f"player:{player.pk}:dealer:{dealer.pk}",
+        f"Player {player.pk} won 9 of 10 rounds dealt by dealer {dealer.pk} ($90.00).",
+        {"rounds_with_dealer": 10},
+        table_id=table.pk,
+        dealer_id=dealer.pk,
+        player_id=player.pk,
+    )
+    raise_alert(
+        "trays",
+        "fill_pair",
+        f"pair:{dealer.pk}:{pit_boss.pk}",
+        f"3 fills ($300.00) requested by staff {dealer.pk} were all approved by staff {pit_boss.pk} "
+        "(100% of the requester's fills).",
+        {"fills": 3},
+        table_id=table.pk,
+        dealer_id=dealer.pk,
     )
     for page in (
         as_user(pit_boss).get("/pit/live/", HTTP_HX_REQUEST="true").content.decode(),
@@ -82,6 +88,8 @@ def test_alerts_name_the_players_and_dealers_their_summaries_give_by_id(
         assert "Dealer affinity" in page
         assert "chip_flow" not in page
         assert f"Player {player.pk} " not in page
+        assert f"requested by {dealer.name} were all approved by {pit_boss.name} (100%" in page
+        assert "net a to b $24.00 · shared rounds 48" in page  # collusion's money in dollars
 
 
 def test_the_polled_partial_lists_open_alerts_with_their_evidence(
@@ -92,9 +100,11 @@ def test_the_polled_partial_lists_open_alerts_with_their_evidence(
     assert "Alerts (1 open)" in page
     assert "Short count" in page
     assert "short_count" not in page
-    assert "closed $200.00 short of the ledger" in page
-    assert "variance -20000 · threshold 2500" in page  # plain numbers of the evidence, not the lists
-    assert table.name in page
+    assert f"{table.name} closed $200.00 short of the ledger" in page  # the table by name, not id
+    assert f"Table {table.pk} " not in page
+    # the plain values of the evidence, not the lists; its money in dollars, never cents
+    assert "session 1 · variance −$200.00 · threshold $25.00" in page
+    assert "20000" not in page
     assert f'action="/pit/alerts/{alert.pk}/resolve/"' in page
     assert "/pit/live/" in as_user(pit_boss).get("/pit/").content.decode()
 

@@ -28,3 +28,8 @@ KINDS: dict[str, tuple[str, ...]] = {
     "aml": aml.KINDS,
 }
 DETECTOR_OF_KIND = {kind: name for name, kinds in KINDS.items() for kind in kinds}
+
+# The evidence keys of each kind that hold cents, for screens that show evidence in dollars.
+MONEY_EVIDENCE: dict[str, frozenset[str]] = {
+    kind: module.MONEY for module in (aml, collusion, faro, hold, limits, trays) for kind in module.KINDS
+}

@@ -32,6 +32,8 @@ from tables.detection.base import Finding, Window, threshold
 from tables.detection.data import settled_rounds
 
 KINDS = ("structuring", "minimal_play_cash_out", "chip_walking")
+# evidence that is cents, read in dollars on screens
+MONEY = frozenset({"ctr_threshold", "low", "cash_in", "cash_out", "handle", "result", "unredeemed"})
 DIRECTIONS = {"buy_in": "cash_in", "cash_out": "cash_out"}
 
 

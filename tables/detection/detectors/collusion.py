@@ -75,6 +75,10 @@ from tables.detection.stats import (
 )
 
 KINDS = ("chip_flow", "dealer_affinity", "never_loses")
+# evidence that is cents, read in dollars on screens
+MONEY = frozenset(
+    {"amount_a_to_b", "amount_b_to_a", "net_a_to_b", "result_with_dealer", "result_elsewhere", "result"}
+)
 UNEQUAL_SEATS = ("farmer",)  # games whose seats are not exchangeable (see above)
 
 

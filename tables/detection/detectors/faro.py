@@ -31,6 +31,7 @@ from tables.games.cards import RANKS
 from tables.models import Round, RoundStatus, ShoeKind
 
 KINDS = ("faro_split_rate", "faro_split_deal", "faro_impossible_state")
+MONEY: frozenset[str] = frozenset()  # no evidence of these kinds is money
 FAIR_SPLITS_PER_DEAL = 25 / 17
 FAIR_SPLITS_SD = 1.19
 DECISIONS_PER_DEAL = 25

@@ -49,6 +49,8 @@ from tables.models import MILLI, Round, RoundStat, RoundStatus
 from tables.round_state import context_of, fold
 
 KINDS = ("hold_anomaly",)
+# evidence that is cents, read in dollars on screens
+MONEY = frozenset({"handle", "win", "theo", "sigma", "null_mean_win"})
 CACHE_DAYS = 9  # a deal's null is read by every run whose window holds it (7 days and the live runs)
 
 

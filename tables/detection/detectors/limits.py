@@ -19,6 +19,7 @@ from tables.detection.base import Finding, Window, threshold
 from tables.models import RefusedAction, RoundAction
 
 KINDS = ("limit_probing", "just_under_max")
+MONEY: frozenset[str] = frozenset()  # no evidence of these kinds is money
 OVER_LIMIT_CODES = ("limit_exceeded",)
 
 

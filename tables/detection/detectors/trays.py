@@ -24,6 +24,10 @@ from tables.detection.base import Finding, Window, threshold
 from tables.models import Round, TableSession, TrayRequest, TrayRequestKind, TrayRequestStatus
 
 KINDS = ("fill_unexplained", "fill_pair", "credit_before_close", "short_count")
+# evidence that is cents, read in dollars on screens
+MONEY = frozenset(
+    {"total", "closing_inventory", "closing_ledger", "variance", "threshold", "win", "closing_variance"}
+)
 
 
 def detect(window: Window) -> list[Finding]:
@@ -139,8 +143,8 @@ def _fill_pairs(window: Window) -> list[Finding]:
                 severity="medium",
                 subject=f"pair:{requester}:{approver}",
                 summary=(
-                    f"{len(rows)} fills ({format_dollars(total)}) requested by {requester} were all approved "
-                    f"by {approver} ({share:.0%} of the requester's fills)."
+                    f"{len(rows)} fills ({format_dollars(total)}) requested by staff {requester} were all "
+                    f"approved by staff {approver} ({share:.0%} of the requester's fills)."
                 ),
                 evidence={
                     "requested_by": requester,
