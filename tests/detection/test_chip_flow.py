@@ -107,6 +107,20 @@ def test_soft_play_half_the_time_for_a_week_is_flagged() -> None:
     assert evidence["luck_p_value"] <= 0.2
 
 
+def test_a_soft_player_at_rate_one_raises_one_alert_naming_the_other_payees() -> None:
+    # A hands every win to B, so A never wins and pays C and D one way as well (A -> C and A -> D
+    # are real departures, with no luck to blame: A is short in every round). One cause, one alert:
+    # A -> B, the flow B is paid most often in (B takes A's wins and his own), naming C and D.
+    rounds = table_of_four(shuffled({A: 0, B: 63, C: 31, D: 32}, seed=7), seed=7)
+    hits = flagged(rounds)
+    assert list(hits) == [(A, B)]
+    assert hits[(A, B)]["by_wins"] is True
+    assert sorted(hits[(A, B)]["also_paid_one_way"]) == [C, D]
+    # A -> C and A -> D stay in Benjamini-Hochberg's family, each a departure on its own
+    tested = collusion.chip_flows(rounds)
+    assert sum(1 for c in tested if c.p_value < 1e-6) == 3
+
+
 def test_soft_play_is_not_flagged_in_a_day() -> None:
     rounds = table_of_four(shuffled({A: 2, B: 7, C: 5, D: 4}, seed=2), seed=2)
     assert len(rounds) == 18 < 36  # fewer shared rounds than FLOW_MIN_SHARED: not tested

@@ -35,11 +35,9 @@ is then a sum of Bernoulli trials with their own probabilities, judged by its ex
   p = 1e-8); the direction test weighs those rounds instead of dropping the pair for them.
   The pair's p-value is twice the smaller of the two (Bonferroni; a test whose guard fails
   counts as 1), and Benjamini–Hochberg at ``DETECT_FDR`` over every tested pair raises the alerts.
-  One cause, one alert: a dumper found by amounts also pays every table-mate one way (he scores
-  nothing whenever he or his partner would top), so his flows that are one-way *by wins* only are
-  the dumping, not pairs of their own; they stay in the BH family but raise no alert, and the
-  dumping finding lists them (``also_paid_one_way``). Without this, the bench's dumper at rate 1
-  raised false ``chip_flow`` alerts on his table-mates (tuning seeds 2 and 3, one night).
+  One cause, one alert: a payer raises one ``chip_flow`` alert, his dumping if found by amounts,
+  else his strongest flow by wins; his other one-way flows are listed in it
+  (``also_paid_one_way``, see ``_one_cause_per_payer``).
   The luck test cannot do the same for a payer who is merely weak (or plays soft): that payer
   pays every table-mate one way, and soft play half the time can look exactly like it (on tuning
   seed 1 the partner's own share of the rest was no better than the table-mates'), so asking the
@@ -171,27 +169,31 @@ def chip_flows(rounds: list[RoundResults]) -> list[Candidate]:
         for giver, taker in ((a, b), (b, a)):
             elsewhere = [(chance, hit) for winner, chance, hit in top_as_payer[giver] if winner != taker]
             candidates.append(_pair_flow(giver, taker, together, elsewhere))
-    return _one_cause_per_dumper(candidates)
+    return _one_cause_per_payer(candidates)
 
 
-def _one_cause_per_dumper(candidates: list[Candidate]) -> list[Candidate]:
-    """A payer found dumping by amounts pays every table-mate one way too (he scores nothing whenever
-    he or his partner would top): those flows by wins alone are the dumping, not pairs of their own.
-    They stay in Benjamini–Hochberg's family (they are real departures from chance) but raise no
-    alert; the dumping finding lists them."""
-    dumping = {
-        c.finding.evidence["from_player"]: c.finding
-        for c in candidates
-        if c.finding is not None and c.finding.evidence["by_amounts"]
-    }
-    for candidate in candidates:
-        finding = candidate.finding
-        if finding is None or finding.evidence["by_amounts"]:
+def _one_cause_per_payer(candidates: list[Candidate]) -> list[Candidate]:
+    """One alert per payer. A player who pays one partner on purpose pays every table-mate one way
+    too: a dumper scores nothing whenever he or his partner would top, and a soft player hands
+    every win away, so he never takes a round back from anyone. Those other flows are the same
+    cause, not pairs of their own. The payer's finding is his dumping if one was found by amounts,
+    else his flow with the smallest p-value (the partner takes the payer's wins as well as his own,
+    so he is paid most often); the rest stay in Benjamini–Hochberg's family (they are real
+    departures from chance) but raise no alert, and the finding lists them (``also_paid_one_way``).
+    Without this the bench's dumper (tuning seeds 2 and 3) and its soft player at rate 1 (test
+    seeds 111-115) raised false ``chip_flow`` alerts on their table-mates."""
+    found = sorted(
+        ((c, c.finding) for c in candidates if c.finding is not None),
+        key=lambda pair: (not pair[1].evidence["by_amounts"], pair[0].p_value),
+    )
+    kept: dict[int, Finding] = {}
+    for candidate, finding in found:
+        payer = kept.get(finding.evidence["from_player"])
+        if payer is None:
+            kept[finding.evidence["from_player"]] = finding
             continue
-        dumper = dumping.get(finding.evidence["from_player"])
-        if dumper is not None:
-            dumper.evidence.setdefault("also_paid_one_way", []).append(finding.evidence["to_player"])
-            candidate.finding = None
+        payer.evidence.setdefault("also_paid_one_way", []).append(finding.evidence["to_player"])
+        candidate.finding = None
     return candidates
 
 
