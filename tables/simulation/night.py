@@ -224,15 +224,16 @@ class Night:
                 self._buy_in(player)
             services.seat_player(actor=dealer_of(table), table_id=table.pk, player_id=player.pk)
 
-    def _act(self, table: Table, round_id: int, action: dict[str, Any]) -> bool:
+    def _act(self, table: Table, round_id: int, action: dict[str, Any]) -> str | None:
+        """Play ``action``; the code of its refusal, or None when it was taken."""
         try:
             apply_round_action(actor=dealer_of(table), round_id=round_id, action=action)
         except (IllegalAction, LedgerError, DomainError) as error:
             log_refused_action(actor=dealer_of(table), round_id=round_id, action=action, code=error.code)
             self.summary.refused += 1
-            return False
+            return str(error.code)
         self.summary.actions += 1
-        return True
+        return None
 
     def play_round(self, table: Table, number: int) -> None:
         seed = hashlib.sha256(f"{self.config.seed}:{table.name}:{number}".encode()).hexdigest()
@@ -298,7 +299,10 @@ class Night:
         dealing: dict[str, Any] = {"type": next_action or "turn"}
         if self.injector and public.get("shoe") == "manual":
             dealing = self.injector.deal_cards(public, dealing)
-        self._act(table, round_id, dealing)
+        if self._act(table, round_id, dealing) == "insufficient_funds":
+            # the tray cannot pay this turn's winners: the dealer asks for a fill, as a real one
+            # would mid-deal, and deals the turn again (it was refused whole)
+            self.tray_change(table, "fill", SPECS[table.game].opening // 2)
 
     def _call_order(self, public: dict[str, Any]) -> list[str] | None:
         left = [
@@ -323,8 +327,10 @@ class Night:
             kind, amount = "fill", spec.opening // 2
         elif balance > spec.opening * 2:
             kind, amount = "credit", spec.opening // 2
-        if kind is None:
-            return
+        if kind is not None:
+            self.tray_change(table, kind, amount)
+
+    def tray_change(self, table: Table, kind: str, amount: int) -> None:
         signed_tray_change(
             table=table, kind=kind, amount=amount, dealer=dealer_of(table), approver=self.rng.choice(self.pit)
         )
