@@ -16,9 +16,11 @@ DETECTION: dict[str, int | float] = {
     # raise alerts by Benjamini-Hochberg at this false-discovery rate over every subject tested.
     "WINDOW_DAYS": env.int("DETECT_WINDOW_DAYS", default=7),
     "FDR": env.float("DETECT_FDR", default=0.01),
-    # Monte Carlo nulls (tables.detection.faro_null): fair re-deals per Faro deal, draws of a
-    # window's sum (more, up to MAX, for a subject far out), and the seed (with the round id).
+    # Monte Carlo nulls (tables.detection.faro_null): fair re-deals per Faro deal (more, up to
+    # MAX, for a deal whose win is beyond them), draws of a window's sum (more, up to MAX, for a
+    # subject far out), and the seed (with the round id).
     "MC_DEALS": env.int("DETECT_MC_DEALS", default=100),
+    "MC_MAX_DEALS": env.int("DETECT_MC_MAX_DEALS", default=1_600),
     "MC_DRAWS": env.int("DETECT_MC_DRAWS", default=2_000),
     "MC_MAX_DRAWS": env.int("DETECT_MC_MAX_DRAWS", default=128_000),
     "MC_SEED": env.int("DETECT_MC_SEED", default=1),

@@ -7,9 +7,18 @@ bet, removal and call, with its amount, at the point of the deal where it was ma
 changes only what chance decides: the order of the cards not yet seen when play began (every
 card but the soda, which is burned face up before the first turn). Each simulated deal
 replays the recorded actions through the pure engine (``tables.games.faro``) on a fresh
-shuffle; a recorded action the new deal makes impossible (a bet on a rank that has died, the
-removal of a stack already decided, a call of an order no longer possible) is left out, as
-the engine would refuse it at a real table.
+shuffle.
+
+A recorded bet the new deal makes impossible still stakes its money: a bet on a rank that has
+died there goes on a live placement of as many ranks (drawn from the engine's
+``legal_actions``), and a call of an order no longer possible calls one of the orders left.
+Players bet on live ranks and call the cards that are left, so the money they staked is in
+play under any deal. Leaving such bets out, as this model did until 2026-11-28, took about a
+sixth of a deal's bets and nearly every call out of the simulated deals (tuning seed 3, table 5:
+54 of 306 bets and $2,322 of $15,347 a simulated night, 99 of 100 calls), so the null was too
+narrow and honest tables raised hold alerts. A removal of a stack the new deal has already
+decided is left out, as the engine would refuse it at a real table; so is a call when the last
+three cards are one rank.
 
 Simulations are seeded from the round id and a setting (``DETECTION["MC_SEED"]``): the same
 round gives the same samples on every run and every machine.
@@ -21,7 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tables.games.base import BANK, TableContext
@@ -77,11 +86,61 @@ def simulate_wins(
     for _ in range(n):
         rng.shuffle(rest)
         deck = (soda, *rest) if soda else tuple(rest)
-        wins.append(_replay(context, deck, script))
+        wins.append(_replay(context, deck, script, rng))
     return wins
 
 
-def _replay(context: TableContext, deck: tuple[str, ...], script: Sequence[Mapping[str, Any]]) -> int:
+ROUND_HITS = 2  # simulated wins that must reach a deal's own win before its null is fine enough
+
+
+def null_of_deal(
+    context: TableContext,
+    actions: Sequence[Mapping[str, Any]],
+    *,
+    observed: int,
+    first: int,
+    most: int,
+    rng_for: Callable[[int], random.Random],
+    known: Sequence[int] = (),
+) -> list[int]:
+    """A deal's simulated wins: ``first`` re-deals (after the ``known`` ones), then four times as
+    many again, up to ``most``, while fewer than ``ROUND_HITS`` reach the ``observed`` win on its
+    side. A window's sum drawn from 100 samples a deal treats a win beyond all of them as
+    impossible, and one such deal then gave the window a p-value far below its true one (tuning
+    seed 1's week: a deal past all 100 of its samples, reached by 0.4 % of 2,000, made an honest
+    table's p 2.8e-4). ``rng_for(done)`` is the generator of the batch that follows ``done`` wins,
+    so the same deal grows the same way on every run.
+    """
+    wins = list(known)
+    while not wins or (len(wins) < most and _reaching(wins, observed) < ROUND_HITS):
+        batch = min(most - len(wins), 3 * len(wins)) if wins else first
+        wins += simulate_wins(context, actions, n=batch, rng=rng_for(len(wins)))
+    return wins
+
+
+def _reaching(wins: Sequence[int], observed: int) -> int:
+    """How many simulated wins reach the observed one on its nearer side."""
+    return min(sum(1 for win in wins if win >= observed), sum(1 for win in wins if win <= observed))
+
+
+def _in_play(state: FaroState, action: Mapping[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """The recorded bet ``action`` moved to what this deal has left (see the module docstring), or
+    None when nothing like it can be bet here."""
+    kind = action.get("type")
+    for template in ENGINE.legal_actions(state):
+        if template.get("type") != kind:
+            continue
+        if kind == "call_turn":
+            return {**action, "order": rng.choice(template["choices"]["order"])}
+        size = len(action.get("ranks") or ())
+        placements = [ranks for ranks in template["choices"]["ranks"] if len(ranks) == size]
+        return {**action, "ranks": rng.choice(placements)} if placements else None
+    return None
+
+
+def _replay(
+    context: TableContext, deck: tuple[str, ...], script: Sequence[Mapping[str, Any]], rng: random.Random
+) -> int:
     ctx = TableContext(
         rules=context.rules,
         seats=context.seats,
@@ -108,10 +167,17 @@ def _replay(context: TableContext, deck: tuple[str, ...], script: Sequence[Mappi
             placed += 1
         try:
             state, moves = ENGINE.apply(state, action)
-        except IllegalAction:
+        except IllegalAction as refused:
             if kind in DEALING:
                 raise  # the deal itself cannot be refused: a broken script, not chance
-            continue
+            movable = kind == "call_turn" or refused.code == "dead_rank"
+            moved = _in_play(state, action, rng) if movable else None
+            if moved is None:
+                continue
+            try:
+                state, moves = ENGINE.apply(state, moved)
+            except IllegalAction:
+                continue
         if kind in PLACING:
             ids[f"b{placed}"] = f"b{state.bets_made}"
         win += house_win(moves)

@@ -9,7 +9,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from tables.detection.faro_null import house_win, mc_rng, simulate_wins, sum_p_values
+import pytest
+
+from tables.detection.faro_null import house_win, mc_rng, null_of_deal, simulate_wins, sum_p_values
 from tables.detection.stats import empirical_lower, empirical_upper
 from tables.games.base import TableContext
 from tables.games.cards import FULL_DECK, rank_index, rank_of
@@ -114,12 +116,13 @@ def test_fair_deals_give_p_values_spread_like_a_uniform() -> None:
         assert 0.3 <= sum(p_values) / deals <= 0.75
 
 
-def test_a_cold_deck_gives_a_p_value_as_small_as_the_simulations_show() -> None:
+def test_a_cold_deck_gives_a_p_value_next_to_the_smallest_the_simulations_show() -> None:
     n = 99
     ctx, actions, win = play(77, keyer=cold)
     simulated = simulate_wins(ctx, actions, n=n, rng=mc_rng(77, 1))
-    assert win > max(simulated)
-    assert empirical_upper(simulated, win) == 1 / (n + 1)
+    # beyond all but at most one of 99 fair re-deals (seeds 77-81: p 0.01-0.02; with the bets that
+    # the re-deals make impossible left out, as until 2026-11-28, the null was narrower: 0.01 each)
+    assert empirical_upper(simulated, win) <= 2 / (n + 1)
 
 
 def test_the_simulations_are_a_function_of_the_round_id_and_the_seed() -> None:
@@ -143,3 +146,64 @@ def test_a_window_sum_reaches_small_p_values_by_drawing_more() -> None:
     assert few[2] == 500
     assert few[0] >= 1 / 501
     assert sum_p_values([], 0, rng=random.Random(1), draws=10, max_draws=10) == (1.0, 1.0, 0)
+
+
+def late_bet_deal(seed: int, kind: str) -> tuple[TableContext, list[dict[str, Any]]]:
+    """An electronic deal with one $100 bet of player 1 that most re-deals make impossible: after
+    the 20th turn on a rank with one card left (``kind`` "case"), or a call of the turn."""
+    ctx = context(shuffle(FULL_DECK, f"{seed:064x}"))
+    state, _ = ENGINE.start(ctx)
+    actions: list[dict[str, Any]] = []
+    while not state.over:
+        public = ENGINE.public_state(state)
+        bet: dict[str, Any] | None = None
+        if kind == "case" and len(public["turns"]) == 20:
+            case = next(r for r, row in public["casekeeper"].items() if row["left"] == 1)
+            bet = {"type": "bet", "player": 1, "ranks": [case], "amount": 10_000}
+        calls = [a for a in ENGINE.legal_actions(state) if a["type"] == "call_turn"]
+        if kind == "call" and calls:
+            bet = {
+                "type": "call_turn",
+                "player": 1,
+                "order": calls[0]["choices"]["order"][0],
+                "amount": 10_000,
+            }
+        for action in ([bet] if bet else []) + [{"type": public["next_action"]}]:
+            state, _ = ENGINE.apply(state, action)
+            actions.append(action)
+    return ctx, actions
+
+
+@pytest.mark.parametrize(("kind", "seed", "most_zeros"), [("case", 11, 0.2), ("call", 12, 0.05)])
+def test_a_bet_the_re_deal_makes_impossible_still_stakes_its_money(
+    kind: str, seed: int, most_zeros: float
+) -> None:
+    # A simulated deal with the $100 bet out of play shows a house win of 0 (so does one where the
+    # case bet won once and lost after). Left out, as until 2026-11-28, 40 % of these re-deals
+    # showed 0 for the case bet and all of them for the call; moved to what the re-deal has left
+    # (a live rank, an order of the last three), 14 % and none.
+    ctx, actions = late_bet_deal(seed, kind)
+    assert sum(a["type"] in {"bet", "call_turn"} for a in actions) == 1
+    simulated = simulate_wins(ctx, actions, n=200, rng=mc_rng(seed, 1))
+    assert sum(win == 0 for win in simulated) / len(simulated) <= most_zeros
+    assert {win > 0 for win in simulated if win} == {True, False}  # won and lost under fair deals
+
+
+def test_a_deal_beyond_its_re_deals_gets_more_of_them_and_an_ordinary_one_does_not() -> None:
+    # The cold deck's win is beyond every one of 20 fair re-deals: its null grows (20, 80, 180)
+    # until two reach it or the cap; this fair deal's win is among its first 20 and they suffice
+    # (9 of 12 fair deals, seeds 1000-1011, stay at 20; the others grow to 80).
+    def rng_for(seed: int) -> Callable[[int], random.Random]:
+        return lambda done: mc_rng(seed, 1, f"hold:{done}")
+
+    ctx, actions, win = play(77, keyer=cold)
+    grown = null_of_deal(ctx, actions, observed=win, first=20, most=180, rng_for=rng_for(77))
+    assert len(grown) == 180
+    assert grown[:20] == simulate_wins(ctx, actions, n=20, rng=mc_rng(77, 1, "hold:0"))  # the same start
+    ctx, actions, win = play(1004)
+    fair = null_of_deal(ctx, actions, observed=win, first=20, most=180, rng_for=rng_for(1004))
+    assert len(fair) == 20
+    assert min(sum(w >= win for w in fair), sum(w <= win for w in fair)) >= 2
+    # what a run found before is not simulated again
+    again = null_of_deal(ctx, actions, observed=win, first=20, most=180, rng_for=rng_for(1004), known=fair)
+    assert again == fair

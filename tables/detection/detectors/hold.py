@@ -40,7 +40,7 @@ from django.core.cache import cache
 from casino.money import format_dollars as dollars
 from ledger.gaming_day import gaming_day_for
 from tables.detection.base import Finding, Window, multiple_testing, threshold, window_evidence
-from tables.detection.faro_null import mc_rng, simulate_wins, sum_p_values
+from tables.detection.faro_null import mc_rng, null_of_deal, sum_p_values
 from tables.detection.stats import benjamini_hochberg, bh_adjusted, rounded, tail_at_least, tail_at_most
 from tables.games.cards import rank_index, rank_of
 from tables.games.faro_edge import EVEN_RANKS
@@ -150,21 +150,30 @@ def turn_orders(round_: Round, actions: list[tuple[int, Mapping[str, Any]]] | No
     return turns, house_turns
 
 
-def null_wins(round_: Round, actions: list[tuple[int, Mapping[str, Any]]]) -> list[int]:
-    """The round's house win under fair re-deals (``faro_null``), cached: the same round gives the same.
+def null_wins(round_: Round, actions: list[tuple[int, Mapping[str, Any]]], observed: int) -> list[int]:
+    """The round's house win under fair re-deals (``faro_null.null_of_deal``: ``MC_DEALS`` of them,
+    up to ``MC_MAX_DEALS`` for a win beyond them), cached: the same round gives the same.
 
     Seeded from the round id and ``DETECTION["MC_SEED"]``; the cache key also carries the
     round's start time, so two databases that reuse an id (bench nights) never share samples.
     """
     n = int(threshold("MC_DEALS"))
+    most = max(n, int(threshold("MC_MAX_DEALS")))
     seed = threshold("MC_SEED")
-    key = f"detect:faro-null:{seed}:{n}:{round_.pk}:{round_.started_at.timestamp()}"
-    cached = cache.get(key)
-    if cached is not None:
-        return list(cached)
-    payloads = [payload for _seq, payload in actions]
-    wins = simulate_wins(context_of(round_), payloads, n=n, rng=mc_rng(round_.pk, seed))
-    cache.set(key, wins, timeout=CACHE_DAYS * 86_400)
+    # v2: bets on dead ranks are moved, not left out, and a far-out deal has more re-deals
+    key = f"detect:faro-null:v2:{seed}:{n}:{most}:{round_.pk}:{round_.started_at.timestamp()}"
+    known = cache.get(key) or []
+    wins = null_of_deal(
+        context_of(round_),
+        [payload for _seq, payload in actions],
+        observed=observed,
+        first=n,
+        most=most,
+        rng_for=lambda done: mc_rng(round_.pk, seed, f"hold:{done}" if done else "hold"),
+        known=known,
+    )
+    if len(wins) != len(known):
+        cache.set(key, wins, timeout=CACHE_DAYS * 86_400)
     return wins
 
 
@@ -180,7 +189,7 @@ def round_moments(round_: Round, stat: RoundStat) -> RoundMoments:
         variance=float(stat.theo_variance),
         turns=turns,
         house_turns=house_turns,
-        null=tuple(null_wins(round_, actions)),
+        null=tuple(null_wins(round_, actions, stat.win)),
         day=gaming_day_for(stat.ended_at),
     )
 
