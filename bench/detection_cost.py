@@ -3,8 +3,9 @@
     .venv/bin/python -m bench.detection_cost [--tables 200] [--faro-share 0.5] [--deals 8] [--days 7]
 
 Not a test, no database: the null (``tables.detection.faro_null``) is pure Python. It deals a
-sample of Faro deals with the bench's bot bets, times ``simulate_wins`` at ``DETECTION["MC_DEALS"]``
-re-deals per deal, and times ``sum_p_values`` over a table's and a dealer's window of
+sample of fair Faro deals with the bench's bot bets, times each deal's null as the detector makes
+it (``null_of_deal``: ``DETECTION["MC_DEALS"]`` re-deals, more up to ``MC_MAX_DEALS`` for a deal
+whose win is beyond them), and times ``sum_p_values`` over a table's and a dealer's window of
 ``--days`` x ``--deals`` deals. The nightly run simulates only the day's new deals (older days'
 nulls are cached), and tests every table and dealer over the whole window; this prints both
 and their total for the floor.
@@ -28,24 +29,36 @@ def main() -> int:
     parser.add_argument("--faro-share", type=float, default=0.5, help="share of the tables dealing Faro")
     parser.add_argument("--deals", type=int, default=8, help="Faro deals per table per gaming day")
     parser.add_argument("--days", type=int, default=7)
-    parser.add_argument("--sample", type=int, default=6, help="deals timed")
+    parser.add_argument("--sample", type=int, default=60, help="deals timed")
     args = parser.parse_args()
     import django
 
     django.setup()
     from django.conf import settings
 
-    from tables.detection.faro_null import mc_rng, simulate_wins, sum_p_values
+    from tables.detection.faro_null import mc_rng, null_of_deal, sum_p_values
     from tests.detection.test_faro_null import play
 
     detection = settings.DETECTION
     n = int(detection["MC_DEALS"])
+    most = max(n, int(detection["MC_MAX_DEALS"]))
     started = time.perf_counter()
     nulls = []
     for i in range(args.sample):
-        ctx, actions, _win = play(500 + i)
-        nulls.append(simulate_wins(ctx, actions, n=n, rng=mc_rng(i, 1)))
+        ctx, actions, win = play(500 + i)
+        nulls.append(
+            null_of_deal(
+                ctx,
+                actions,
+                observed=win,
+                first=n,
+                most=most,
+                rng_for=lambda done, i=i: mc_rng(i, 1, f"hold:{done}"),
+            )
+        )
     per_deal = (time.perf_counter() - started) / args.sample
+    re_deals = sum(len(null) for null in nulls)
+    grown = sum(1 for null in nulls if len(null) > n)
     window = [nulls[i % len(nulls)] for i in range(args.deals * args.days)]
     draws = int(detection["MC_DRAWS"])
     started = time.perf_counter()
@@ -56,7 +69,11 @@ def main() -> int:
     subjects = faro_tables * 2  # each table and (about) as many dealers
     simulate = new_deals * per_deal
     test = subjects * per_subject
-    print(f"MC_DEALS {n}: {per_deal * 1000:.0f} ms per deal ({per_deal / n * 1000:.1f} ms per re-deal)")
+    print(
+        f"MC_DEALS {n} (up to {most}): {per_deal * 1000:.0f} ms per deal, {re_deals / args.sample:.0f} "
+        f"re-deals per deal ({grown} of {args.sample} deals grew; "
+        f"{per_deal * args.sample / re_deals * 1000:.1f} ms per re-deal)"
+    )
     print(f"window of {len(window)} deals, {draws} draws: {per_subject * 1000:.0f} ms per subject")
     print(
         f"{args.tables} tables ({faro_tables} Faro, {args.deals} deals a day): {new_deals} new deals "
