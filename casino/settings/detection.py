@@ -12,6 +12,8 @@ from casino.settings.environment import env
 DETECTION: dict[str, int | float] = {
     # Faro dealing integrity: a dealer's splits over the window against the exact fair tail.
     "SPLIT_MIN_DEALS": env.int("DETECT_SPLIT_MIN_DEALS", default=3),
+    # a deal with this many splits or more is extreme (a fair deck: 1.47 on average, P(>= 5) 0.015)
+    "SPLIT_EXTREME": env.int("DETECT_SPLIT_EXTREME", default=5),
     # The statistical rules (hold, splits, collusion) read a rolling window of gaming days and
     # raise alerts by Benjamini-Hochberg at this false-discovery rate over every subject tested.
     "WINDOW_DAYS": env.int("DETECT_WINDOW_DAYS", default=7),
