@@ -105,3 +105,17 @@ def test_a_window_reaching_back_further_counts_the_older_deal(
         alert.evidence["window"]["first_day_with_rounds"]
         == (gaming_day_for() - dt.timedelta(days=9)).isoformat()
     )
+
+
+def test_stacked_deals_hiding_in_a_low_total_stand_out_by_their_count() -> None:
+    # Test seed 116's stacker at half rate over a week: 5 stacked deals of 6 splits among 21, his
+    # fair deals running low (14 splits in 16 against 23.5 expected), so the total, 44 against
+    # 30.9, is only at p 0.013; five deals with 5 or more splits (a fair deck: P = 0.015 each) are
+    # not luck.
+    week = [1, 0, 0, 6, 2, 2, 0, 6, 2, 1, 2, 6, 0, 0, 1, 6, 1, 2, 0, 6, 0]
+    total, extreme = faro._rate_tests([{"splits": splits} for splits in week])
+    assert 0.01 < total < 0.02
+    assert extreme < 1e-4
+    # one deal of 5 among 21 fair-looking ones is nothing
+    total, extreme = faro._rate_tests([{"splits": splits} for splits in [5] + [1] * 20])
+    assert min(total, extreme) > 0.2
