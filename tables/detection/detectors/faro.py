@@ -150,6 +150,7 @@ def _rate_finding(
     n = len(deals)
     total = sum(d["splits"] for d in deals)
     extreme = int(threshold("SPLIT_EXTREME"))
+    extreme_deals = sum(1 for d in deals if d["splits"] >= extreme)
     p_total, p_extreme = tested
     expected = n * FAIR_SPLITS_PER_DEAL
     z = (total - expected) / (FAIR_SPLITS_SD * math.sqrt(n))
@@ -160,7 +161,7 @@ def _rate_finding(
         subject=f"dealer:{dealer_id}",
         summary=(
             f"{total} splits in {n} Faro deals ({total / n:.2f} a deal, fair 1.47), "
-            f"{sum(1 for d in deals if d['splits'] >= extreme)} of them with {extreme} or more, over "
+            f"{extreme_deals} of them with {extreme} or more, over "
             f"{(span.day - span.first_day).days + 1} days: p = {p:.1e}."
         ),
         evidence={
@@ -170,7 +171,7 @@ def _rate_finding(
             "expected": round(expected, 2),
             "sd": round(FAIR_SPLITS_SD * math.sqrt(n), 3),
             "z": round(z, 2),
-            "deals_with_extreme_splits": sum(1 for d in deals if d["splits"] >= extreme),
+            "deals_with_extreme_splits": extreme_deals,
             "extreme_splits": extreme,
             "p_value_total": rounded(p_total),
             "p_value_extreme": rounded(p_extreme),
