@@ -5,7 +5,7 @@
     .venv/bin/python -m bench.detection_bench [...]
 
 Seeds are split in two: the *tuning* seeds (``--tuning-seeds``, 1-3) are the nights every
-threshold in ``DETECTION`` was chosen on; the *test* seeds (``--test-seeds``, 121-125) are
+threshold in ``DETECTION`` was chosen on; the *test* seeds (``--test-seeds``, 126-130) are
 nights no threshold or rule was chosen on, and the only ones whose figures are reported as the
 detectors' quality (the default, ``--on test``). Tune with ``--on tuning``; never the other way.
 Seeds 101-105 were the test seeds until 2026-11-25; a rule was changed after their results were
@@ -15,7 +15,9 @@ are spent the same way: ``chip_flow`` was rewritten after their half-rate week m
 and the dumper. Seeds 111-115 followed, spent later that day: ``chip_flow`` raised one alert per
 payer (not only per dumper) after their one night showed a soft player's table-mates flagged.
 Seeds 116-120 followed, spent the same evening: ``faro_split_rate`` added the count of extreme deals
-after their half-rate week missed a stacker whose fair deals ran low.
+after their half-rate week missed a stacker whose fair deals ran low. Seeds 121-125 followed, spent
+on 2026-11-28: ``structuring`` asked for one day's cash in pieces after their half-rate week flagged
+two honest winners (one cash-out a night just under the line, two nights running).
 Precision and recall come with 95 % Wilson intervals: a few nights are a small sample.
 
 Not a test. For each seed it simulates two gaming days through the real services
@@ -69,10 +71,10 @@ OUTPUT = ROOT / "build" / "bench" / "detection.md"
 WORK = ROOT / "build" / "bench" / "detection"
 DB_PREFIX = os.environ.get("DETECT_BENCH_DB_PREFIX", "casekeeper_bench_detect")
 TUNING_SEEDS = "1,2,3"
-TEST_SEEDS = "121,122,123,124,125"
+TEST_SEEDS = "126,127,128,129,130"
 # former test seeds, seen before a rule change (101-105: hold; 106-115: chip_flow; 116-120: faro):
 # not a test any more
-SPENT_SEEDS = "101,102,103,104,105,106,107,108,109,110,111,112,113,114,115,116,117,118,119,120"
+SPENT_SEEDS = "101,102,103,104,105,106,107,108,109,110,111,112,113,114,115,116,117,118,119,120,121,122,123,124,125"
 DEFAULT_INJECT = (
     "split_stacker:0.5,colluders:1,dumper:1,structurer:1,fill_abuser:1,short_count:0.5,"
     "limit_prober:0.3,chip_walker:1,dealer_partner:1,cold_deck:0.5"

@@ -64,6 +64,8 @@ DETECTION: dict[str, int | float] = {
     "STRUCTURING_LOW": env.float("DETECT_STRUCTURING_LOW", default=0.8),  # share of the CTR line
     "STRUCTURING_MIN_COUNT": env.int("DETECT_STRUCTURING_MIN_COUNT", default=2),
     "STRUCTURING_DAYS": env.int("DETECT_STRUCTURING_DAYS", default=2),
+    # ...and at least this many of them in one direction on one gaming day: one day's cash in pieces.
+    "STRUCTURING_SPLIT_MIN": env.int("DETECT_STRUCTURING_SPLIT_MIN", default=2),
     "MINPLAY_MIN_CASH_OUT": env.int("DETECT_MINPLAY_MIN_CASH_OUT", default=500_000),
     "MINPLAY_RATIO": env.float("DETECT_MINPLAY_RATIO", default=0.1),  # handle / cash-out
     "WALK_MIN_BUY_IN": env.int("DETECT_WALK_MIN_BUY_IN", default=500_000),

@@ -6,7 +6,11 @@ is ``CTR_THRESHOLD`` (a day's cash in or out *above* it is reported).
 
 * ``structuring`` — at least ``DETECT_STRUCTURING_MIN_COUNT`` cash-ins (or cash-outs) each
   between ``DETECT_STRUCTURING_LOW`` of the CTR line and the line itself, within
-  ``DETECT_STRUCTURING_DAYS`` gaming days ending with this one (one of them this day).
+  ``DETECT_STRUCTURING_DAYS`` gaming days ending with this one (one of them this day), at least
+  ``DETECT_STRUCTURING_SPLIT_MIN`` of them on one gaming day: one day's cash in pieces, each under
+  the line. A player who wins and cashes out everything once a night, just under the line two
+  nights running, is not structuring (two such honest winners were flagged on the test seeds'
+  half-rate week of 2026-11-28); the pieces of a day are.
 * ``minimal_play_cash_out`` — cash-outs of at least ``DETECT_MINPLAY_MIN_CASH_OUT`` in the
   day against a handle of at most ``DETECT_MINPLAY_RATIO`` of them: cash turned into a
   casino payout with hardly any gaming.
@@ -19,7 +23,7 @@ is ``CTR_THRESHOLD`` (a day's cash in or out *above* it is reported).
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,11 +119,16 @@ def _structuring(window: Window, player: int, money: Cash) -> Finding | None:
     line = int(settings.CTR_THRESHOLD)
     low = float(threshold("STRUCTURING_LOW")) * line
     minimum = int(threshold("STRUCTURING_MIN_COUNT"))
+    split_min = int(threshold("STRUCTURING_SPLIT_MIN"))
     flagged: dict[str, list[dict[str, Any]]] = {}
+    split_days: set[Any] = set()
     for kind, direction in DIRECTIONS.items():
         near = [t for t in money.of(kind) if low <= t["amount"] <= line]
-        if len(near) >= minimum and any(t["day"] == window.day for t in near):
+        per_day = Counter(t["day"] for t in near)
+        split = {day for day, count in per_day.items() if count >= split_min}
+        if len(near) >= minimum and split and window.day in per_day:
             flagged[direction] = near
+            split_days |= split
     if not flagged:
         return None
     count = sum(len(rows) for rows in flagged.values())
@@ -131,12 +140,13 @@ def _structuring(window: Window, player: int, money: Cash) -> Finding | None:
         summary=(
             f"Player {player}: {count} cash transactions just under the {format_dollars(line)} CTR line "
             f"({', '.join(f'{len(rows)} {d.replace("_", "-")}s' for d, rows in flagged.items())}) "
-            f"over {len(days)} gaming day(s)."
+            f"over {len(days)} gaming day(s), in pieces on {len(split_days)} of them."
         ),
         evidence={
             "ctr_threshold": line,
             "low": round(low),
             "days": sorted(d.isoformat() for d in days),
+            "split_days": sorted(d.isoformat() for d in split_days),
             **{
                 direction: {
                     "count": len(rows),
