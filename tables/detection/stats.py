@@ -49,16 +49,6 @@ def binomial_upper(n: int, k: int) -> float:
     return min(1.0, sum(math.comb(n, i) for i in range(k, n + 1)) / 2**n)
 
 
-def normal_two_sided(z: float) -> float:
-    """P(|Z| >= |z|) for a standard normal Z."""
-    return math.erfc(abs(z) / math.sqrt(2))
-
-
-def normal_upper(z: float) -> float:
-    """P(Z >= z)."""
-    return 0.5 * math.erfc(z / math.sqrt(2))
-
-
 def rounded(value: float, places: int = 4) -> float:
     return float(f"{value:.{places}g}") if value and abs(value) < 1e-3 else round(value, places)
 
