@@ -72,9 +72,9 @@ WORK = ROOT / "build" / "bench" / "detection"
 DB_PREFIX = os.environ.get("DETECT_BENCH_DB_PREFIX", "casekeeper_bench_detect")
 TUNING_SEEDS = "1,2,3"
 TEST_SEEDS = "126,127,128,129,130"
-# former test seeds, seen before a rule change (101-105: hold; 106-115: chip_flow; 116-120: faro):
-# not a test any more
-SPENT_SEEDS = "101,102,103,104,105,106,107,108,109,110,111,112,113,114,115,116,117,118,119,120,121,122,123,124,125"
+# former test seeds, seen before a rule change (101-105: hold; 106-115: chip_flow; 116-120: faro;
+# 121-125: structuring): not a test any more
+SPENT_SEEDS = ",".join(str(seed) for seed in range(101, 126))
 DEFAULT_INJECT = (
     "split_stacker:0.5,colluders:1,dumper:1,structurer:1,fill_abuser:1,short_count:0.5,"
     "limit_prober:0.3,chip_walker:1,dealer_partner:1,cold_deck:0.5"

@@ -10,9 +10,10 @@ play). That test is ``chip_flow``'s direction test, Binomial(S, ½). Its power a
 then exact: S ~ Binomial(N, 2/m), the partner's wins given S ~ Binomial(S, (1 + r)/2). No rule can
 do better on the same rounds, so a row below the recall goal is a limit of the evidence, not of
 the rule. The lines: a pair's p is twice its direction p (two tests, Bonferroni), and
-Benjamini–Hochberg at ``DETECT_FDR`` 0.01 over 8-20 tested pairs (the bench's week) with two or
-three true pairs puts its line near p 0.001, i.e. a direction p of 5e-4; 0.0025 and 0.01 show what
-a looser FDR would buy.
+Benjamini–Hochberg at ``DETECT_FDR`` 0.01 with two or three true pairs puts the line near a
+direction p of 5e-4 over the 8-20 pairs a week of 3-pass nights tests (6 card-room rounds a pass),
+and of 5e-5 over the 200 a week of full card-room nights tests (48 rounds a night); 0.0025 and
+0.01 show what a looser FDR would buy.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from __future__ import annotations
 import argparse
 import math
 
-LINES = (5e-4, 2.5e-3, 1e-2)
+LINES = (5e-5, 5e-4, 2.5e-3, 1e-2)
 
 
 def binomial_pmf(n: int, p: float) -> list[float]:
