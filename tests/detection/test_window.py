@@ -113,9 +113,11 @@ def test_stacked_deals_hiding_in_a_low_total_stand_out_by_their_count() -> None:
     # 30.9, is only at p 0.013; five deals with 5 or more splits (a fair deck: P = 0.015 each) are
     # not luck.
     week = [1, 0, 0, 6, 2, 2, 0, 6, 2, 1, 2, 6, 0, 0, 1, 6, 1, 2, 0, 6, 0]
-    total, extreme = faro._rate_tests([{"splits": splits} for splits in week])
+    tested = faro._rate_tests([{"splits": splits} for splits in week])
+    total, extreme = tested.p_total, tested.p_extreme
     assert 0.01 < total < 0.02
     assert extreme < 1e-4
     # one deal of 5 among 21 fair-looking ones is nothing
-    total, extreme = faro._rate_tests([{"splits": splits} for splits in [5] + [1] * 20])
+    tested = faro._rate_tests([{"splits": splits} for splits in [5] + [1] * 20])
+    total, extreme = tested.p_total, tested.p_extreme
     assert min(total, extreme) > 0.2

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from typing import Any
 
 from ledger.gaming_day import gaming_day_for
@@ -78,18 +79,30 @@ def _split_findings(window: Window) -> list[Finding]:
     findings = _deal_findings(today, fdr, window)
     dealers = [(d, deals) for d, deals in sorted(per_dealer.items()) if len(deals) >= min_deals]
     tests = [_rate_tests(deals) for _d, deals in dealers]
-    p_values = [min(1.0, 2 * min(total, extreme)) for total, extreme in tests]
+    p_values = [tested.p_value for tested in tests]
     hits = benjamini_hochberg(p_values, fdr)
-    for (dealer_id, deals), tested, p, q, hit in zip(
-        dealers, tests, p_values, bh_adjusted(p_values), hits, strict=True
-    ):
+    for (dealer_id, deals), tested, q, hit in zip(dealers, tests, bh_adjusted(p_values), hits, strict=True):
         if hit:
-            findings.append(_rate_finding(dealer_id, deals, tested, p, q, fdr, span))
+            findings.append(_rate_finding(dealer_id, deals, tested, q, fdr, span))
     return findings
 
 
-def _rate_tests(deals: list[dict[str, Any]]) -> tuple[float, float]:
-    """(p of the splits' total, p of the count of extreme deals) of a dealer's deals, both exact.
+@dataclass(frozen=True, slots=True)
+class RateTests:
+    """A dealer's two split-rate tests, and the count of extreme deals the second one judged."""
+
+    p_total: float
+    p_extreme: float
+    extreme: int  # SPLIT_EXTREME when tested
+    extreme_deals: int
+
+    @property
+    def p_value(self) -> float:
+        return min(1.0, 2 * min(self.p_total, self.p_extreme))
+
+
+def _rate_tests(deals: list[dict[str, Any]]) -> RateTests:
+    """The p of the splits' total and the p of the count of extreme deals, both exact.
 
     The total weighs every deal; a stacker who stacks one deal in four hides in it when his fair
     deals run low (test seed 116's week: 5 stacked deals of 6 splits among 21, total 44 against
@@ -98,10 +111,13 @@ def _rate_tests(deals: list[dict[str, Any]]) -> tuple[float, float]:
     the rest did. The dealer's p-value is twice the smaller (Bonferroni).
     """
     extreme = int(threshold("SPLIT_EXTREME"))
-    fair_extreme = splits_tail(1, extreme)
-    total = splits_tail(len(deals), sum(x["splits"] for x in deals))
     count = sum(1 for x in deals if x["splits"] >= extreme)
-    return total, tail_at_least([fair_extreme] * len(deals), count)
+    return RateTests(
+        p_total=splits_tail(len(deals), sum(x["splits"] for x in deals)),
+        p_extreme=tail_at_least([splits_tail(1, extreme)] * len(deals), count),
+        extreme=extreme,
+        extreme_deals=count,
+    )
 
 
 def _deal_findings(deals: list[tuple[int, dict[str, Any]]], fdr: float, window: Window) -> list[Finding]:
@@ -141,17 +157,14 @@ def _deal_findings(deals: list[tuple[int, dict[str, Any]]], fdr: float, window: 
 def _rate_finding(
     dealer_id: int,
     deals: list[dict[str, Any]],
-    tested: tuple[float, float],
-    p: float,
+    tested: RateTests,
     q: float,
     fdr: float,
     span: Window,
 ) -> Finding:
     n = len(deals)
     total = sum(d["splits"] for d in deals)
-    extreme = int(threshold("SPLIT_EXTREME"))
-    extreme_deals = sum(1 for d in deals if d["splits"] >= extreme)
-    p_total, p_extreme = tested
+    p = tested.p_value
     expected = n * FAIR_SPLITS_PER_DEAL
     z = (total - expected) / (FAIR_SPLITS_SD * math.sqrt(n))
     tables = Counter(d["table"] for d in deals)
@@ -161,7 +174,7 @@ def _rate_finding(
         subject=f"dealer:{dealer_id}",
         summary=(
             f"{total} splits in {n} Faro deals ({total / n:.2f} a deal, fair 1.47), "
-            f"{extreme_deals} of them with {extreme} or more, over "
+            f"{tested.extreme_deals} of them with {tested.extreme} or more, over "
             f"{(span.day - span.first_day).days + 1} days: p = {p:.1e}."
         ),
         evidence={
@@ -171,10 +184,10 @@ def _rate_finding(
             "expected": round(expected, 2),
             "sd": round(FAIR_SPLITS_SD * math.sqrt(n), 3),
             "z": round(z, 2),
-            "deals_with_extreme_splits": extreme_deals,
-            "extreme_splits": extreme,
-            "p_value_total": rounded(p_total),
-            "p_value_extreme": rounded(p_extreme),
+            "deals_with_extreme_splits": tested.extreme_deals,
+            "extreme_splits": tested.extreme,
+            "p_value_total": rounded(tested.p_total),
+            "p_value_extreme": rounded(tested.p_extreme),
             "p_value": rounded(p),
             "p_value_method": (
                 "exact: the fair deck's split distribution over the deals (faro_splits), and the "
