@@ -19,23 +19,23 @@ and of 5e-5 over the 200 a week of full card-room nights tests (48 rounds a nigh
 from __future__ import annotations
 
 import argparse
-import math
+
+from tables.detection.stats import binomial_pmf, binomial_upper
 
 LINES = (5e-5, 5e-4, 2.5e-3, 1e-2)
 
 
-def binomial_pmf(n: int, p: float) -> list[float]:
-    return [math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
-
-
 def fewest_wins(decided: int, line: float) -> int:
-    """The partner's fewest wins among ``decided`` rounds whose direction p is at most ``line``."""
-    upper = 0
-    for k in range(decided, -1, -1):
-        upper += math.comb(decided, k)
-        if upper > line * 2**decided:
-            return k + 1
-    return 0
+    """The partner's fewest wins among ``decided`` rounds whose direction p (the detector's own
+    ``binomial_upper``, falling as the wins grow) is at most ``line``; ``decided + 1`` if none."""
+    low, high = 0, decided + 1
+    while low < high:
+        middle = (low + high) // 2
+        if binomial_upper(decided, middle) <= line:
+            high = middle
+        else:
+            low = middle + 1
+    return low
 
 
 def power(rounds: int, players: int, rate: float, line: float) -> float:

@@ -40,6 +40,11 @@ def tail_at_most(probabilities: Sequence[float], k: int) -> float:
     return min(1.0, sum(pmf[: k + 1]))
 
 
+def binomial_pmf(n: int, p: float) -> list[float]:
+    """P(K = k) for k = 0..n, K ~ Binomial(n, p)."""
+    return [math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
+
+
 def binomial_upper(n: int, k: int) -> float:
     """P(K >= k) for K ~ Binomial(n, 1/2), exact (a fair coin: which of two exchangeable players)."""
     if k <= 0:
