@@ -204,8 +204,11 @@ def table_context(
     flash: Flash | None = None,
     sticky: Sticky | None = None,
     opening: OpeningPlan | None = None,
+    table: Table | None = None,
 ) -> dict[str, Any]:
-    table = dealer_table(request.user, table_id)
+    """The table screen's context; ``table``: this request's own ``dealer_table`` read, when
+    nothing it holds but the tray's balance can have moved since (``after_round_action``)."""
+    table = table or dealer_table(request.user, table_id)
     round_ = get_live_round(table)
     last_round = None if round_ is not None else Round.objects.filter(table=table).order_by("-number").first()
     names, seats = _names(table, round_ or last_round)
@@ -272,8 +275,9 @@ def render_table(
     status: int = 200,
     sticky: Sticky | None = None,
     opening: OpeningPlan | None = None,
+    table: Table | None = None,
 ) -> HttpResponse:
-    context = table_context(request, table_id, flash=flash, sticky=sticky, opening=opening)
+    context = table_context(request, table_id, flash=flash, sticky=sticky, opening=opening, table=table)
     template = "console/_screen.html" if request.htmx else "console/table.html"  # type: ignore[attr-defined]
     return render(request, template, context, status=status)
 
@@ -316,8 +320,9 @@ def perform_tap(
 ) -> HttpResponse:
     """Run one service call once per form token and show its outcome (or its error) in place.
 
-    ``checked``: the table as the caller's own ``dealer_table`` read it for this tap, so the
-    access check is not read again (the screen after the tap reads the table afresh).
+    ``checked``: the table as the caller's own ``dealer_table`` read it for a round action, so
+    neither the access check nor the screen after the action reads it again
+    (``after_round_action``); any other tap's screen reads the table afresh.
     """
     if checked is None:
         dealer_table(request.user, table_id)
@@ -341,7 +346,15 @@ def perform_tap(
         )
     if on_done is not None:
         return on_done(outcome.result, outcome.replayed)
-    return render_table(request, table_id, flash=Flash.done(outcome, form))
+    shown = after_round_action(checked) if checked is not None else None
+    return render_table(request, table_id, flash=Flash.done(outcome, form), table=shown)
+
+
+def after_round_action(table: Table) -> Table:
+    """The table as read before a round action, for the screen after it: an action moves chips
+    to and from the tray (its balance is read again) but never seats, limits or the session."""
+    table.tray.refresh_from_db(fields=["balance"])
+    return table
 
 
 def receipt(headline: str, *lines: str, **extra: Any) -> dict[str, Any]:

@@ -6,11 +6,12 @@ from typing import Any
 
 from django import template
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from casino.money import format_dollars, format_dollars_input
 from casino.permissions import screens_for
+from tables.console import faro_markup
 from tables.console.cards import card_label, card_name, suit_class
 from tables.console.games import state_words
 from tables.console.idempotency import new_token
@@ -95,83 +96,18 @@ def in_words(value: Any) -> str:
     return state_words(value) if value not in (None, "") else ""
 
 
-# The Faro layout's chips and the bets table grow with the deal (a row or a chip a bet); drawn
-# by the template engine they were most of a tap's CPU, since a tap answers with the whole
-# screen (issue 22). The markup is the same as the template loops it replaces.
-_CHIP = (
-    '<span class="chip{}" data-testid="chip" data-bet="{}" style="left: {}%; top: {}%; --i: {}; '
-    '--chip: {}; --chip-text: {}" title="{}: {} on {}{}">{}</span>'
-)
-_BET_ROW = (
-    '<tr data-testid="bet-row">\n'
-    '<td><span class="dot" style="--chip: {}" aria-hidden="true"></span> {}</td>\n'
-    "<td>{}</td>\n"
-    "<td>{}{}</td>\n"
-    '<td><form method="post" action="{}" hx-post="{}" hx-disabled-elt="find button">'
-    '{}<input type="hidden" name="token" value="{}"><input type="hidden" name="version" value="{}">'
-    '<input type="hidden" name="bet" value="{}">'
-    '<button type="submit" class="btn" aria-label="Take down {}\'s {} on {}">Take down</button>'
-    "</form></td>\n</tr>"
-)
-_COPPERED = mark_safe(' <span class="sub">coppered</span>')  # a constant: nothing to escape
-
-
-@register.simple_tag
-def faro_chips(chips: Any) -> SafeString:
-    """Every chip on the Faro layout (``tables.console.faro.layout_chips``), one span each."""
-    return format_html_join(
-        "\n",
-        _CHIP,
-        (
-            (
-                " coppered" if chip.get("coppered") else "",
-                chip["id"],
-                chip["x"],
-                chip["y"],
-                chip["stack"],
-                chip["colour"].background,
-                chip["colour"].text,
-                chip["name"],
-                format_dollars(chip["amount"]),
-                chip["placement"],
-                " (coppered)" if chip.get("coppered") else "",
-                format_dollars(chip["amount"], whole_if_even=True),
-            )
-            for chip in chips
-        ),
-    )
+# The Faro screen's loops are written in Python (tables.console.faro_markup): a tap answers with
+# the whole screen, and drawn by the template engine they were most of a tap's CPU (issue 22).
+faro_cells = register.simple_tag(faro_markup.cells, name="faro_cells")
+faro_spots = register.simple_tag(faro_markup.spots, name="faro_spots")
+faro_chips = register.simple_tag(faro_markup.chips, name="faro_chips")
+faro_targets = register.simple_tag(faro_markup.targets, name="faro_targets")
+faro_player_picks = register.simple_tag(faro_markup.player_picks, name="faro_player_picks")
+faro_keeper = register.simple_tag(faro_markup.keeper, name="faro_keeper")
+faro_picker = register.simple_tag(faro_markup.picker, name="faro_picker")
 
 
 @register.simple_tag(takes_context=True)
 def faro_bet_rows(context: template.Context, bets: Any, remove_url: str, version: Any) -> SafeString:
-    """The bets table's rows (``tables.console.faro.bet_rows``), each with its take-down form:
-    the CSRF field as ``{% csrf_token %}`` writes it, and a one-time token of its own."""
-    csrf = context.get("csrf_token")
-    csrf_field = (
-        format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', csrf)
-        if csrf and csrf != "NOTPROVIDED"
-        else ""
-    )
-    return format_html_join(
-        "\n",
-        _BET_ROW,
-        (
-            (
-                bet["colour"].background,
-                bet["name"],
-                bet["placement"],
-                format_dollars(bet["amount"]),
-                _COPPERED if bet.get("coppered") else "",
-                remove_url,
-                remove_url,
-                csrf_field,
-                new_token(),
-                version,
-                bet["id"],
-                bet["name"],
-                format_dollars(bet["amount"]),
-                bet["placement"],
-            )
-            for bet in bets
-        ),
-    )
+    """The bets table's rows, each take-down form with the CSRF field ``{% csrf_token %}`` writes."""
+    return faro_markup.bet_rows(bets, remove_url, version, context.get("csrf_token") or "", new_token)

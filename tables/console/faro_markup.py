@@ -1,0 +1,196 @@
+"""The Faro screen's repeated markup, written in Python.
+
+A console tap answers with the whole screen, and the template engine's loops over the layout
+(13 cards, the spots between them, the chips, the casekeeper's 52 beads, the bets, the card
+picker) were most of a tap's CPU (issue 22): about a microsecond a variable in Python against
+tens in a template loop. Each function here writes the markup its template loop wrote, from the
+drawing data of ``tables.console.faro``; every text is escaped (``html.escape``, as Django's
+``escape`` does), numbers are written as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from html import escape
+from typing import Any
+
+from django.utils.safestring import SafeString, mark_safe
+
+from casino.money import format_dollars
+from tables.console.cards import card_label, card_name, suit_class
+
+
+def _joined(parts: Iterable[str]) -> SafeString:
+    return mark_safe("\n".join(parts))  # every part below escapes what it writes
+
+
+def _on(flag: Any, text: str) -> str:
+    return text if flag else ""
+
+
+def cells(layout: Sequence[Mapping[str, Any]]) -> SafeString:
+    """The thirteen cards: a checkbox each, with the cards left (``faro.layout_cells``)."""
+
+    def cell(c: Mapping[str, Any]) -> str:
+        rank, dead = escape(str(c["rank"])), c["dead"]
+        place = (
+            f' style="grid-column: {c["grid_column"]}; grid-row: {c["grid_row"]}"' if c["grid_row"] else ""
+        )
+        left = "dead" if dead else f'{c["left"]}<span class="left-word"> left</span>'
+        return (
+            f'<label class="rank{_on(rank == "7", " seven")}{_on(dead, " dead")}" data-rank="{rank}"{place}> '
+            f'<input type="checkbox" name="ranks" value="{rank}"{_on(dead, " disabled")}'
+            f'{_on(c["selected"], " checked")} aria-label="{rank}, {c["left"]} left{_on(dead, ", dead")}"> '
+            f'<span class="face" aria-hidden="true"><span class="rank-label">{rank}</span>'
+            f'<span class="left">{left}</span></span> </label>'
+        )
+
+    return _joined(cell(c) for c in layout)
+
+
+def spots(made: Sequence[Mapping[str, Any]]) -> SafeString:
+    """The taps between cards that place one stack on them (``faro.spots``)."""
+
+    def spot(s: Mapping[str, Any]) -> str:
+        ranks, label = escape(" ".join(s["ranks"])), escape(s["label"])
+        return (
+            f'<button type="button" class="spot" data-spot="{ranks}" style="left: {s["x"]}%; '
+            f'top: {s["y"]}%" aria-label="One stack on {label}"></button>'
+        )
+
+    return _joined(spot(s) for s in made)
+
+
+def _dollars(cents: int, *, short: bool = False) -> str:
+    """Cents as escaped dollars; ``short``: a chip's label ($25, $2.50)."""
+    return escape(format_dollars(cents, whole_if_even=short))
+
+
+def chips(placed: Sequence[Mapping[str, Any]]) -> SafeString:
+    """Every chip on the layout (``faro.layout_chips``), one span each, stacked by ``--i``."""
+
+    def chip(c: Mapping[str, Any]) -> str:
+        copper, colour = c.get("coppered"), c["colour"]
+        name, where, bet_id = escape(c["name"]), escape(c["placement"]), escape(str(c["id"]))
+        return (
+            f'<span class="chip{_on(copper, " coppered")}" data-testid="chip" data-bet="{bet_id}" '
+            f'style="left: {c["x"]}%; top: {c["y"]}%; --i: {c["stack"]}; --chip: {colour.background}; '
+            f'--chip-text: {colour.text}" title="{name}: {_dollars(c["amount"])} on {where}'
+            f'{_on(copper, " (coppered)")}">{_dollars(c["amount"], short=True)}</span>'
+        )
+
+    return _joined(chip(c) for c in placed)
+
+
+def targets(boxes: Sequence[Mapping[str, Any]], chosen: Any) -> SafeString:
+    """Even, odd and high, each with its bets as mini chips (``faro.target_boxes``)."""
+
+    def mini(bet: Mapping[str, Any]) -> str:
+        colour = bet["colour"]
+        return (
+            f'<span class="mini-chip" style="--chip: {colour.background}; --chip-text: {colour.text}" '
+            f'title="{escape(bet["name"])}">{_dollars(bet["amount"], short=True)}</span>'
+        )
+
+    def box(b: Mapping[str, Any]) -> str:
+        label, target = escape(b["label"]), escape(b["target"])
+        return (
+            f'<label class="target"> <input type="radio" name="target" value="{target}" '
+            f'data-label="{label}"{_on(chosen == b["target"], " checked")}> <span>{label}</span> '
+            f'<span class="mini">{"".join(mini(bet) for bet in b["bets"])}</span> </label>'
+        )
+
+    return _joined(box(b) for b in boxes)
+
+
+def player_picks(seats: Sequence[Mapping[str, Any]], chosen: Any) -> SafeString:
+    """The bet form's players: a radio each, with the seat and what the player has to play."""
+
+    def pick(row: Mapping[str, Any]) -> str:
+        pk, name, checked = (
+            row["player"].pk,
+            escape(row["name"]),
+            _on(chosen == str(row["player"].pk), " checked"),
+        )
+        return (
+            f'<label class="pick" style="--chip: {row["colour"].background}"> '
+            f'<input type="radio" name="player" value="{pk}" data-name="{name}"{checked}> '
+            f'<span class="dot" aria-hidden="true"></span> <span>{name}<span class="sub">'
+            f"seat {row['seat'].number} · {_dollars(row['balance'].available)}</span></span> </label>"
+        )
+
+    return _joined(pick(row) for row in seats)
+
+
+_COPPERED = ' <span class="sub">coppered</span>'
+
+
+def bet_rows(
+    bets: Sequence[Mapping[str, Any]], remove_url: str, version: Any, csrf: str, token: Callable[[], str]
+) -> SafeString:
+    """The bets table's rows, each with its take-down form: the CSRF field (as ``{% csrf_token %}``
+    writes it) and a one-time token of its own (``token`` makes one)."""
+    url, csrf_field = escape(remove_url), ""
+    if csrf and csrf != "NOTPROVIDED":
+        csrf_field = f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(csrf)}">'
+    hidden = '<input type="hidden" name="{}" value="{}">'.format
+
+    def row(bet: Mapping[str, Any]) -> str:
+        name, where, amount = escape(bet["name"]), escape(bet["placement"]), _dollars(bet["amount"])
+        fields = hidden("token", escape(token())) + hidden("version", escape(str(version)))
+        fields += hidden("bet", escape(str(bet["id"])))
+        return (
+            f'<tr data-testid="bet-row">\n<td><span class="dot" style="--chip: {bet["colour"].background}" '
+            f'aria-hidden="true"></span> {name}</td>\n<td>{where}</td>\n'
+            f"<td>{amount}{_on(bet.get('coppered'), _COPPERED)}</td>\n"
+            f'<td><form method="post" action="{url}" hx-post="{url}" hx-disabled-elt="find button">'
+            f'{csrf_field}{fields}<button type="submit" class="btn" '
+            f'aria-label="Take down {name}\'s {amount} on {where}">Take down</button></form></td>\n</tr>'
+        )
+
+    return _joined(row(bet) for bet in bets)
+
+
+def keeper(rows: Sequence[Mapping[str, Any]]) -> SafeString:
+    """The casekeeper (``faro.casekeeper_rows``): a wire per rank, its beads still in the shoe,
+    then a bead per card gone, marked with how it went."""
+
+    def gone(g: Mapping[str, Any]) -> str:
+        kind, how = escape(g["kind"]), escape(g["how"])
+        return (
+            f'<span class="bead {kind}" title="{escape(card_label(g["card"]))} {how}" '
+            f'aria-hidden="true">{escape(g["mark"])}</span>'
+        )
+
+    def wire(row: Mapping[str, Any]) -> str:
+        left, rank = row["left"], escape(str(row["rank"]))
+        said = "".join(f", {escape(card_name(g['card']))} {escape(g['how'])}" for g in row["gone"])
+        beads = '<span class="bead" aria-hidden="true"></span>' * len(row["remaining"])
+        out = "".join(gone(g) for g in row["gone"])
+        return (
+            f'<div class="wire{_on(left == 0, " dead")}" aria-label="{rank}: {left} left{said}" role="img"> '
+            f'<span class="wrank">{rank}</span> <span class="beads">{beads}<span class="gap"></span>'
+            f'{out}</span> <span class="wleft">{left}</span> </div>'
+        )
+
+    return _joined(wire(row) for row in rows)
+
+
+_OUT = ' disabled aria-disabled="true"'
+
+
+def picker(rows: Sequence[Mapping[str, Any]]) -> SafeString:
+    """The manual shoe's 52 cards by suit; a card out of the shoe is greyed and cannot be tapped."""
+
+    def card(c: Mapping[str, Any]) -> str:
+        code, out = c["code"], c["out"]
+        return (
+            f'<button type="button" class="pcard {suit_class(code)}{_on(out, " out")}" '
+            f'data-card="{escape(code)}"{_on(out, _OUT)} aria-label="{escape(card_name(code))}'
+            f'{_on(out, ", already out")}">{escape(card_label(code))}</button>'
+        )
+
+    def row(r: Mapping[str, Any]) -> str:
+        return f'<div class="picker-row"> {" ".join(card(c) for c in r["cards"])} </div>'
+
+    return _joined(row(r) for r in rows)
