@@ -92,9 +92,10 @@ def pending_rows(*, table_ids: Iterable[int] | None = None) -> list[CorrectionRo
     return rows
 
 
-def last_action_words(round_: Round | None) -> str:
-    """What "undo the last action" would undo, for the dealer's form (empty: nothing to undo)."""
+def last_action_words(round_: Round | None, names: Mapping[int, str] | None = None) -> str:
+    """What "undo the last action" would undo, for the dealer's form (empty: nothing to undo).
+    ``names``: the round's players' names if the caller has read them already."""
     if round_ is None or round_.status == RoundStatus.VOID:
         return ""
-    last = RoundAction.objects.filter(round=round_).order_by("-seq").first()
-    return "" if last is None else describe_action(last.payload, player_names(round_))
+    last = RoundAction.objects.filter(round=round_).only("payload").order_by("-seq").first()
+    return "" if last is None else describe_action(last.payload, names or player_names(round_))

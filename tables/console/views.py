@@ -232,7 +232,7 @@ def table_context(
     if shown is not None and shown.status != "void":
         context["correction"] = {
             "round": shown,
-            "last": last_action_words(shown),
+            "last": last_action_words(shown, names),
             "pending": Correction.objects.filter(round=shown, status="pending").exists(),
         }
     if shown is not None and shown.game == "faro":
