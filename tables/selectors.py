@@ -31,12 +31,6 @@ def _tables() -> QuerySet[Table]:
 
 def list_tables(*, user: Any) -> QuerySet[Table]:
     require_staff(user)
-    return tables_by_name()
-
-
-def tables_by_name() -> QuerySet[Table]:
-    """Every table, by name, with its tray, dealer, seats and open session; for a reader already
-    let in (``list_tables`` checks the person; the pit floor's background render has none)."""
     return _tables().order_by("name")
 
 

@@ -4,7 +4,7 @@ The chart is inline SVG drawn here, on the server, from ``tables.ratings.selecto
 the ratings task writes), so it refreshes with the pit's 5-second partial and needs no chart
 library or CDN. One bar per hour of the gaming day: its height is the house's win that hour
 (up in green, down in red); a dot marks the hold (win / handle) of each hour that had play.
-Every figure for all tables comes from six grouped queries, however many tables there are.
+Every figure for all tables comes from five grouped queries, however many tables there are.
 """
 
 from __future__ import annotations
@@ -67,7 +67,10 @@ class HourSlot:
     cx: str  # the hold dot's centre
     future: bool  # later than the hour now running
     tick: str  # the hour label under the plot, or ""
-    idle_tip: str  # the tooltip of an hour without play
+    # The bar of an hour without play (most bars of a floor), tooltip and all, but for its top:
+    # the chart's zero line goes between the two.
+    idle_bar_head: str
+    idle_bar_tail: str
 
 
 _IDLE = (0, 0, None, 0, 0)  # win, handle, hold, decisions, occupancy of an hour without play
@@ -83,6 +86,7 @@ def _tip(label: str, hour: Hour) -> str:
 def hour_slots(hours: Sequence[Hour], moment: dt.datetime) -> tuple[HourSlot, ...]:
     """Every hour's place in the chart, worked out once for a whole floor of charts."""
     slot = WIDTH / max(len(hours), 1)
+    width = _bar_width(slot)
     current = _current_index(hours, moment)
     places = []
     for index, hour in enumerate(hours):
@@ -92,17 +96,25 @@ def hour_slots(hours: Sequence[Hour], moment: dt.datetime) -> tuple[HourSlot, ..
         tick = ""
         if local.minute == 0 and local.hour % 6 == 0:
             tick = f'<text class="tick" x="{x}" y="{HEIGHT - 2}">{local:%H}</text>'
+        future = current is not None and index > current
+        idle_tip = _tip(label, Hour(hour.hour, 0, 0, None, 0, 0, 0, 0))
         places.append(
             HourSlot(
                 label=label,
                 x=x,
                 cx=f"{index * slot + slot / 2:.2f}",
-                future=current is not None and index > current,
+                future=future,
                 tick=tick,
-                idle_tip=_tip(label, Hour(hour.hour, 0, 0, None, 0, 0, 0, 0)),
+                idle_bar_head=f'<rect class="bar win-pos{" future" if future else ""}" x="{x}" y="',
+                idle_bar_tail=f'" width="{width}" height="0.00" data-hour="{label}" data-win="0">'
+                f"<title>{idle_tip}</title></rect>",
             )
         )
     return tuple(places)
+
+
+def _bar_width(slot: float) -> str:
+    return f"{max(slot - 2, 1):.2f}"
 
 
 def hourly_chart(
@@ -126,22 +138,25 @@ def hourly_chart(
     # The zero line splits the plot in proportion to the biggest win and the biggest loss.
     zero = PLOT_TOP + span * highest / (highest + lowest) if highest + lowest else PLOT_BOTTOM
     scale = span / (highest + lowest) if highest + lowest else 0.0
-    width = f"{max(slot - 2, 1):.2f}"
+    width = _bar_width(slot)
+    zero_at = f"{zero:.2f}"
     parts = [
         f'<svg class="hourly-chart" data-testid="hourly-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img"'
         f' aria-label="{escape(label)}" preserveAspectRatio="none" xmlns="http://www.w3.org/2000/svg">'
         f"<title>{escape(label)}</title>"
-        f'<line class="zero" x1="0" x2="{WIDTH}" y1="{zero:.2f}" y2="{zero:.2f}"></line>'
+        f'<line class="zero" x1="0" x2="{WIDTH}" y1="{zero_at}" y2="{zero_at}"></line>'
     ]
     dots = []
     for hour, place in zip(hours, slots, strict=True):
+        if (hour.win, hour.handle, hour.hold, hour.decisions, hour.occupancy) == _IDLE:
+            parts.append(place.idle_bar_head + zero_at + place.idle_bar_tail)  # no bar, no dot
+            continue
         height = abs(hour.win) * scale
         top = zero - height if hour.win >= 0 else zero
         kind = "win-pos" if hour.win >= 0 else "win-neg"
         if place.future:
             kind += " future"
-        idle = (hour.win, hour.handle, hour.hold, hour.decisions, hour.occupancy) == _IDLE
-        tip = place.idle_tip if idle else _tip(place.label, hour)
+        tip = _tip(place.label, hour)
         parts.append(
             f'<rect class="bar {kind}" x="{place.x}" y="{top:.2f}" width="{width}"'
             f' height="{height:.2f}" data-hour="{place.label}" data-win="{int(hour.win)}">'
@@ -164,18 +179,19 @@ def floor_figures(tables: Sequence[Table], *, now: dt.datetime | None = None) ->
     """Per table: tonight's chart and totals, occupancy this hour, and its dealer's pace."""
     moment = now or timezone.now()
     day = gaming_day_for(moment)
-    by_table = tables_hours(table_ids=[t.pk for t in tables], day=day)
+    by_table = tables_hours(table_ids=[t.pk for t in tables], day=day, fills_and_credits=False)  # not drawn
     dealers = sorted({t.dealer_id for t in tables if t.dealer_id is not None})
     paces = dealers_performance(dealer_ids=dealers, day=day) if dealers else {}
     figures = {}
     slots: tuple[HourSlot, ...] = ()
+    current: int | None = None
     for table in tables:
         hours = by_table[table.pk]
         if not slots:  # every table's hours are the same hours of the same gaming day
             slots = hour_slots(hours, moment)
+            current = _current_index(hours, moment)
         handle = sum(h.handle for h in hours)
         win = sum(h.win for h in hours)
-        current = _current_index(hours, moment)
         pace = paces.get(table.dealer_id) if table.dealer_id is not None else None
         figures[table.pk] = TableFigures(
             chart=hourly_chart(hours, label=f"Hourly win and hold at {table.name}", now=moment, slots=slots),

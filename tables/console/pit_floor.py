@@ -1,7 +1,7 @@
 """The pit's table cards: rendered once for every pit screen, shared for at most 2 seconds.
 
 Every pit boss sees the same floor, and each pit screen polls it every 5 s; the cards (the floor's
-reads, its ratings figures and the template) are most of what a refresh costs. So the rendered
+reads, its ratings figures and their markup) are most of what a refresh costs. So the rendered
 grid is kept in the shared cache, keyed by the forms a role is shown, together with the moment
 its reads began. A screen gets that copy only while the moment is at most ``FLOOR_FRESH_SECONDS``
 old: a round action, a tray change or a new limit shows on every pit screen within that time of
@@ -33,7 +33,6 @@ import redis
 from celery import current_app
 from django.core.cache import cache
 from django.middleware.csrf import get_token
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
@@ -43,6 +42,7 @@ from casino.task_sending import send_task
 from tables.console.floor_figures import TableFigures, floor_figures
 from tables.console.games import GAME_TITLES
 from tables.console.idempotency import new_token
+from tables.console.pit_markup import CSRF_SLOT, TOKEN_SLOT, card_html, grid_html
 from tables.console.selectors import FloorRow, floor_rows
 from tables.models import Round
 
@@ -50,9 +50,6 @@ FLOOR_FRESH_SECONDS = 2.0
 REFRESH_AFTER_SECONDS = 1.0
 # By name: the task (tables.console.tasks) imports this module.
 REFRESH_TASK = "tables.console.tasks.refresh_pit_floor_task"
-# Markup no escaped text can contain (``<`` is escaped): the slots are the cards' own.
-CSRF_SLOT = mark_safe("<pit-csrf-slot>")
-TOKEN_SLOT = mark_safe("<pit-token-slot>")
 
 
 CARD_LINKS = {"tray": "pit:tray", "limits": "pit:limits", "admin": "admin:tables_table_change"}
@@ -76,8 +73,7 @@ def _live_deal(round_: Round | None) -> str | None:
 
 
 def card_view(row: FloorRow, figures: TableFigures, links: dict[str, Callable[[int], str]]) -> dict[str, Any]:
-    """One card's words and numbers, worked out here: the template then only places them
-    (with 200 cards, each filter and attribute chain in the template costs milliseconds)."""
+    """One card's words and numbers, worked out here: ``card_html`` then only places them."""
     table = row.table
     variant = (table.rules or {}).get("variant")
     dealer = table.dealer
@@ -130,19 +126,9 @@ def render_cards(*, forms: CardForms) -> tuple[float, str]:
     rows = floor_rows()
     figures = floor_figures([row.table for row in rows])
     links = {name: _url_for(view) for name, view in CARD_LINKS.items()}
-    cards = [card_view(row, figures[row.table.pk], links) for row in rows]
-    html = render_to_string(
-        "pit/_floor.html",
-        {
-            "cards": cards,
-            "csrf_slot": CSRF_SLOT,
-            "token_slot": TOKEN_SLOT,
-            "can_request_tray": forms.can_request_tray,
-            "can_change_limits": forms.can_change_limits,
-            "can_use_admin": forms.can_use_admin,
-        },
-    )
-    return began, html
+    shown = {"tray": forms.can_request_tray, "limits": forms.can_change_limits, "admin": forms.can_use_admin}
+    cards = [card_html(card_view(row, figures[row.table.pk], links), **shown) for row in rows]
+    return began, grid_html(cards)
 
 
 def _shared(forms: CardForms) -> str | None:
@@ -203,7 +189,7 @@ def floor_cards(request: Any, forms: CardForms, *, fresh: bool = False) -> SafeS
         began, html = render_cards(forms=forms)
         _share(forms, began, html)
     html = html.replace(CSRF_SLOT, get_token(request)).replace(TOKEN_SLOT, new_token())
-    return mark_safe(html)  # rendered by the template, escaped there
+    return mark_safe(html)  # written by pit_markup, which escapes every text
 
 
 def forget_shared_floor() -> None:

@@ -1,9 +1,9 @@
 """Reads for the pit view: every table at a glance, and the house's win so far tonight.
 
 The pit polls every 5 s, so a refresh costs a fixed number of queries however many tables
-there are: the tables with their trays, dealers, seats and open sessions; tonight's sessions,
-each annotated with its approved fills and credits; and the live rounds, each one query for
-the whole floor.
+there are: the tables with their trays, dealers and how many players are seated; tonight's
+sessions (the open one among them), each annotated with its approved fills and credits; and the
+live rounds, each one query for the whole floor.
 """
 
 from __future__ import annotations
@@ -12,7 +12,18 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import BigIntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
+from django.db.models import (
+    BigIntegerField,
+    Count,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+)
 from django.db.models.functions import Coalesce
 
 from casino.permissions import require_staff
@@ -20,13 +31,13 @@ from ledger.gaming_day import gaming_day_bounds, gaming_day_for
 from tables.models import (
     LIVE_ROUND_STATUSES,
     Round,
+    Seat,
     Table,
     TableSession,
     TrayRequest,
     TrayRequestKind,
     TrayRequestStatus,
 )
-from tables.selectors import get_open_session, tables_by_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,33 +126,57 @@ def _live_round(table: Table) -> Round | None:
     return rounds[0] if rounds else None
 
 
+def _open_session(table: Table) -> TableSession | None:
+    """The one session still open (a table has at most one), among tonight's: they include it."""
+    sessions: list[TableSession] = getattr(table, "sessions_tonight", [])
+    return next((session for session in sessions if session.closed_at is None), None)
+
+
+def _seated_now() -> Coalesce:
+    """How many players sit at the table now: the pit shows the number, not who (the seats, their
+    players and users were 600 objects to build for a 200-table floor)."""
+    seated = (
+        Seat.objects.filter(table_id=OuterRef("pk"), left_at__isnull=True)
+        .order_by()
+        .values("table_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(seated), Value(0), output_field=IntegerField())
+
+
 def list_floor(*, user: Any) -> list[FloorRow]:
     require_staff(user)
     return floor_rows()
 
 
 def floor_rows() -> list[FloorRow]:
-    """Every table's pit row; the caller has checked who reads it (``list_floor``)."""
+    """Every table's pit row, by name; the caller has checked who reads it (``list_floor``)."""
     since = tonight_start()
-    tables = tables_by_name().prefetch_related(
-        Prefetch(
-            "sessions",
-            queryset=sessions_with_tray_totals().filter(_tonight(since)).order_by("pk"),
-            to_attr="sessions_tonight",
-        ),
-        Prefetch(
-            "rounds",
-            queryset=Round.objects.filter(status__in=LIVE_ROUND_STATUSES).order_by("pk"),
-            to_attr="live_rounds",
-        ),
+    tables = (
+        Table.objects.select_related("tray", "dealer")
+        .annotate(seated_now=_seated_now())
+        .order_by("name")
+        .prefetch_related(
+            Prefetch(
+                "sessions",
+                queryset=sessions_with_tray_totals().filter(_tonight(since)).order_by("pk"),
+                to_attr="sessions_tonight",
+            ),
+            Prefetch(
+                "rounds",
+                queryset=Round.objects.filter(status__in=LIVE_ROUND_STATUSES).order_by("pk"),
+                to_attr="live_rounds",
+            ),
+        )
     )
     return [
         FloorRow(
             table=table,
-            session=get_open_session(table),
+            session=_open_session(table),
             live_round=_live_round(table),
             win_tonight=win_tonight(table, since=since),
-            players=len(getattr(table, "active_seats", [])),
+            players=getattr(table, "seated_now", 0),
         )
         for table in tables
     ]

@@ -82,8 +82,15 @@ def table_hours(*, table_id: int, day: dt.date) -> list[Hour]:
     return tables_hours(table_ids=[table_id], day=day)[table_id]
 
 
-def tables_hours(*, table_ids: Sequence[int], day: dt.date) -> dict[int, list[Hour]]:
-    """``table_hours`` for many tables (the pit view) in the same three queries."""
+def tables_hours(
+    *, table_ids: Sequence[int], day: dt.date, fills_and_credits: bool = True
+) -> dict[int, list[Hour]]:
+    """``table_hours`` for many tables (the pit view) in the same three queries.
+
+    ``fills_and_credits=False`` leaves every hour's fills and credits at 0 and skips reading them
+    (two queries): the pit's charts draw neither, and on a 200-table floor the approved requests
+    were the largest of its figures' reads (some 500 rows, 5 ms of CPU a render).
+    """
     begins = day_hours(day)
     start, end = begins[0], begins[-1] + dt.timedelta(hours=1)
     ids = list(table_ids)
@@ -94,13 +101,7 @@ def tables_hours(*, table_ids: Sequence[int], day: dt.date) -> dict[int, list[Ho
         .annotate(handle=Sum("handle"), win=Sum("win"), decisions=Sum("decisions"))
         .order_by()
     }
-    trays: dict[tuple[int, int, str], int] = {}
-    for request in TrayRequest.objects.filter(
-        table_id__in=ids, status=TrayRequestStatus.APPROVED, decided_at__gte=start, decided_at__lt=end
-    ).values("table_id", "decided_at", "kind", "amount"):
-        decided_at: dt.datetime = request["decided_at"]  # type: ignore[assignment]  # filtered: not null
-        key = (request["table_id"], _hour_index(decided_at, start), request["kind"])
-        trays[key] = trays.get(key, 0) + request["amount"]
+    trays = _approved_by_hour(ids, start, end) if fills_and_credits else {}
     seat_seconds = {table_id: [0.0] * len(begins) for table_id in ids}
     now = timezone.now()
     for table_id, seated_at, left_at in (
@@ -142,6 +143,20 @@ def tables_hours(*, table_ids: Sequence[int], day: dt.date) -> dict[int, list[Ho
             )
         result[table_id] = hours
     return result
+
+
+def _approved_by_hour(
+    ids: list[int], start: dt.datetime, end: dt.datetime
+) -> dict[tuple[int, int, str], int]:
+    """Approved fills and credits per (table, hour index, kind), decided from ``start`` to ``end``."""
+    trays: dict[tuple[int, int, str], int] = {}
+    for request in TrayRequest.objects.filter(
+        table_id__in=ids, status=TrayRequestStatus.APPROVED, decided_at__gte=start, decided_at__lt=end
+    ).values("table_id", "decided_at", "kind", "amount"):
+        decided_at: dt.datetime = request["decided_at"]  # type: ignore[assignment]  # filtered: not null
+        key = (request["table_id"], _hour_index(decided_at, start), request["kind"])
+        trays[key] = trays.get(key, 0) + request["amount"]
+    return trays
 
 
 def _hour_index(moment: dt.datetime, start: dt.datetime) -> int:

@@ -321,11 +321,12 @@ def refresh_queries(client: Client, boss: User) -> tuple[int, int, int]:
     return len(floor_queries), len(rendered_queries), len(shared_queries)
 
 
-# list_floor: tables with tray and dealer, seats, open sessions, tonight's sessions with their
-# totals, live rounds. The rendered partial adds the session, the user, the six ratings figures,
-# fills and credits waiting, corrections waiting, alerts and their count; sharing a rendered floor
-# leaves the session, the user and the four reads of what waits for the pit.
-LIST_FLOOR, RENDERED, SHARED = 5, 17, 6
+# list_floor: tables with tray, dealer and how many players are seated; tonight's sessions with
+# their totals (the open one among them); live rounds. The rendered partial adds the session, the
+# user, the five reads of the ratings figures (the charts draw no fills or credits), fills and
+# credits waiting, corrections waiting, alerts and their count; sharing a rendered floor leaves
+# the session, the user and the four reads of what waits for the pit.
+LIST_FLOOR, RENDERED, SHARED = 3, 14, 6
 
 
 def test_a_pit_refresh_costs_the_same_queries_for_3_15_and_200_tables(pit: Pit) -> None:
