@@ -66,16 +66,20 @@ def _dollars(cents: int, *, short: bool = False) -> str:
     return escape(format_dollars(cents, whole_if_even=short))
 
 
+def _colours(bet: Mapping[str, Any]) -> str:
+    """A chip's colours: its seat's, with a label colour that reads on it (``faro.colour_for_seat``)."""
+    return f"--chip: {bet['colour'].background}; --chip-text: {bet['colour'].text}"
+
+
 def chips(placed: Sequence[Mapping[str, Any]]) -> SafeString:
     """Every chip on the layout (``faro.layout_chips``), one span each, stacked by ``--i``."""
 
     def chip(c: Mapping[str, Any]) -> str:
-        copper, colour = c.get("coppered"), c["colour"]
+        copper, place = c.get("coppered"), f"left: {c['x']}%; top: {c['y']}%; --i: {c['stack']}"
         name, where, bet_id = escape(c["name"]), escape(c["placement"]), escape(str(c["id"]))
         return (
             f'<span class="chip{_on(copper, " coppered")}" data-testid="chip" data-bet="{bet_id}" '
-            f'style="left: {c["x"]}%; top: {c["y"]}%; --i: {c["stack"]}; --chip: {colour.background}; '
-            f'--chip-text: {colour.text}" title="{name}: {_dollars(c["amount"])} on {where}'
+            f'style="{place}; {_colours(c)}" title="{name}: {_dollars(c["amount"])} on {where}'
             f'{_on(copper, " (coppered)")}">{_dollars(c["amount"], short=True)}</span>'
         )
 
@@ -86,9 +90,8 @@ def targets(boxes: Sequence[Mapping[str, Any]], chosen: Any) -> SafeString:
     """Even, odd and high, each with its bets as mini chips (``faro.target_boxes``)."""
 
     def mini(bet: Mapping[str, Any]) -> str:
-        colour = bet["colour"]
         return (
-            f'<span class="mini-chip" style="--chip: {colour.background}; --chip-text: {colour.text}" '
+            f'<span class="mini-chip" style="{_colours(bet)}" '
             f'title="{escape(bet["name"])}">{_dollars(bet["amount"], short=True)}</span>'
         )
 

@@ -76,7 +76,8 @@ def evidence_brief(kind: str, evidence: dict[str, Any]) -> str:
 
 
 def pit_context(request: HttpRequest, flash: Flash | None = None) -> dict[str, Any]:
-    """A tap's answer (``flash``) renders the floor afresh; a poll may share a copy up to 2 s old."""
+    """A tap's answer (``flash``) renders the floor afresh; a poll may share a copy up to 5 s old
+    (``pit_floor.FLOOR_FRESH_SECONDS``)."""
     role = role_of(request.user)
     card_forms = CardForms(
         can_request_tray=role in TRAY_REQUEST_ROLES,

@@ -2,7 +2,8 @@
 
 A poll served a copy older than ``REFRESH_AFTER_SECONDS`` sends ``refresh_pit_floor_task``; a real
 Celery worker (tests/celery_support.py) renders the floor and shares it, so the next poll within
-the 2 s bound reads it instead of rendering, and shows what changed since the first copy.
+the ``FLOOR_FRESH_SECONDS`` bound reads it instead of rendering, and shows what changed since the
+first copy.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Pit screens share the rendered floor for at most 2 s, and each answer's forms stay its own.
+"""Pit screens share the rendered floor for at most ``FLOOR_FRESH_SECONDS`` (5 s), and each
+answer's forms stay its own.
 
 ``tables.console.pit_floor`` keeps the table cards one poll rendered in the shared cache, with the
 moment its reads began; another poll within ``FLOOR_FRESH_SECONDS`` of that moment gets the same
@@ -75,7 +76,7 @@ def test_a_change_reaches_every_pit_screen_within_the_bound(floor: Floor, as_use
     shared, queries = poll(boss)
     assert time.monotonic() - began < FLOOR_FRESH_SECONDS  # else this poll would have rendered
     assert queries < rendered  # the floor's reads and figures were not made again
-    assert tray_shown(shared, floor.faro) == "$10,000.00"  # the copy, at most 2 s old
+    assert tray_shown(shared, floor.faro) == "$10,000.00"  # the copy, not yet FLOOR_FRESH_SECONDS old
 
     time.sleep(max(FLOOR_FRESH_SECONDS - (time.monotonic() - began), 0) + 0.3)  # the copy's moment is later
     later, queries = poll(boss)
