@@ -97,10 +97,10 @@ def targets(boxes: Sequence[Mapping[str, Any]], chosen: Any) -> SafeString:
 
     def box(b: Mapping[str, Any]) -> str:
         label, target = escape(b["label"]), escape(b["target"])
-        return (
-            f'<label class="target"> <input type="radio" name="target" value="{target}" '
-            f'data-label="{label}"{_on(chosen == b["target"], " checked")}> <span>{label}</span> '
-            f'<span class="mini">{"".join(mini(bet) for bet in b["bets"])}</span> </label>'
+        minis = "".join(mini(bet) for bet in b["bets"])
+        body = f'<span>{label}</span> <span class="mini">{minis}</span>'
+        return _radio(
+            'class="target"', "target", target, f'data-label="{label}"', chosen == b["target"], body
         )
 
     return _joined(box(b) for b in boxes)
@@ -110,19 +110,24 @@ def player_picks(seats: Sequence[Mapping[str, Any]], chosen: Any) -> SafeString:
     """The bet form's players: a radio each, with the seat and what the player has to play."""
 
     def pick(row: Mapping[str, Any]) -> str:
-        pk, name, checked = (
-            row["player"].pk,
-            escape(row["name"]),
-            _on(chosen == str(row["player"].pk), " checked"),
+        pk, name = row["player"].pk, escape(row["name"])
+        has = f"seat {row['seat'].number} · {_dollars(row['balance'].available)}"
+        body = (
+            f'<span class="dot" aria-hidden="true"></span> <span>{name}<span class="sub">{has}</span></span>'
         )
-        return (
-            f'<label class="pick" style="--chip: {row["colour"].background}"> '
-            f'<input type="radio" name="player" value="{pk}" data-name="{name}"{checked}> '
-            f'<span class="dot" aria-hidden="true"></span> <span>{name}<span class="sub">'
-            f"seat {row['seat'].number} · {_dollars(row['balance'].available)}</span></span> </label>"
-        )
+        look = f'class="pick" style="--chip: {row["colour"].background}"'
+        return _radio(look, "player", pk, f'data-name="{name}"', chosen == str(pk), body)
 
     return _joined(pick(row) for row in seats)
+
+
+def _radio(label: str, name: str, value: object, data: str, checked: bool, body: str) -> str:
+    """One choice of the bet form, its radio inside its label: ``label`` the label's attributes,
+    ``data`` the radio's data attribute (the words console.js puts on the confirm button)."""
+    return (
+        f'<label {label}> <input type="radio" name="{name}" value="{value}" {data}'
+        f"{_on(checked, ' checked')}> {body} </label>"
+    )
 
 
 _COPPERED = ' <span class="sub">coppered</span>'
