@@ -53,6 +53,7 @@ from tables.corrections import request_correction
 from tables.games.cards import RANKS
 from tables.games.errors import IllegalAction
 from tables.models import (
+    LIVE_ROUND_STATUSES,
     Correction,
     Round,
     RoundSettlement,
@@ -205,12 +206,18 @@ def table_context(
     sticky: Sticky | None = None,
     opening: OpeningPlan | None = None,
     table: Table | None = None,
+    saved: Round | None = None,
 ) -> dict[str, Any]:
-    """The table screen's context; ``table``: this request's own ``dealer_table`` read, when
-    nothing it holds but the tray's balance can have moved since (``after_round_action``)."""
+    """The table screen's context. After a round action (``after_round_action``): ``table`` is the
+    request's own ``dealer_table`` read, and ``saved`` the round as the action saved it (the
+    table's newest round, live or just settled), so neither is read again."""
     table = table or dealer_table(request.user, table_id)
-    round_ = get_live_round(table)
-    last_round = None if round_ is not None else Round.objects.filter(table=table).order_by("-number").first()
+    if saved is not None:
+        live = saved.status in LIVE_ROUND_STATUSES
+        round_, last_round = (saved, None) if live else (None, saved)
+    else:
+        round_ = get_live_round(table)
+        last_round = None if round_ else Round.objects.filter(table=table).order_by("-number").first()
     names, seats = _names(table, round_ or last_round)
     sticky = sticky or Sticky()
     context: dict[str, Any] = {
@@ -276,8 +283,11 @@ def render_table(
     sticky: Sticky | None = None,
     opening: OpeningPlan | None = None,
     table: Table | None = None,
+    saved: Round | None = None,
 ) -> HttpResponse:
-    context = table_context(request, table_id, flash=flash, sticky=sticky, opening=opening, table=table)
+    context = table_context(
+        request, table_id, flash=flash, sticky=sticky, opening=opening, table=table, saved=saved
+    )
     template = "console/_screen.html" if request.htmx else "console/table.html"  # type: ignore[attr-defined]
     return render(request, template, context, status=status)
 
@@ -320,9 +330,8 @@ def perform_tap(
 ) -> HttpResponse:
     """Run one service call once per form token and show its outcome (or its error) in place.
 
-    ``checked``: the table as the caller's own ``dealer_table`` read it for a round action, so
-    neither the access check nor the screen after the action reads it again
-    (``after_round_action``); any other tap's screen reads the table afresh.
+    ``checked``: the table as the caller's own ``dealer_table`` read it for this tap, so the
+    access check is not read again.
     """
     if checked is None:
         dealer_table(request.user, table_id)
@@ -346,15 +355,16 @@ def perform_tap(
         )
     if on_done is not None:
         return on_done(outcome.result, outcome.replayed)
-    shown = after_round_action(checked) if checked is not None else None
-    return render_table(request, table_id, flash=Flash.done(outcome, form), table=shown)
+    return render_table(request, table_id, flash=Flash.done(outcome, form))
 
 
-def after_round_action(table: Table) -> Table:
-    """The table as read before a round action, for the screen after it: an action moves chips
-    to and from the tray (its balance is read again) but never seats, limits or the session."""
+def after_round_action(request: HttpRequest, table: Table, saved: Round | None, flash: Flash) -> HttpResponse:
+    """The screen after a round action, from what the tap read and saved: the table as read for
+    its check (an action moves chips to and from the tray, whose balance is read again, but never
+    seats, limits or the session) and the round as the action saved it (None: a replayed tap,
+    whose round is read)."""
     table.tray.refresh_from_db(fields=["balance"])
-    return table
+    return render_table(request, table.pk, flash=flash, table=table, saved=saved)
 
 
 def receipt(headline: str, *lines: str, **extra: Any) -> dict[str, Any]:
@@ -624,7 +634,7 @@ def _round_perform(
         payload = build(round_)
         attempt["payload"] = payload
         version = forms.checked(forms.VersionForm(request.POST)).cleaned_data["version"]
-        updated = apply_round_action(
+        updated = attempt["saved"] = apply_round_action(
             actor=actor_of(request), round_id=round_id, action=payload, version=version
         )
         lines = [] if payload.get("type") in ("bet", "call_turn") else _moved(updated, updated.version)
@@ -638,8 +648,19 @@ def _round_perform(
                 actor=actor_of(request), round_id=round_id, action=attempt["payload"], code=error.code
             )
 
+    def done(result: dict[str, Any], replayed: bool) -> HttpResponse:
+        flash = Flash.done(Outcome(result, replayed), form)
+        return after_round_action(request, table, attempt.get("saved"), flash)
+
     return perform_tap(
-        request, table_id, form=form, work=work, sticky=sticky, on_refused=refused, checked=table
+        request,
+        table_id,
+        form=form,
+        work=work,
+        sticky=sticky,
+        on_refused=refused,
+        on_done=done,
+        checked=table,
     )
 
 
