@@ -98,6 +98,8 @@ def hour_slots(hours: Sequence[Hour], moment: dt.datetime) -> tuple[HourSlot, ..
             tick = f'<text class="tick" x="{x}" y="{HEIGHT - 2}">{local:%H}</text>'
         future = current is not None and index > current
         idle_tip = _tip(label, Hour(hour.hour, 0, 0, None, 0, 0, 0, 0))
+        kind = "win-pos future" if future else "win-pos"
+        head, tail = _bar(kind, x, _ZERO_SLOT, width, "0.00", label, 0, idle_tip).split(_ZERO_SLOT)
         places.append(
             HourSlot(
                 label=label,
@@ -105,9 +107,8 @@ def hour_slots(hours: Sequence[Hour], moment: dt.datetime) -> tuple[HourSlot, ..
                 cx=f"{index * slot + slot / 2:.2f}",
                 future=future,
                 tick=tick,
-                idle_bar_head=f'<rect class="bar win-pos{" future" if future else ""}" x="{x}" y="',
-                idle_bar_tail=f'" width="{width}" height="0.00" data-hour="{label}" data-win="0">'
-                f"<title>{idle_tip}</title></rect>",
+                idle_bar_head=head,
+                idle_bar_tail=tail,
             )
         )
     return tuple(places)
@@ -115,6 +116,17 @@ def hour_slots(hours: Sequence[Hour], moment: dt.datetime) -> tuple[HourSlot, ..
 
 def _bar_width(slot: float) -> str:
     return f"{max(slot - 2, 1):.2f}"
+
+
+_ZERO_SLOT = "\x00"  # where an idle bar's top, the chart's zero line, goes in (no text holds it)
+
+
+def _bar(kind: str, x: str, y: str, width: str, height: str, label: str, win: int, tip: str) -> str:
+    """One hour's bar, its tooltip inside (``tip`` is escaped already)."""
+    return (
+        f'<rect class="bar {kind}" x="{x}" y="{y}" width="{width}" height="{height}"'
+        f' data-hour="{label}" data-win="{win}"><title>{tip}</title></rect>'
+    )
 
 
 def hourly_chart(
@@ -158,9 +170,7 @@ def hourly_chart(
             kind += " future"
         tip = _tip(place.label, hour)
         parts.append(
-            f'<rect class="bar {kind}" x="{place.x}" y="{top:.2f}" width="{width}"'
-            f' height="{height:.2f}" data-hour="{place.label}" data-win="{int(hour.win)}">'
-            f"<title>{tip}</title></rect>"
+            _bar(kind, place.x, f"{top:.2f}", width, f"{height:.2f}", place.label, int(hour.win), tip)
         )
         if hour.hold is not None:
             clipped = max(-HOLD_SPAN, min(HOLD_SPAN, hour.hold))
