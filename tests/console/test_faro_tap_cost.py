@@ -84,4 +84,4 @@ def test_a_bet_tap_reads_its_table_once_and_its_tray_again_for_the_screen(floor:
     assert sum(f'"ledger_account"."id" = {tray}' in sql for sql in statements) == 1
     # Pinned: lower it when the work drops (a session, the tap's record, the action, the screen;
     # the screen after the action reads neither the table nor the round again).
-    assert len(statements) == 20, "\n".join(sql[:100] for sql in statements)
+    assert len(statements) == 19, "\n".join(sql[:100] for sql in statements)

@@ -47,10 +47,11 @@ TURN_MOVING_NOTHING = 6
 POT_PAYMENT = 8
 ROUND_START = 14
 STAKES_RESULT = 12
-# With an Idempotency-Key: the round's existence, SAVEPOINT, the key's SELECT, SAVEPOINT / INSERT /
-# RELEASE of its record, the UPDATE storing the response, RELEASE.
-KEYED_BET = BET + 8
-# A retry of that request: token, the round's existence, SAVEPOINT, the record, its row lock, RELEASE.
+# With an Idempotency-Key: the round's existence, SAVEPOINT, the key's claim (one INSERT … ON
+# CONFLICT DO NOTHING), the UPDATE storing the response, RELEASE.
+KEYED_BET = BET + 5
+# A retry of that request: token, the round's existence, SAVEPOINT, the claim that finds the key
+# taken, the record with its row lock, RELEASE.
 KEYED_REPLAY = 6
 
 BUY_IN = 100_000
