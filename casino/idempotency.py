@@ -28,11 +28,9 @@ from casino.rows import columns_of, db_values
 
 PATH_MAX = IdempotencyRecord._meta.get_field("path").max_length or 300
 
-_CLAIMED = [
-    IdempotencyRecord._meta.get_field(name)
-    for name in ("user", "key", "method", "path", "request_hash", "created_at")
-]
-_STORED = [IdempotencyRecord._meta.get_field(name) for name in ("status_code", "response_body")]
+_FIELDS = {field.name: field for field in IdempotencyRecord._meta.concrete_fields}
+_CLAIMED = [_FIELDS[name] for name in ("user", "key", "method", "path", "request_hash", "created_at")]
+_STORED = [_FIELDS["status_code"], _FIELDS["response_body"]]
 _TABLE = IdempotencyRecord._meta.db_table
 # Plain SQL: every money-moving POST and console tap runs both, and the ORM's get_or_create
 # (a read, a savepoint, the insert, its release) cost more than the action's own statements.
