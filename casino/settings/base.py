@@ -33,6 +33,16 @@ DATABASES["default"].setdefault("OPTIONS", {}).update(
         "keepalives_count": 3,
     }
 )
+# Parameters bound on the server, so that psycopg prepares a statement a connection has run
+# DB_PREPARE_THRESHOLD times: the floor's few hot statements are then parsed and planned once
+# per connection instead of on every tap. Unset DB_PREPARE_THRESHOLD (empty) behind a
+# transaction-mode pooler, which cannot keep a session's prepared statements.
+_PREPARE_THRESHOLD = env("DB_PREPARE_THRESHOLD", default="2")
+if _PREPARE_THRESHOLD:
+    DATABASES["default"]["OPTIONS"] |= {
+        "server_side_binding": True,
+        "prepare_threshold": int(_PREPARE_THRESHOLD),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 INSTALLED_APPS = [
