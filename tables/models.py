@@ -258,10 +258,11 @@ class Round(models.Model):
     )
 
     # Not stored: set on the round tables.rounds.apply_round_action returns, for its answer.
-    # This action's settlements as (transfer_id, kind, amount, player_id, from, to), and the
-    # round's live total.
+    # This action's settlements as (transfer_id, kind, amount, player_id, from, to), the
+    # round's live total, and the action as recorded (the round's last action now).
     settlements_made: list[tuple[int, str, int, int | None, str, str]]
     settlements_count: int
+    last_payload: dict[str, Any]
 
     class Meta:
         constraints = [

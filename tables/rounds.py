@@ -444,33 +444,38 @@ def _clean_payload(action: Any) -> dict[str, Any]:
     return {k: v for k, v in action.items() if k not in RESERVED_ACTION_KEYS}
 
 
-def apply_round_action(*, actor: User, round_id: int, action: Any, version: Any = None) -> Round:
+def apply_round_action(
+    *, actor: User, round_id: int, action: Any, version: Any = None, at_table: int | None = None
+) -> Round:
     """One action = one transaction: the engine step, its chips and the new state together.
 
     The table is locked, then the round (tables.locks order), then the ledger accounts by
     ``post_transfer``. The returned round is what was saved, so callers need not read it again;
-    it carries ``settlements_made`` (this action's rows) and
-    ``settlements_count`` (the round's live total).
+    it carries ``settlements_made`` (this action's rows),
+    ``settlements_count`` (the round's live total) and ``last_payload`` (the action as recorded).
 
     Any refusal rolls the whole action back, so the ledger call needs no savepoint of its own;
     the one refusal that is not final, a layout or pot not opened yet (a player's first bet at
     this table, a pot's first chip), runs the action again, opening them in a savepoint.
+
+    ``at_table``: the table the caller's URL names; a round dealt elsewhere is then not found.
     """
+    asked = {"actor": actor, "round_id": round_id, "action": action, "version": version, "at_table": at_table}
     try:
-        return _apply_round_action(actor=actor, round_id=round_id, action=action, version=version)
+        return _apply_round_action(**asked)
     except UnknownAccount:
-        return _apply_round_action(
-            actor=actor, round_id=round_id, action=action, version=version, savepoint=True
-        )
+        return _apply_round_action(**asked, savepoint=True)
 
 
 @transaction.atomic
 def _apply_round_action(
-    *, actor: User, round_id: int, action: Any, version: Any, savepoint: bool = False
+    *, actor: User, round_id: int, action: Any, version: Any, at_table: int | None, savepoint: bool = False
 ) -> Round:
     table = lock_table_of_round(round_id=round_id)
     if table is None:
         raise NotFound("No such round.")
+    if at_table is not None and table.pk != at_table:
+        raise NotFound("No such deal at this table.")
     round_, newer, correction_pending, settled_before = _lock_round(round_id)
     require(actor, "round.deal", table=table)
     if version is not None and not is_int(version):
@@ -520,6 +525,7 @@ def _apply_round_action(
     # API.md: an action's answer lists only what it moved, with the round's total beside it.
     round_.settlements_made = _made(transfer, moved, legs)
     round_.settlements_count = settled_before + len(legs)
+    round_.last_payload = payload
     return round_
 
 

@@ -14,18 +14,24 @@ from casino.selectors import ids_in
 from tables.models import LIVE_ROUND_STATUSES, Round, RoundSettlement, Seat, Table, TableSession, TrayRequest
 
 
-def _tables() -> QuerySet[Table]:
-    return Table.objects.select_related("tray", "dealer").prefetch_related(
+def _tables(*, sessions: bool = True) -> QuerySet[Table]:
+    """Tables with their tray, dealer and seated players (``active_seats``), and with
+    ``sessions`` their open session (``open_sessions``, read by ``get_open_session``)."""
+    tables = Table.objects.select_related("tray", "dealer").prefetch_related(
         Prefetch(
             "seatings",
             queryset=Seat.objects.filter(left_at__isnull=True)
             .select_related("player__user")
             .order_by("number"),
             to_attr="active_seats",
-        ),
+        )
+    )
+    if not sessions:
+        return tables
+    return tables.prefetch_related(
         Prefetch(
             "sessions", queryset=TableSession.objects.filter(closed_at__isnull=True), to_attr="open_sessions"
-        ),
+        )
     )
 
 
@@ -48,9 +54,10 @@ def tables_named(messages: Sequence[str]) -> list[str]:
     ]
 
 
-def access_table(*, user: Any, table_id: int) -> Table:
+def access_table(*, user: Any, table_id: int, sessions: bool = True) -> Table:
+    """The table as ``_tables`` reads it (``sessions``: with its open session)."""
     require_staff(user)
-    table = _tables().filter(pk=table_id).first()
+    table = _tables(sessions=sessions).filter(pk=table_id).first()
     if table is None:
         raise NotFound("No such table.")
     return table

@@ -82,9 +82,10 @@ def require_dealer(user: Any) -> None:
 
 
 def dealer_table(user: Any, table_id: int) -> Table:
-    """The table, if it is assigned to this dealer: dealers see only their own tables."""
+    """The table, if it is assigned to this dealer: dealers see only their own tables. Read with
+    its tray and seats, not its session, which the dealer's screens do not show."""
     require_dealer(user)
-    table = access_table(user=user, table_id=table_id)
+    table = access_table(user=user, table_id=table_id, sessions=False)
     if table.dealer_id != user.pk:
         raise NotAllowed(f"{table.name} is not assigned to you. Ask the pit boss to assign it.")
     return table

@@ -30,7 +30,7 @@ from tables.console import faro as faro_screen
 from tables.console import forms
 from tables.console.access import NotAllowed, actor_of, dealer_table, signed_in
 from tables.console.cards import card_label
-from tables.console.corrections import last_action_words
+from tables.console.corrections import describe_action, last_action_words
 from tables.console.drawings import drawing_context, template_for
 from tables.console.games import (
     GAME_TITLES,
@@ -223,7 +223,6 @@ def table_context(
     context: dict[str, Any] = {
         "table": table,
         "title": GAME_TITLES.get(table.game, table.game),
-        "session": get_open_session(table),
         "seats": _seat_rows(table),
         "round": round_,
         "last_round": last_round,
@@ -237,11 +236,7 @@ def table_context(
         context["opening"] = open_form(table, opening)
     shown = round_ or last_round
     if shown is not None and shown.status != "void":
-        context["correction"] = {
-            "round": shown,
-            "last": last_action_words(shown, names),
-            "pending": Correction.objects.filter(round=shown, status="pending").exists(),
-        }
+        context["correction"] = _correction_panel(shown, names, just_acted=saved is not None)
     if shown is not None and shown.game == "faro":
         context["faro"] = _faro_context(shown, names, seats, sticky, table)
     elif shown is not None:
@@ -255,6 +250,19 @@ def table_context(
     if shown is not None:
         context["game_template"] = template_for(shown.game)
     return context
+
+
+def _correction_panel(shown: Round, names: dict[int, str], *, just_acted: bool) -> dict[str, Any]:
+    """The correction panel's round, its last action in words and whether a correction waits.
+    ``just_acted``: ``shown`` is the round as an action just saved it, so its last action is that
+    one (``last_payload``) and no correction waits (an action is refused while one does)."""
+    if just_acted:
+        return {"round": shown, "last": describe_action(shown.last_payload, names), "pending": False}
+    return {
+        "round": shown,
+        "last": last_action_words(shown, names),
+        "pending": Correction.objects.filter(round=shown, status="pending").exists(),
+    }
 
 
 def _keying_context(actions: list[Offer], sticky: Sticky) -> dict[str, Any] | None:
@@ -568,9 +576,13 @@ def _live_round(table_id: int, round_id: int) -> Round:
     return round_
 
 
-def faro_payload(kind: str, data: QueryDict, round_: Round) -> dict[str, Any]:
-    """The engine action a Faro form asks for; a manual shoe's dealing step keys its cards."""
-    due = round_.shoe == ShoeKind.MANUAL and kind not in forms.FARO_FORMS
+def faro_payload(kind: str, data: QueryDict, read_round: Callable[[], Round]) -> dict[str, Any]:
+    """The engine action a Faro form asks for; a manual shoe's dealing step keys its cards, so
+    only a dealing step reads the round before the action."""
+    if kind in forms.FARO_FORMS:
+        return forms.faro_payload(kind, data)
+    round_ = read_round()
+    due = round_.shoe == ShoeKind.MANUAL
     needed = faro_screen.cards_to_key(legal_actions_of(round_), kind) if due else None
     return forms.faro_payload(kind, data, needed=needed)
 
@@ -620,22 +632,22 @@ def _round_perform(
     round_id: int,
     *,
     form: str,
-    build: Callable[[Round], dict[str, Any]],
+    build: Callable[[Callable[[], Round]], dict[str, Any]],
     headline: Callable[[dict[str, Any], Round], str],
     table: Table,
     sticky: Sticky | None = None,
 ) -> HttpResponse:
     """Apply one round action through ``apply_round_action``; log it if the engine refuses.
-    ``table``: the caller's ``dealer_table`` read."""
+    ``table``: the caller's ``dealer_table`` read. ``build`` makes the payload, given a reader of
+    the round as it is before the action, for the forms whose payload depends on it."""
     attempt: dict[str, Any] = {}
 
     def work() -> dict[str, Any]:
-        round_ = _live_round(table_id, round_id)
-        payload = build(round_)
+        payload = build(lambda: _live_round(table_id, round_id))
         attempt["payload"] = payload
         version = forms.checked(forms.VersionForm(request.POST)).cleaned_data["version"]
         updated = attempt["saved"] = apply_round_action(
-            actor=actor_of(request), round_id=round_id, action=payload, version=version
+            actor=actor_of(request), round_id=round_id, action=payload, version=version, at_table=table_id
         )
         lines = [] if payload.get("type") in ("bet", "call_turn") else _moved(updated, updated.version)
         if updated.status == "settled":
@@ -682,7 +694,7 @@ def faro_action(request: HttpRequest, table_id: int, round_id: int, kind: str) -
         round_id,
         form=kind,
         sticky=sticky,
-        build=lambda round_: faro_payload(kind, request.POST, round_),
+        build=lambda read_round: faro_payload(kind, request.POST, read_round),
         headline=headline,
         table=table,
     )
@@ -697,8 +709,9 @@ def game_action(request: HttpRequest, table_id: int, round_id: int) -> HttpRespo
     key = request.POST.get("action", "")
     chosen: dict[str, Any] = {}
 
-    def build(round_: Round) -> dict[str, Any]:
+    def build(read_round: Callable[[], Round]) -> dict[str, Any]:
         # The entry is found again among what the engine accepts now, then filled from the form.
+        round_ = read_round()
         names.update(_names(table, round_)[0])
         offer = find_offer(round_offers(round_, names), key)
         chosen.update(offer=offer, before=round_.state, hands=known_hands_of(round_))

@@ -10,9 +10,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from casino.services import buy_in, create_player
-from tables.services import seat_player
+from tables.models import RoundAction
+from tables.rounds import start_round
+from tables.services import assign_dealer, create_table, open_table, seat_player
 from tests.console.conftest import PASSWORD, Floor
-from tests.console.test_views import faro_url, live_faro, post, text
+from tests.console.test_views import faro_url, live_faro, post, table_url, text
 
 SAVEPOINTS = ("SAVEPOINT", "RELEASE SAVEPOINT")  # the test's own transaction nests the tap's
 ODD_NAME = 'Bo <b>"Al"</b> & O\'Neil'
@@ -83,5 +85,48 @@ def test_a_bet_tap_reads_its_table_once_and_its_tray_again_for_the_screen(floor:
     tray = floor.faro.tray_id
     assert sum(f'"ledger_account"."id" = {tray}' in sql for sql in statements) == 1
     # Pinned: lower it when the work drops (a session, the tap's record, the action, the screen;
-    # the screen after the action reads neither the table nor the round again).
-    assert len(statements) == 19, "\n".join(sql[:100] for sql in statements)
+    # a bet reads nothing of the round before the action, and the screen after it reads neither
+    # the table nor the round again, nor the last action and its correction: the action is both).
+    assert not any(sql.startswith('SELECT "tables_round"') for sql in statements)
+    assert not any('FROM "tables_correction"' in sql for sql in statements)
+    assert not any('FROM "tables_tablesession"' in sql for sql in statements)  # the screen shows none
+    assert len(statements) == 15, "\n".join(sql[:100] for sql in statements)
+
+
+def _correction_panel(screen: str) -> str:
+    found = re.search(r'<section class="panel" id="correction".*?</section>', screen, re.S)
+    assert found is not None, "no correction panel"
+    return re.sub(r'name="(csrfmiddlewaretoken|token)" value="[^"]*"', "", found.group(0))
+
+
+def test_the_correction_panel_after_a_tap_names_that_tap_as_a_fresh_screen_does(
+    floor: Floor, as_user: Any
+) -> None:
+    """The screen after an action words its correction panel from the action it just saved; a
+    fresh read of the screen words it from the stored last action. They must say the same."""
+    round_ = live_faro(floor)
+    client = as_user(floor.dealer)
+    body = {"player": floor.wyatt.pk, "ranks": ["K"], "amount": "2500", "coppered": "on", "version": "0"}
+    after_tap = _correction_panel(text(post(client, faro_url(floor, round_, "bet"), body)))
+    fresh = _correction_panel(text(client.get(table_url(floor), HTTP_HX_REQUEST="true")))
+    assert after_tap == fresh
+    assert "The last action" in after_tap and "Wyatt Earp" in after_tap and "$25.00" in after_tap
+    assert "waiting" not in after_tap
+
+
+def test_a_bet_on_a_deal_of_another_table_is_refused_and_moves_nothing(floor: Floor, as_user: Any) -> None:
+    """A bet form reads nothing of the round before the action, so the action itself checks
+    that the round in the URL is dealt at the table in the URL."""
+    live_faro(floor)
+    other = create_table(actor=floor.pit_boss, name="Faro two", game="faro", min_bet=500, max_bet=50_000)
+    assign_dealer(actor=floor.pit_boss, table_id=other.pk, dealer_id=floor.dealer.pk)
+    open_table(actor=floor.dealer, table_id=other.pk, opening_inventory=1_000_000)
+    doc = create_player(actor=floor.cashier, username="c.doc", password=PASSWORD, name="Doc Holliday")
+    buy_in(actor=floor.cashier, player=doc, amount=100_000)
+    seat_player(actor=floor.dealer, table_id=other.pk, player_id=doc.pk)
+    elsewhere = start_round(actor=floor.dealer, table_id=other.pk, shoe="electronic")
+    body = {"player": doc.pk, "ranks": ["Q"], "amount": "500", "version": "0"}
+    answer = post(as_user(floor.dealer), faro_url(floor, elsewhere, "bet"), body)
+    assert answer.status_code == 404
+    assert "No such deal at this table." in text(answer)
+    assert not RoundAction.objects.filter(round=elsewhere).exists()
