@@ -33,9 +33,9 @@ DATABASES["default"].setdefault("OPTIONS", {}).update(
         "keepalives_count": 3,
     }
 )
-# Parameters bound on the server, so that psycopg prepares a statement a connection has run
-# DB_PREPARE_THRESHOLD times: the floor's few hot statements are then parsed and planned once
-# per connection instead of on every tap. Unset DB_PREPARE_THRESHOLD (empty) behind a
+# Parameters bound on the server, so that psycopg prepares a statement once a connection has
+# run it more than DB_PREPARE_THRESHOLD times: the floor's few hot statements are then parsed
+# and planned once per connection instead of on every tap. Set it empty behind a
 # transaction-mode pooler, which cannot keep a session's prepared statements.
 _PREPARE_THRESHOLD = env("DB_PREPARE_THRESHOLD", default="2")
 if _PREPARE_THRESHOLD:
