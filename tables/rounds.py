@@ -460,11 +460,14 @@ def apply_round_action(
 
     ``at_table``: the table the caller's URL names; a round dealt elsewhere is then not found.
     """
-    asked = {"actor": actor, "round_id": round_id, "action": action, "version": version, "at_table": at_table}
     try:
-        return _apply_round_action(**asked)
+        return _apply_round_action(
+            actor=actor, round_id=round_id, action=action, version=version, at_table=at_table
+        )
     except UnknownAccount:
-        return _apply_round_action(**asked, savepoint=True)
+        return _apply_round_action(
+            actor=actor, round_id=round_id, action=action, version=version, at_table=at_table, savepoint=True
+        )
 
 
 @transaction.atomic
