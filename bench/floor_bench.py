@@ -49,7 +49,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -253,6 +253,17 @@ class Screen:
             bets=sorted(set(re.findall(r'data-bet="([^"]+)"', html))),
         )
 
+    def after_bet(self, html: str) -> Screen:
+        """A bet's answer from the bet form says only what changed (``faro_partial``): the new
+        version, and the new chip if the bet is on the cards."""
+        version = re.search(r'name="version" value="(\d+)"', html)
+        placed = re.findall(r'data-bet="([^"]+)"', html)
+        return replace(
+            self,
+            version=version.group(1) if version else self.version,
+            bets=sorted({*self.bets, *placed}),
+        )
+
 
 def console_fields(bet: dict[str, Any]) -> dict[str, Any]:
     """A bot's Faro bet as the console's bet form posts it (``FaroBetForm``)."""
@@ -304,9 +315,11 @@ def drive_console_faro(
                 url = f"{prefix}/rounds/{screen.round_id}/faro/{kind}/"
                 fields = {**fields, "version": screen.version}
             data = {**fields, "token": secrets.token_urlsafe(18), "csrfmiddlewaretoken": csrf}
+            # A bet is sent by the bet form, as htmx names it (HX-Trigger): answered in part.
+            sent_by = {**headers, "HX-Trigger": "bet-form"} if kind == "bet" else headers
             started = time.perf_counter()
             try:
-                answer = session.post(url, data=data, headers=headers, timeout=load_test.REQUEST_TIMEOUT)
+                answer = session.post(url, data=data, headers=sent_by, timeout=load_test.REQUEST_TIMEOUT)
             except requests.RequestException as error:
                 tally.failures[f"{label}: {type(error).__name__}"] += 1
                 return
@@ -322,7 +335,8 @@ def drive_console_faro(
             else:
                 tally.failures[f"{label}: {status} {answer.text[:80]!r}"] += 1
                 return
-            screen = Screen.read(answer.text, table["id"])
+            partial = answer.status_code == 200 and "HX-Retarget" in answer.headers
+            screen = screen.after_bet(answer.text) if partial else Screen.read(answer.text, table["id"])
     except Exception as error:  # a client bug must not hang the run: record it and stop the table
         tally.failures[f"console client crashed: {type(error).__name__}: {error}"[:160]] += 1
 

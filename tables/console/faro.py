@@ -106,22 +106,25 @@ def layout_chips(
         if bet.get("kind") != "rank":
             continue
         ranks = tuple(bet["ranks"])
-        index = stacks.get(ranks, 0)
-        stacks[ranks] = index + 1
-        x, y = anchor(ranks)
-        colour = colour_for_seat(seats.get(bet["player"], 1))
-        chips.append(
-            {
-                **bet,
-                "x": x,
-                "y": y,
-                "stack": index,
-                "colour": colour,
-                "name": names.get(bet["player"], f"Player {bet['player']}"),
-                "placement": placement_label(bet),
-            }
-        )
+        stacks[ranks] = stacks.get(ranks, 0) + 1
+        chips.append(_chip(bet, stacks[ranks] - 1, seats, names))
     return chips
+
+
+def newest_chip(
+    public: Mapping[str, Any], seats: Mapping[int, int], names: Mapping[int, str]
+) -> dict[str, Any]:
+    """The newest bet's chip (a rank bet), on top of the bets already on its place."""
+    *before, bet = public["bets"]
+    under = sum(1 for b in before if b.get("kind") == "rank" and b["ranks"] == bet["ranks"])
+    return _chip(bet, under, seats, names)
+
+
+def _chip(
+    bet: Mapping[str, Any], stack: int, seats: Mapping[int, int], names: Mapping[int, str]
+) -> dict[str, Any]:
+    x, y = anchor(bet["ranks"])
+    return {**bet_row(bet, seats, names), "x": x, "y": y, "stack": stack}
 
 
 def target_boxes(
@@ -146,17 +149,17 @@ def target_boxes(
 def bet_rows(
     public: Mapping[str, Any], seats: Mapping[int, int], names: Mapping[int, str]
 ) -> list[dict[str, Any]]:
-    rows = []
-    for bet in public.get("bets", []):
-        rows.append(
-            {
-                **bet,
-                "placement": placement_label(bet),
-                "name": names.get(bet["player"], f"Player {bet['player']}"),
-                "colour": colour_for_seat(seats.get(bet["player"], 1)),
-            }
-        )
-    return rows
+    return [bet_row(bet, seats, names) for bet in public.get("bets", [])]
+
+
+def bet_row(bet: Mapping[str, Any], seats: Mapping[int, int], names: Mapping[int, str]) -> dict[str, Any]:
+    """A bet as the screen draws it: its place in words, its player's name and seat colour."""
+    return {
+        **bet,
+        "placement": placement_label(bet),
+        "name": names.get(bet["player"], f"Player {bet['player']}"),
+        "colour": colour_for_seat(seats.get(bet["player"], 1)),
+    }
 
 
 def casekeeper_rows(public: Mapping[str, Any]) -> list[dict[str, Any]]:

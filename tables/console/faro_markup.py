@@ -10,7 +10,7 @@ drawing data of ``tables.console.faro``; every text is escaped (``html.escape``,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -18,6 +18,8 @@ from django.utils.safestring import SafeString, mark_safe
 
 from casino.money import format_dollars
 from tables.console.cards import card_label, card_name, suit_class
+
+_OOB = ' hx-swap-oob="true"'  # a part a Faro bet tap's answer sends alone (``faro_partial``)
 
 
 def _joined(parts: Iterable[str]) -> SafeString:
@@ -86,8 +88,8 @@ def chips(placed: Sequence[Mapping[str, Any]]) -> SafeString:
     return _joined(chip(c) for c in placed)
 
 
-def targets(boxes: Sequence[Mapping[str, Any]], chosen: Any) -> SafeString:
-    """Even, odd and high, each with its bets as mini chips (``faro.target_boxes``)."""
+def target_minis(target: str, bets: Sequence[Mapping[str, Any]], *, oob: bool = False) -> str:
+    """A target box's bets as mini chips, in the span a bet tap's answer replaces (``faro_partial``)."""
 
     def mini(bet: Mapping[str, Any]) -> str:
         return (
@@ -95,10 +97,16 @@ def targets(boxes: Sequence[Mapping[str, Any]], chosen: Any) -> SafeString:
             f'title="{escape(bet["name"])}">{_dollars(bet["amount"], short=True)}</span>'
         )
 
+    minis = "".join(mini(bet) for bet in bets)
+    return f'<span class="mini" id="mini-{escape(target)}"{_on(oob, _OOB)}>{minis}</span>'
+
+
+def targets(boxes: Sequence[Mapping[str, Any]], chosen: Any) -> SafeString:
+    """Even, odd and high, each with its bets as mini chips (``faro.target_boxes``)."""
+
     def box(b: Mapping[str, Any]) -> str:
         label, target = escape(b["label"]), escape(b["target"])
-        minis = "".join(mini(bet) for bet in b["bets"])
-        body = f'<span>{label}</span> <span class="mini">{minis}</span>'
+        body = f"<span>{label}</span> {target_minis(b['target'], b['bets'])}"
         return _radio(
             'class="target"', "target", target, f'data-label="{label}"', chosen == b["target"], body
         )
@@ -111,7 +119,7 @@ def player_picks(seats: Sequence[Mapping[str, Any]], chosen: Any) -> SafeString:
 
     def pick(row: Mapping[str, Any]) -> str:
         pk, name = row["player"].pk, escape(row["name"])
-        has = f"seat {row['seat'].number} · {_dollars(row['balance'].available)}"
+        has = f"seat {row['seat'].number} · {pick_available(pk, row['balance'].available)}"
         body = (
             f'<span class="dot" aria-hidden="true"></span> <span>{name}<span class="sub">{has}</span></span>'
         )
@@ -119,6 +127,11 @@ def player_picks(seats: Sequence[Mapping[str, Any]], chosen: Any) -> SafeString:
         return _radio(look, "player", pk, f'data-name="{name}"', chosen == str(pk), body)
 
     return _joined(pick(row) for row in seats)
+
+
+def pick_available(player: int, cents: int, *, oob: bool = False) -> str:
+    """What a player has to play, as the bet form's pick shows it (a bet tap's answer replaces it)."""
+    return f'<span id="pick-available-{int(player)}"{_on(oob, _OOB)}>{_dollars(cents)}</span>'
 
 
 def _radio(label: str, name: str, value: object, data: str, checked: bool, body: str) -> str:
@@ -133,27 +146,19 @@ def _radio(label: str, name: str, value: object, data: str, checked: bool, body:
 _COPPERED = ' <span class="sub">coppered</span>'
 
 
-def bet_rows(
-    bets: Sequence[Mapping[str, Any]], remove_url: str, version: Any, csrf: str, token: Callable[[], str]
-) -> SafeString:
-    """The bets table's rows, each with its take-down form: the CSRF field (as ``{% csrf_token %}``
-    writes it) and a one-time token of its own (``token`` makes one)."""
-    url, csrf_field = escape(remove_url), ""
-    if csrf and csrf != "NOTPROVIDED":
-        csrf_field = f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(csrf)}">'
-    hidden = '<input type="hidden" name="{}" value="{}">'.format
+def bet_rows(bets: Sequence[Mapping[str, Any]]) -> SafeString:
+    """The bets table's rows. Each take-down button submits the one take-down form of the table
+    (``form="take-down"``, in ``games/_faro_bets.html``) with its bet: the round's version and the
+    one-time token are written once, so a bet tap's answer adds a row without touching the others."""
 
     def row(bet: Mapping[str, Any]) -> str:
         name, where, amount = escape(bet["name"]), escape(bet["placement"]), _dollars(bet["amount"])
-        fields = hidden("token", escape(token())) + hidden("version", escape(str(version)))
-        fields += hidden("bet", escape(str(bet["id"])))
         return (
             f'<tr data-testid="bet-row">\n<td><span class="dot" style="--chip: {bet["colour"].background}" '
             f'aria-hidden="true"></span> {name}</td>\n<td>{where}</td>\n'
             f"<td>{amount}{_on(bet.get('coppered'), _COPPERED)}</td>\n"
-            f'<td><form method="post" action="{url}" hx-post="{url}" hx-disabled-elt="find button">'
-            f'{csrf_field}{fields}<button type="submit" class="btn" '
-            f'aria-label="Take down {name}\'s {amount} on {where}">Take down</button></form></td>\n</tr>'
+            f'<td><button type="submit" form="take-down" name="bet" value="{escape(str(bet["id"]))}" '
+            f'class="btn" aria-label="Take down {name}\'s {amount} on {where}">Take down</button></td>\n</tr>'
         )
 
     return _joined(row(bet) for bet in bets)

@@ -27,7 +27,7 @@ from casino.selectors import get_player_balance, get_player_balances, players_na
 from ledger.errors import InsufficientFunds, LedgerError
 from tables import services
 from tables.console import faro as faro_screen
-from tables.console import forms
+from tables.console import faro_partial, forms
 from tables.console.access import NotAllowed, actor_of, dealer_table, signed_in
 from tables.console.cards import card_label
 from tables.console.corrections import describe_action, last_action_words
@@ -636,10 +636,12 @@ def _round_perform(
     headline: Callable[[dict[str, Any], Round], str],
     table: Table,
     sticky: Sticky | None = None,
+    partial: Callable[[Round, Flash], HttpResponse] | None = None,
 ) -> HttpResponse:
     """Apply one round action through ``apply_round_action``; log it if the engine refuses.
     ``table``: the caller's ``dealer_table`` read. ``build`` makes the payload, given a reader of
-    the round as it is before the action, for the forms whose payload depends on it."""
+    the round as it is before the action, for the forms whose payload depends on it. ``partial``:
+    the answer to a tap that went through, from the round as it saved it, instead of the screen."""
     attempt: dict[str, Any] = {}
 
     def work() -> dict[str, Any]:
@@ -662,7 +664,10 @@ def _round_perform(
 
     def done(result: dict[str, Any], replayed: bool) -> HttpResponse:
         flash = Flash.done(Outcome(result, replayed), form)
-        return after_round_action(request, table, attempt.get("saved"), flash)
+        saved = attempt.get("saved")  # None: a replayed token, whose screen is drawn whole
+        if partial is not None and saved is not None:
+            return partial(saved, flash)
+        return after_round_action(request, table, saved, flash)
 
     return perform_tap(
         request,
@@ -687,6 +692,13 @@ def faro_action(request: HttpRequest, table_id: int, round_id: int, kind: str) -
     def headline(payload: dict[str, Any], updated: Round) -> str:
         return _faro_headline(kind, payload, updated, names)
 
+    def bet_answer(saved: Round, flash: Flash) -> HttpResponse:
+        names, seats = _names(table, saved)
+        correction = _correction_panel(saved, names, just_acted=True)
+        return faro_partial.bet_answer(
+            request, table, saved, flash, names=names, seats=seats, correction=correction
+        )
+
     sticky = _sticky_bet(request.POST) if kind in ("bet", "call_turn") else None
     return _round_perform(
         request,
@@ -697,6 +709,7 @@ def faro_action(request: HttpRequest, table_id: int, round_id: int, kind: str) -
         build=lambda read_round: faro_payload(kind, request.POST, read_round),
         headline=headline,
         table=table,
+        partial=bet_answer if faro_partial.wanted(request, kind) else None,
     )
 
 

@@ -57,8 +57,11 @@ def get_item(mapping: Any, key: Any) -> Any:
 
 
 @register.simple_tag
-def form_token() -> SafeString:
-    """A fresh one-time token for one form: a double tap replays the first outcome."""
+def form_token(element_id: str = "") -> SafeString:
+    """A fresh one-time token for one form: a double tap replays the first outcome. ``element_id``:
+    the input's id, for a form whose token a partial answer replaces (``faro_partial``)."""
+    if element_id:
+        return format_html('<input type="hidden" id="{}" name="token" value="{}">', element_id, new_token())
     return format_html('<input type="hidden" name="token" value="{}">', new_token())
 
 
@@ -105,9 +108,4 @@ faro_targets = register.simple_tag(faro_markup.targets, name="faro_targets")
 faro_player_picks = register.simple_tag(faro_markup.player_picks, name="faro_player_picks")
 faro_keeper = register.simple_tag(faro_markup.keeper, name="faro_keeper")
 faro_picker = register.simple_tag(faro_markup.picker, name="faro_picker")
-
-
-@register.simple_tag(takes_context=True)
-def faro_bet_rows(context: template.Context, bets: Any, remove_url: str, version: Any) -> SafeString:
-    """The bets table's rows, each take-down form with the CSRF field ``{% csrf_token %}`` writes."""
-    return faro_markup.bet_rows(bets, remove_url, version, context.get("csrf_token") or "", new_token)
+faro_bet_rows = register.simple_tag(faro_markup.bet_rows, name="faro_bet_rows")

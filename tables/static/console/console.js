@@ -131,6 +131,18 @@
       form.action = checked("order") ? form.dataset.callUrl : form.getAttribute("hx-post");
     });
     form.addEventListener("htmx:afterSwap", function () { chipInHand(); update(); });
+    /* A bet that went through is answered with what it changed, not a new form
+       (tables/console/faro_partial.py): the choices are cleared here, the chip stays in hand.
+       The button's words follow once htmx has enabled it again (after the request). */
+    form.addEventListener("faro-bet-placed", function () {
+      ["player", "ranks", "target", "order", "amount"].forEach(clear);
+      var custom = form.querySelector("input[name=custom_amount]");
+      var copper = form.querySelector("input[name=coppered]");
+      if (custom) custom.value = "";
+      if (copper) copper.checked = false;
+      chipInHand();
+    });
+    form.addEventListener("htmx:afterRequest", update);
     form.addEventListener("reset", function () { setTimeout(function () { chipInHand(); update(); }, 0); });
     chipInHand();
     update();
@@ -354,7 +366,7 @@
     receipt.appendChild(body);
     receipt.appendChild(close);
     var old = document.querySelector(".table-head .receipt, .receipt-slot .receipt");
-    var home = document.querySelector(".table-head, .receipt-slot");
+    var home = document.querySelector(".head-receipt, .receipt-slot");
     if (old) old.replaceWith(receipt);
     else if (home) home.appendChild(receipt);
     else document.getElementById("main").prepend(receipt);

@@ -1,0 +1,131 @@
+"""A Faro bet tap's answer with only what the bet changed (htmx out-of-band swaps).
+
+A bet or a called turn adds one bet to the layout and moves one player's chips; nothing else on
+the Faro screen changes. Redrawing the whole screen (about ninety bets late in a deal) was most of
+a console tap's cost (issue 22). So a request from the bet form (``HX-Trigger: bet-form``) that
+succeeds gets back the receipt and, out of band:
+
+- the round's new version in every form that posts it, and a fresh one-time token for the bet form;
+- the new chip on the layout, or the mini chips of its even/odd/high box;
+- the bets table's new row and count (the whole table for the deal's first bet);
+- the player's chips in the bet form and in the seats panel;
+- the correction panel, whose "last action" is now this bet.
+
+Anything else (a refusal, a replayed token, any other form, a request without htmx) gets the whole
+screen. The markup comes from the same writers and templates as the whole screen's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+from django.utils.html import escape
+
+from casino.selectors import get_player_balances
+from tables.console import faro as faro_screen
+from tables.console import faro_markup
+from tables.console.idempotency import new_token
+from tables.models import Round, ShoeKind, Table
+
+BET_FORM = "bet-form"  # the bet form's id: htmx sends it as HX-Trigger
+PLACED_EVENT = "faro-bet-placed"  # console.js clears the bet form's choices on it
+PARTIAL_KINDS = frozenset({"bet", "call_turn"})
+
+
+def wanted(request: HttpRequest, kind: str) -> bool:
+    """A bet or a called turn sent by the bet form of a live screen (htmx)."""
+    htmx = getattr(request, "htmx", None)
+    return kind in PARTIAL_KINDS and bool(htmx) and htmx.trigger == BET_FORM  # type: ignore[union-attr]
+
+
+def _oob_input(element_id: str, name: str, value: object) -> str:
+    return (
+        f'<input type="hidden" id="{element_id}" name="{name}" value="{escape(str(value))}" '
+        'hx-swap-oob="true">'
+    )
+
+
+def _versions(saved: Round, first_bet: bool) -> list[str]:
+    """The new version in each form of the screen that posts one (the bets table's first bet
+    brings its own take-down form)."""
+    ids = ["version-bet", "version-deal" if saved.shoe == ShoeKind.ELECTRONIC else "version-picker"]
+    if not first_bet:
+        ids.append("version-take-down")
+    return [_oob_input(element_id, "version", saved.version) for element_id in ids]
+
+
+def _placed(
+    public: Mapping[str, Any], bet: Mapping[str, Any], seats: Mapping[int, int], names: Mapping[int, str]
+) -> str:
+    """The new bet where the layout shows it: a chip on its cards, or its target box's minis."""
+    if bet.get("kind") == "rank":
+        chip = faro_screen.newest_chip(public, seats, names)
+        return f'<div hx-swap-oob="beforeend:#layout-chips">{faro_markup.chips([chip])}</div>'
+    if bet.get("kind") == "target":
+        box = next(b for b in faro_screen.target_boxes(public, seats, names) if b["target"] == bet["target"])
+        return faro_markup.target_minis(box["target"], box["bets"], oob=True)
+    return ""  # a called turn is drawn in the bets table only
+
+
+def _bets(
+    request: HttpRequest, table: Table, saved: Round, seats: Mapping[int, int], names: Mapping[int, str]
+) -> list[str]:
+    """The new bet's row and the count; the whole table (and its take-down form) for the first."""
+    bets = saved.state["bets"]
+    newest = faro_screen.bet_row(bets[-1], seats, names)
+    if len(bets) == 1:
+        context = {"faro": {"bets": [newest]}, "table": table, "round": saved, "oob": True}
+        return [render_to_string("console/games/_faro_bets.html", context, request)]
+    row = faro_markup.bet_rows([newest])
+    return [
+        # In a <template> of its own: a row outside a table is dropped by the HTML parser.
+        f'<template><tbody hx-swap-oob="beforeend:#bet-rows">{row}</tbody></template>',
+        f'<span id="bets-count" hx-swap-oob="true">{len(bets)}</span>',
+    ]
+
+
+def _chips_of(request: HttpRequest, table: Table, player: int) -> list[str]:
+    """The player's chips, in the bet form's pick and in the seats panel."""
+    seat = next((s for s in getattr(table, "active_seats", []) if s.player_id == player), None)
+    if seat is None:
+        return []
+    balance = get_player_balances(players=[seat.player])[player]
+    row = {"player": seat.player, "balance": balance}
+    return [
+        faro_markup.pick_available(player, balance.available, oob=True),
+        render_to_string("console/_seat_balance.html", {"row": row, "oob": True}, request),
+    ]
+
+
+def bet_answer(
+    request: HttpRequest,
+    table: Table,
+    saved: Round,
+    flash: Any,
+    *,
+    names: Mapping[int, str],
+    seats: Mapping[int, int],
+    correction: Mapping[str, Any],
+) -> HttpResponse:
+    """The receipt (swapped into the header's slot) and what the bet changed, out of band."""
+    public = saved.state
+    bet = public["bets"][-1]  # the engine appends the bet it placed
+    parts = [
+        render_to_string("console/_receipt.html", {"flash": flash, "table": table}, request),
+        *_versions(saved, first_bet=len(public["bets"]) == 1),
+        _oob_input("bet-token", "token", new_token()),
+        _placed(public, bet, seats, names),
+        *_bets(request, table, saved, seats, names),
+        *_chips_of(request, table, int(bet["player"])),
+        render_to_string(
+            "console/_correction.html", {"table": table, "correction": correction, "oob": True}, request
+        ),
+    ]
+    answer = HttpResponse("\n".join(parts))
+    answer["HX-Retarget"] = "#head-receipt"
+    answer["HX-Reswap"] = "innerHTML"
+    answer["HX-Trigger"] = PLACED_EVENT
+    return answer
