@@ -1,6 +1,6 @@
 """Full floor benchmark: 200 tables dealt on a realistic clock, the pit watching, kiosks reading.
 
-    bench/run-floor [--quick] [--seconds S] [--tables N] [--keep-db]
+    bench/run-floor [--quick] [--seconds S] [--tables N] [--workers N] [--keep-db]
     .venv/bin/python -m bench.floor_bench [...]
 
 Not a test: it prints a markdown report and writes it to build/bench/floor.md; the exit status is
@@ -87,6 +87,7 @@ class Profile:
     name: str
     seconds: float
     tables: int
+    workers: int = load_test.WORKERS  # gunicorn's sync workers (deploy/gunicorn.conf.py's default)
 
 
 QUICK = Profile("quick", 20.0, 40)
@@ -539,7 +540,7 @@ def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -
         processes,
         env,
         port=port,
-        workers=load_test.WORKERS,
+        workers=profile.workers,
         celery_concurrency=load_test.CELERY_CONCURRENCY,
         beat_schedule=Path(tmp) / "celerybeat-schedule",
         probed=True,
@@ -737,7 +738,7 @@ def verdicts(run: dict[str, Any], errors: Counter[str]) -> list[tuple[str, bool]
 PROBE_ROWS = (
     ("POST /api/v1/rounds/{id}/actions", "action API: {game}"),
     ("POST /api/v1/tables/{id}/rounds", "start a round, API"),
-    ("POST /console/tables/{id}/rounds/{id}/faro/", "action console (htmx): faro"),
+    ("POST /console/tables/{id}/rounds/{id}/faro/", "action console (htmx): faro {kind}"),
     ("POST /console/tables/{id}/deal/", "start a round, console"),
     ("GET /pit/live/", "`/pit/live/`"),
     ("GET /api/v1/players/me/balance", "balance read"),
@@ -746,8 +747,8 @@ PROBE_ROWS = (
 
 def probe_row(what: str, game: str) -> str:
     for start, row in PROBE_ROWS:
-        if what.startswith(start):
-            return row.format(game=game or "?")
+        if what.startswith(start):  # a console tap's kind (bet, turn …) ends its path
+            return row.format(game=game or "?", kind=what[len(start) :].strip("/"))
     return f"`{what}`"
 
 
@@ -815,7 +816,7 @@ def report(run: dict[str, Any], env: str) -> str:
         f"Load average: {', '.join(f'{x:.2f}' for x in run['load_before'])} before the load, "
         f"{', '.join(f'{x:.2f}' for x in run['load_after'])} at its end (`uptime`: {run['uptime']}).",
         "",
-        f"gunicorn (`deploy/gunicorn.conf.py`, {load_test.WORKERS} sync workers), a Celery worker "
+        f"gunicorn (`deploy/gunicorn.conf.py`, {profile.workers} sync workers), a Celery worker "
         f"(concurrency {load_test.CELERY_CONCURRENCY}) and Celery beat on 127.0.0.1, DEBUG off. "
         f"{tables} tables ({', '.join(f'{g} {n}' for g, n in sorted(games.items()))}) for {elapsed:.0f} s; "
         f"the last answers came {tail:.1f} s after its end. "
@@ -895,11 +896,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--seconds", type=float, dest="duration", help="the same as --duration")
     parser.add_argument("--tables", type=int, help="tables on the floor (overrides the profile)")
+    parser.add_argument(
+        "--workers", type=int, default=load_test.WORKERS, help="gunicorn sync workers (GUNICORN_WORKERS)"
+    )
     args = parser.parse_args(argv)
     if answer_child(args, {"setup": child_setup}):
         return 0
     base = QUICK if args.quick else FULL
-    profile = Profile(base.name, args.duration or base.seconds, args.tables or base.tables)
+    profile = Profile(base.name, args.duration or base.seconds, args.tables or base.tables, args.workers)
     stop_after(profile.seconds + BUDGET)
     env = app_db.describe_machine()
     processes = Processes(LABEL)

@@ -15,13 +15,14 @@ from tables.models import LIVE_ROUND_STATUSES, Round, RoundSettlement, Seat, Tab
 
 
 def _tables(*, sessions: bool = True) -> QuerySet[Table]:
-    """Tables with their tray, dealer and seated players (``active_seats``), and with
-    ``sessions`` their open session (``open_sessions``, read by ``get_open_session``)."""
+    """Tables with their tray, dealer and seated players (``active_seats``, with the wallets whose
+    codes name them in a receipt), and with ``sessions`` their open session (``open_sessions``,
+    read by ``get_open_session``)."""
     tables = Table.objects.select_related("tray", "dealer").prefetch_related(
         Prefetch(
             "seatings",
             queryset=Seat.objects.filter(left_at__isnull=True)
-            .select_related("player__user")
+            .select_related("player__user", "player__wallet")
             .order_by("number"),
             to_attr="active_seats",
         )

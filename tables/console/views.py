@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import wraps
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.views import LoginView, LogoutView
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -26,6 +27,7 @@ from casino.permissions import home_screen, may
 from casino.selectors import get_player_balance, get_player_balances, players_named, search_players
 from ledger.errors import InsufficientFunds, LedgerError
 from tables import services
+from tables.accounts import WALLET_PREFIX
 from tables.console import faro as faro_screen
 from tables.console import faro_partial, forms
 from tables.console.access import NotAllowed, actor_of, dealer_table, signed_in
@@ -56,7 +58,6 @@ from tables.models import (
     LIVE_ROUND_STATUSES,
     Correction,
     Round,
-    RoundSettlement,
     Seat,
     ShoeKind,
     Table,
@@ -535,25 +536,35 @@ def change_limits(request: HttpRequest, table_id: int) -> HttpResponse:
 # --------------------------------------------------------------------------- rounds
 
 
-def _wallet_names(round_: Round) -> tuple[dict[str, str], dict[int, str]]:
-    players = Player.objects.select_related("user", "wallet").filter(pk__in=round_.players or [])
-    by_code = {p.wallet.code: p.name for p in players}
-    by_id = {p.pk: p.name for p in players}
-    return by_code, by_id
+class _Moved(NamedTuple):
+    """A settlement row as ``apply_round_action`` returns it (``SETTLEMENT_COLUMNS``)."""
+
+    transfer_id: int
+    kind: str
+    amount: int
+    player_id: int | None
+    from_account: str
+    to_account: str
 
 
-def _moved(round_: Round, seq: int | None) -> list[str]:
-    rows = RoundSettlement.objects.filter(round=round_).order_by("pk")
-    rows = (
-        rows.filter(action__isnull=True)
-        if seq is None
-        else rows.filter(action__round=round_, action__seq=seq)
-    )
-    by_code, by_id = _wallet_names(round_)
-    extra = [pid for pid in {r.player_id for r in rows} if pid is not None and pid not in by_id]
-    for player in Player.objects.select_related("user", "wallet").filter(pk__in=extra):
-        by_code[player.wallet.code] = player.name
-        by_id[player.pk] = player.name
+def _moved(round_: Round, table: Table | None = None) -> list[str]:
+    """What the deal's start or an action just moved, in words, from the rows it wrote
+    (``settlements_made``: nothing is read back). Players are named from ``table``'s seats (its
+    ``dealer_table`` read); anyone else the rows name (a player who left mid-deal) in one read."""
+    rows = [_Moved(*row) for row in round_.settlements_made]
+    by_code: dict[str, str] = {}
+    by_id: dict[int, str] = {}
+    for seat in getattr(table, "active_seats", []):
+        by_code[seat.player.wallet.code] = by_id[seat.player_id] = seat.player.name
+    codes = {code for row in rows for code in (row.from_account, row.to_account)}
+    wallets = {code for code in codes if code.startswith(WALLET_PREFIX) and code not in by_code}
+    ids = {row.player_id for row in rows if row.player_id is not None and row.player_id not in by_id}
+    if wallets or ids:
+        others = Player.objects.select_related("user", "wallet").filter(
+            Q(wallet__code__in=wallets) | Q(pk__in=ids)
+        )
+        for player in others:
+            by_code[player.wallet.code] = by_id[player.pk] = player.name
     return describe_settlements(rows, by_code, by_id)
 
 
@@ -561,7 +572,7 @@ def _moved(round_: Round, seq: int | None) -> list[str]:
 def start_deal(request: HttpRequest, table_id: int) -> dict[str, Any]:
     shoe = forms.checked(forms.StartDealForm(request.POST)).cleaned_data["shoe"]
     round_ = start_round(actor=actor_of(request), table_id=table_id, shoe=shoe)
-    lines = _moved(round_, None)
+    lines = _moved(round_)
     if round_.shoe == ShoeKind.ELECTRONIC:
         lines.insert(0, f"Shoe commitment {round_.commitment[:16]}… published before the first card.")
     lines += [entry["message"] for entry in round_.context.get("sat_out", [])]
@@ -651,7 +662,7 @@ def _round_perform(
         updated = attempt["saved"] = apply_round_action(
             actor=actor_of(request), round_id=round_id, action=payload, version=version, at_table=table_id
         )
-        lines = [] if payload.get("type") in ("bet", "call_turn") else _moved(updated, updated.version)
+        lines = [] if payload.get("type") in ("bet", "call_turn") else _moved(updated, table)
         if updated.status == "settled":
             lines.append("The round is settled.")
         return receipt(headline(payload, updated), *lines)

@@ -132,3 +132,28 @@ def test_a_bet_on_a_deal_of_another_table_is_refused_and_moves_nothing(floor: Fl
     assert answer.status_code == 404
     assert "No such deal at this table." in text(answer)
     assert not RoundAction.objects.filter(round=elsewhere).exists()
+
+
+def test_a_turns_receipt_names_its_players_without_reading_its_settlements_back(
+    floor: Floor, as_user: Any
+) -> None:
+    """A dealing tap words what it moved from the rows the action wrote (``settlements_made``)
+    and names the players from the table read its check made: no settlement or player is read."""
+    round_ = live_faro(floor)
+    client = as_user(floor.dealer)
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    for version, rank in enumerate(ranks):
+        player = floor.kate if version % 2 else floor.wyatt
+        body = {"player": player.pk, "ranks": [rank], "amount": "500", "version": str(version)}
+        assert "bet $5.00" in text(post(client, faro_url(floor, round_, "bet"), body))
+    with CaptureQueriesContext(connection) as queries:
+        screen = text(post(client, faro_url(floor, round_, "turn"), {"version": str(len(ranks))}))
+    receipt = re.search(r'data-testid="receipt".*?</div>', screen, re.S)
+    assert receipt is not None
+    # Every card is bet on, so the turn decides bets of players named in words, never by code.
+    assert re.search(r"(Paid \$[\d.]+ to|Bank took \$[\d.]+ from) (Kate Elder|Wyatt Earp)", receipt.group(0))
+    assert "wallet:" not in receipt.group(0)
+    statements = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
+    assert not [sql for sql in statements if "tables_roundsettlement" in sql]
+    names_read = [sql for sql in statements if 'FROM "casino_player"' in sql and '"casino_user"' in sql]
+    assert not names_read  # (the action itself reads the wallet codes of those it pays)
