@@ -69,12 +69,12 @@ def _url_for(view: str) -> Callable[[int], str]:
 
 
 def _live_deal(round_: Round | None) -> str | None:
-    """The live deal in a card's words, from the figures ``floor_rows`` read with it."""
     if round_ is None:
         return None
-    text = f"#{round_.number} · {getattr(round_, 'phase', None) or ''}"
+    state = round_.state
+    text = f"#{round_.number} · {state.get('phase', '')}"
     if round_.game == "faro":
-        text += f" · turn {getattr(round_, 'turn', None) or ''}/25 · {getattr(round_, 'bets_down', 0)} bets"
+        text += f" · turn {state.get('turn', '')}/25 · {len(state.get('bets') or ())} bets"
     return text
 
 

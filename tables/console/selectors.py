@@ -15,8 +15,6 @@ from typing import Any
 from django.db.models import (
     BigIntegerField,
     Count,
-    F,
-    Func,
     IntegerField,
     OuterRef,
     Prefetch,
@@ -26,7 +24,6 @@ from django.db.models import (
     Sum,
     Value,
 )
-from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce
 
 from casino.permissions import require_staff
@@ -124,29 +121,6 @@ def win_tonight(table: Table, *, since: dt.datetime) -> int:
     return sum(win_so_far(session, table.tray.balance) for session in sessions)
 
 
-# How many bets a live round's state has on the layout (0 for a game whose state has none).
-_BETS_DOWN = (
-    "CASE WHEN jsonb_typeof(%(expressions)s->'bets') = 'array' "
-    "THEN jsonb_array_length(%(expressions)s->'bets') ELSE 0 END"
-)
-
-
-def _live_rounds() -> QuerySet[Round]:
-    """The live rounds with what a pit card says of them (``phase``, ``turn``, ``bets_down``) read
-    in SQL, their states left unread: a Faro state is the whole deal, and the pit reads them all
-    every copy it renders."""
-    return (
-        Round.objects.filter(status__in=LIVE_ROUND_STATUSES)
-        .only("id", "table_id", "game", "number", "status")
-        .annotate(
-            phase=KT("state__phase"),
-            turn=KT("state__turn"),
-            bets_down=Func(F("state"), template=_BETS_DOWN, output_field=IntegerField()),
-        )
-        .order_by("pk")
-    )
-
-
 def _live_round(table: Table) -> Round | None:
     rounds: list[Round] = getattr(table, "live_rounds", [])
     return rounds[0] if rounds else None
@@ -189,7 +163,11 @@ def floor_rows() -> list[FloorRow]:
                 queryset=sessions_with_tray_totals().filter(_tonight(since)).order_by("pk"),
                 to_attr="sessions_tonight",
             ),
-            Prefetch("rounds", queryset=_live_rounds(), to_attr="live_rounds"),
+            Prefetch(
+                "rounds",
+                queryset=Round.objects.filter(status__in=LIVE_ROUND_STATUSES).order_by("pk"),
+                to_attr="live_rounds",
+            ),
         )
     )
     return [
