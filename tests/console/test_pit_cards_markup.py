@@ -15,7 +15,8 @@ import pytest
 from casino.models import Role
 from tables import services
 from tables.console.pit_floor import CSRF_SLOT, TOKEN_SLOT, CardForms, render_cards
-from tables.models import Table
+from tables.models import Round, Table
+from tables.rounds import apply_round_action
 from tests import factories
 from tests.console.conftest import Floor, build_floor
 from tests.console.test_views import live_faro
@@ -85,6 +86,20 @@ def test_a_card_shows_the_table_dealer_deal_and_money_as_words() -> None:
     assert field(lonely, "Dealer pace") == '<span class="muted">—</span>'
     assert '<span class="badge closed">Closed</span>' in lonely
     assert 'Rated rounds today: win <strong class="win-pos">$0.00</strong> on $0.00 handle · hold —' in lonely
+
+
+def test_a_live_deal_is_told_by_its_phase_turn_and_bets_on_the_layout(floor: Floor) -> None:
+    round_ = live_faro(floor)
+    for version, (player, rank) in enumerate(((floor.kate, "3"), (floor.wyatt, "Q"))):
+        apply_round_action(
+            actor=floor.dealer,
+            round_id=round_.pk,
+            action={"type": "bet", "player": player.pk, "ranks": [rank], "amount": 500},
+            version=version,
+        )
+    state = Round.objects.get(pk=round_.pk).state
+    said = f"#{round_.number} · {state['phase']} · turn {state['turn']}/25 · 2 bets"
+    assert field(cards()[str(floor.faro.pk)], "Live deal") == said
 
 
 @pytest.mark.parametrize("flags", list(itertools.product((False, True), repeat=3)))
