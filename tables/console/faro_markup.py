@@ -1,11 +1,12 @@
 """The Faro screen's repeated markup, written in Python.
 
-A console tap answers with the whole screen, and the template engine's loops over the layout
-(13 cards, the spots between them, the chips, the casekeeper's 52 beads, the bets, the card
-picker) were most of a tap's CPU (issue 22): about a microsecond a variable in Python against
-tens in a template loop. Each function here writes the markup its template loop wrote, from the
-drawing data of ``tables.console.faro``; every text is escaped (``html.escape``, as Django's
-``escape`` does), numbers are written as they are.
+A console tap (but a bet, answered in part by ``faro_partial``) answers with the whole screen, and
+the template engine's loops over the layout (13 cards, the spots between them, the chips, the
+casekeeper's 52 beads, the bets, the card picker) were most of a tap's CPU (issue 22): about a
+microsecond a variable in Python against tens in a template loop. Each function here writes the
+markup its template loop wrote, from the drawing data of ``tables.console.faro``; every text is
+escaped (``html.escape``, as Django's ``escape`` does), numbers are written as they are. A bet's
+partial answer uses the same functions for its parts.
 """
 
 from __future__ import annotations

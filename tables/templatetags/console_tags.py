@@ -99,7 +99,7 @@ def in_words(value: Any) -> str:
     return state_words(value) if value not in (None, "") else ""
 
 
-# The Faro screen's loops are written in Python (tables.console.faro_markup): a tap answers with
+# The Faro screen's loops are written in Python (tables.console.faro_markup): most taps answer with
 # the whole screen, and drawn by the template engine they were most of a tap's CPU (issue 22).
 faro_cells = register.simple_tag(faro_markup.cells, name="faro_cells")
 faro_spots = register.simple_tag(faro_markup.spots, name="faro_spots")
