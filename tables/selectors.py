@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import Prefetch, QuerySet
 
@@ -93,8 +93,19 @@ def get_live_round(table: Table) -> Round | None:
     return Round.objects.filter(table=table, status__in=LIVE_ROUND_STATUSES).first()
 
 
-# A settlement as the round API lists it: (transfer_id, kind, amount, player_id, from, to).
-SETTLEMENT_COLUMNS = ("transfer_id", "kind", "amount", "player_id", "from_account", "to_account")
+class SettlementRow(NamedTuple):
+    """A settlement as the round API lists it and a console receipt words it (``RoundSettlement``'s
+    columns, the order of ``apply_round_action``'s ``settlements_made``)."""
+
+    transfer_id: int
+    kind: str
+    amount: int
+    player_id: int | None
+    from_account: str
+    to_account: str
+
+
+SETTLEMENT_COLUMNS = SettlementRow._fields
 
 
 def round_settlements(*, round_id: int) -> QuerySet[RoundSettlement]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import wraps
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.contrib.auth.views import LoginView, LogoutView
 from django.db.models import Q
@@ -66,7 +66,7 @@ from tables.models import (
     TrayRequest,
 )
 from tables.rounds import apply_round_action, log_refused_action, start_round
-from tables.selectors import get_live_round, get_open_session, list_tables
+from tables.selectors import SettlementRow, get_live_round, get_open_session, list_tables
 from tables.services import OpeningPlan
 
 SERVICE_ERRORS = (DomainError, LedgerError, IllegalAction)
@@ -536,22 +536,11 @@ def change_limits(request: HttpRequest, table_id: int) -> HttpResponse:
 # --------------------------------------------------------------------------- rounds
 
 
-class _Moved(NamedTuple):
-    """A settlement row as ``apply_round_action`` returns it (``SETTLEMENT_COLUMNS``)."""
-
-    transfer_id: int
-    kind: str
-    amount: int
-    player_id: int | None
-    from_account: str
-    to_account: str
-
-
 def _moved(round_: Round, table: Table | None = None) -> list[str]:
     """What the deal's start or an action just moved, in words, from the rows it wrote
     (``settlements_made``: nothing is read back). Players are named from ``table``'s seats (its
     ``dealer_table`` read); anyone else the rows name (a player who left mid-deal) in one read."""
-    rows = [_Moved(*row) for row in round_.settlements_made]
+    rows = [SettlementRow(*row) for row in round_.settlements_made]
     by_code: dict[str, str] = {}
     by_id: dict[int, str] = {}
     for seat in getattr(table, "active_seats", []):
