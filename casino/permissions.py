@@ -14,7 +14,7 @@ from django.db import connection
 
 from casino.errors import Forbidden, NotFound, SeparationOfDuties
 from casino.models import STAFF_ROLES, Player, Role, User
-from casino.rows import columns_of, instance_from_row
+from casino.rows import columns_of, instances_from_row
 from ledger.models import Account
 
 
@@ -54,10 +54,9 @@ def _player_where(condition: str, params: list[Any]) -> Player | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    users = len(_PLAYER_FIELDS) + len(_USER_FIELDS)
-    player = instance_from_row(Player, _PLAYER_FIELDS, row[: len(_PLAYER_FIELDS)])
-    player.user = instance_from_row(User, _USER_FIELDS, row[len(_PLAYER_FIELDS) : users])
-    player.wallet = instance_from_row(Account, _WALLET_FIELDS, row[users:])
+    player, player.user, player.wallet = instances_from_row(
+        row, (Player, _PLAYER_FIELDS), (User, _USER_FIELDS), (Account, _WALLET_FIELDS)
+    )
     return player
 
 

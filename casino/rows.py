@@ -30,6 +30,23 @@ def instance_from_row[M: Model](model: type[M], fields: Sequence[Field[Any, Any]
     return model.from_db(DEFAULT_DB_ALIAS, [f.attname for f in fields], values)
 
 
+type Part = tuple[type[Model], Sequence[Field[Any, Any]]]
+
+
+def instances_from_row(row: Sequence[Any], *parts: Part) -> list[Any]:
+    """One instance per ``(model, fields)`` part of a joined row, the parts' columns side by side
+    in that order (``instance_from_row`` for each); a part whose columns are all NULL (an outer
+    join that matched nothing) is None."""
+    instances: list[Any] = []
+    start = 0
+    for model, fields in parts:
+        values = row[start : start + len(fields)]
+        start += len(fields)
+        empty = all(value is None for value in values)
+        instances.append(None if empty else instance_from_row(model, fields, values))
+    return instances
+
+
 def db_values(fields: Sequence[Field[Any, Any]], instance: Model, *, adding: bool) -> list[Any]:
     """What the ORM would send for ``instance``'s ``fields`` in an INSERT (``adding``) or an
     UPDATE: defaults and ``auto_now_add`` applied, JSON adapted, as ``Model.save`` does."""

@@ -6,34 +6,82 @@ import re
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from django.db import connection
 from django.db.models import Prefetch, QuerySet
 
 from casino.errors import NotFound
+from casino.models import Player, User
 from casino.permissions import require_staff
+from casino.rows import columns_of, instances_from_row
 from casino.selectors import ids_in
+from ledger.models import Account
 from tables.models import LIVE_ROUND_STATUSES, Round, RoundSettlement, Seat, Table, TableSession, TrayRequest
 
 
-def _tables(*, sessions: bool = True) -> QuerySet[Table]:
-    """Tables with their tray, dealer and seated players (``active_seats``, with the wallets whose
-    codes name them in a receipt), and with ``sessions`` their open session (``open_sessions``,
-    read by ``get_open_session``)."""
-    tables = Table.objects.select_related("tray", "dealer").prefetch_related(
+def _tables() -> QuerySet[Table]:
+    """Tables with their tray, dealer, seated players (``active_seats``, with the wallets whose
+    codes name them in a receipt) and open session (``open_sessions``, read by ``get_open_session``)."""
+    return Table.objects.select_related("tray", "dealer").prefetch_related(
         Prefetch(
             "seatings",
             queryset=Seat.objects.filter(left_at__isnull=True)
             .select_related("player__user", "player__wallet")
             .order_by("number"),
             to_attr="active_seats",
-        )
-    )
-    if not sessions:
-        return tables
-    return tables.prefetch_related(
+        ),
         Prefetch(
             "sessions", queryset=TableSession.objects.filter(closed_at__isnull=True), to_attr="open_sessions"
-        )
+        ),
     )
+
+
+_TABLE_AND_TRAY = ((Table, list(Table._meta.concrete_fields)), (Account, list(Account._meta.concrete_fields)))
+_SEAT_PARTS = (
+    (Seat, list(Seat._meta.concrete_fields)),
+    (Player, list(Player._meta.concrete_fields)),
+    (User, list(User._meta.concrete_fields)),
+    (Account, list(Account._meta.concrete_fields)),  # the player's wallet
+)
+_SEATS_FROM = sum(len(fields) for _, fields in _TABLE_AND_TRAY)  # where a row's seat begins
+_SEATED_COLUMNS = ", ".join(
+    columns_of(fields, f"t{n}") for n, (_, fields) in enumerate(_TABLE_AND_TRAY + _SEAT_PARTS)
+)
+# One row per seated player (one row with NULL seats at an empty table). Every console tap reads
+# its table so; through the ORM (``select_related`` and a prefetch) the two statements cost 3.8 ms
+# of client CPU to build and decode, against 0.08 ms for the database to answer one (2026-11-29).
+_TABLE_WITH_SEATS = (
+    f"SELECT {_SEATED_COLUMNS}"
+    f" FROM {Table._meta.db_table} AS t0"
+    f" JOIN {Account._meta.db_table} AS t1 ON t1.id = t0.tray_id"
+    f" LEFT JOIN {Seat._meta.db_table} AS t2 ON t2.table_id = t0.id AND t2.left_at IS NULL"
+    f" LEFT JOIN {Player._meta.db_table} AS t3 ON t3.id = t2.player_id"
+    f" LEFT JOIN {User._meta.db_table} AS t4 ON t4.id = t3.user_id"
+    f" LEFT JOIN {Account._meta.db_table} AS t5 ON t5.id = t3.wallet_id"
+    " WHERE t0.id = %s ORDER BY t2.number"
+)
+
+
+def table_with_seats(table_id: int) -> Table | None:
+    """The table with its tray and seated players (``active_seats``, each with its player's user
+    and wallet) in one statement: what ``_tables`` reads but its dealer and session, for a
+    dealer's screens and taps (``tables.console.access.dealer_table``). None: no such table."""
+    with connection.cursor() as cursor:
+        cursor.execute(_TABLE_WITH_SEATS, [table_id])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    table, tray = instances_from_row(rows[0], *_TABLE_AND_TRAY)
+    table.tray = tray
+    seats = []
+    for row in rows:
+        seat, player, user, wallet = instances_from_row(row[_SEATS_FROM:], *_SEAT_PARTS)
+        if seat is None:
+            continue
+        player.user, player.wallet = user, wallet
+        seat.table, seat.player = table, player
+        seats.append(seat)
+    table.active_seats = seats
+    return table
 
 
 def list_tables(*, user: Any) -> QuerySet[Table]:
@@ -55,10 +103,10 @@ def tables_named(messages: Sequence[str]) -> list[str]:
     ]
 
 
-def access_table(*, user: Any, table_id: int, sessions: bool = True) -> Table:
-    """The table as ``_tables`` reads it (``sessions``: with its open session)."""
+def access_table(*, user: Any, table_id: int) -> Table:
+    """The table as ``_tables`` reads it."""
     require_staff(user)
-    table = _tables(sessions=sessions).filter(pk=table_id).first()
+    table = _tables().filter(pk=table_id).first()
     if table is None:
         raise NotFound("No such table.")
     return table

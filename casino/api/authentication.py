@@ -10,7 +10,7 @@ from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from casino.models import ApiToken, User
-from casino.rows import columns_of, instance_from_row
+from casino.rows import columns_of, instances_from_row
 from casino.services import record_token_use
 from casino.tokens import token_digest
 
@@ -35,9 +35,7 @@ def _token_with_user(digest: str) -> ApiToken | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    split = len(_TOKEN_FIELDS)
-    token = instance_from_row(ApiToken, _TOKEN_FIELDS, row[:split])
-    token.user = instance_from_row(User, _USER_FIELDS, row[split:])
+    token, token.user = instances_from_row(row, (ApiToken, _TOKEN_FIELDS), (User, _USER_FIELDS))
     return token
 
 

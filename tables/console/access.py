@@ -19,7 +19,7 @@ from casino.errors import NotFound
 from casino.models import User
 from casino.permissions import SCREENS, may_open, roles_for
 from tables.models import Table
-from tables.selectors import access_table
+from tables.selectors import table_with_seats
 
 PIT_ROLES = SCREENS["floor"].who  # who opens which screen: casino.permissions.SCREENS
 # What the pit view offers comes from the one policy table (casino.permissions.FLOOR_POLICY).
@@ -85,7 +85,9 @@ def dealer_table(user: Any, table_id: int) -> Table:
     """The table, if it is assigned to this dealer: dealers see only their own tables. Read with
     its tray and seats, not its session, which the dealer's screens do not show."""
     require_dealer(user)
-    table = access_table(user=user, table_id=table_id, sessions=False)
+    table = table_with_seats(table_id)
+    if table is None:
+        raise NotFound("No such table.")
     if table.dealer_id != user.pk:
         raise NotAllowed(f"{table.name} is not assigned to you. Ask the pit boss to assign it.")
     return table
