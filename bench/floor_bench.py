@@ -88,6 +88,7 @@ class Profile:
     seconds: float
     tables: int
     workers: int = load_test.WORKERS  # gunicorn's sync workers (deploy/gunicorn.conf.py's default)
+    worker_nice: int = 0  # the Celery worker's niceness
 
 
 QUICK = Profile("quick", 20.0, 40)
@@ -544,6 +545,7 @@ def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -
         celery_concurrency=load_test.CELERY_CONCURRENCY,
         beat_schedule=Path(tmp) / "celerybeat-schedule",
         probed=True,
+        worker_nice=profile.worker_nice,
     )
     wait_until_up(
         base, server, path="/readyz", timeout=load_test.STARTUP_TIMEOUT, log=processes.log_path("gunicorn")
@@ -817,7 +819,8 @@ def report(run: dict[str, Any], env: str) -> str:
         f"{', '.join(f'{x:.2f}' for x in run['load_after'])} at its end (`uptime`: {run['uptime']}).",
         "",
         f"gunicorn (`deploy/gunicorn.conf.py`, {profile.workers} sync workers), a Celery worker "
-        f"(concurrency {load_test.CELERY_CONCURRENCY}) and Celery beat on 127.0.0.1, DEBUG off. "
+        f"(concurrency {load_test.CELERY_CONCURRENCY}, niceness {profile.worker_nice}) and Celery beat "
+        "on 127.0.0.1, DEBUG off. "
         f"{tables} tables ({', '.join(f'{g} {n}' for g, n in sorted(games.items()))}) for {elapsed:.0f} s; "
         f"the last answers came {tail:.1f} s after its end. "
         f"{console_tables} of the Faro tables dealt through the console (htmx), the rest through the API. "
@@ -899,11 +902,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--workers", type=int, default=load_test.WORKERS, help="gunicorn sync workers (GUNICORN_WORKERS)"
     )
+    parser.add_argument("--worker-nice", type=int, default=0, help="the Celery worker's niceness")
     args = parser.parse_args(argv)
     if answer_child(args, {"setup": child_setup}):
         return 0
     base = QUICK if args.quick else FULL
-    profile = Profile(base.name, args.duration or base.seconds, args.tables or base.tables, args.workers)
+    profile = Profile(
+        base.name, args.duration or base.seconds, args.tables or base.tables, args.workers, args.worker_nice
+    )
     stop_after(profile.seconds + BUDGET)
     env = app_db.describe_machine()
     processes = Processes(LABEL)

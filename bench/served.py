@@ -156,15 +156,18 @@ def start_worker(
     hostname: str | None = None,
     peerless: bool = True,
     app: str = "casino",
+    nice: int = 0,
 ) -> subprocess.Popen[bytes]:
     """A Celery worker; a bench that starts a second one while the first may linger (``bench.faults``)
     gives it another ``name`` (its log) and ``hostname`` (its node name). ``peerless``: no gossip or
     mingle (a lone worker has no peers); ``bench.faults`` keeps them, as deploy/systemd runs the worker,
     since its Redis outages and kills are meant for the deployed worker. ``app``: the Celery app
-    (``bench.probe_celery`` times every task)."""
+    (``bench.probe_celery`` times every task). ``nice``: the worker's niceness (deploy/ runs it at
+    ``WORKER_NICE``, below the web workers)."""
     return processes.start(
         name,
         [
+            *(["nice", "-n", str(nice)] if nice else []),
             str(VENV_BIN / "celery"),
             "-A",
             app,
@@ -196,13 +199,14 @@ def start_service(
     celery_concurrency: int,
     beat_schedule: Path | None = None,
     probed: bool = False,
+    worker_nice: int = 0,
 ) -> tuple[subprocess.Popen[bytes], subprocess.Popen[bytes]]:
     """gunicorn, a Celery worker and, with ``beat_schedule``, Celery beat, started as deploy/systemd
     starts them; returns (gunicorn, worker). Waiting for them is the caller's. ``probed``: each
     request's and task's CPU written under ``$BENCH_CPU_DIR`` (``bench.cpu_probe``)."""
     config, app = (PROBED_CONFIG, "bench.probe_celery") if probed else (GUNICORN_CONFIG, "casino")
     server = start_gunicorn(processes, env, port=port, workers=workers, config=config)
-    worker = start_worker(processes, env, concurrency=celery_concurrency, app=app)
+    worker = start_worker(processes, env, concurrency=celery_concurrency, app=app, nice=worker_nice)
     if beat_schedule is not None:
         start_beat(processes, env, schedule=beat_schedule)
     return server, worker
