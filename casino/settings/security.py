@@ -23,9 +23,11 @@ LOGIN_LOCKOUT = timedelta(minutes=env.float("LOGIN_LOCKOUT_MINUTES", default=15)
 LOGIN_LOCKOUT_MAX = timedelta(hours=env.float("LOGIN_LOCKOUT_MAX_HOURS", default=24))
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out client before any password check
-    "django.contrib.auth.backends.ModelBackend",
+    "casino.request_user.UserBackend",  # Django's ModelBackend, the session's user read in plain SQL
     "casino.admin_access.RoleAdminPermissions",  # permissions only (authenticates no one)
 ]
+# Django's database sessions, the row a request loads read in plain SQL (casino/request_user.py).
+SESSION_ENGINE = "casino.request_user"
 AXES_HANDLER = "casino.login_guard.LoginGuardHandler"  # PostgreSQL, not the cache: works without Redis
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks out on its own
 AXES_FAILURE_LIMIT = LOGIN_FAILURES_PER_USERNAME  # the address's count is scaled to it (login_guard)
