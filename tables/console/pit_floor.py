@@ -12,9 +12,9 @@ The per-person parts of each card's forms (the CSRF token and the one-time form 
 in the shared copy, filled for each answer; the fills, credits, corrections and alerts waiting
 for the pit are read fresh for every answer (``tables.console.pit``).
 
-A poll that is served a copy older than ``REFRESH_AFTER_SECONDS`` asks a Celery worker to render
-the next one (one request in flight per role's forms), so screens that keep polling keep finding
-a copy and no poll renders. Without that, a saturated server fed itself: a render slower than
+A poll that is served a copy older than ``settings.PIT_FLOOR_REFRESH_SECONDS`` asks a Celery
+worker to render the next one (one request in flight per role's forms), so screens that keep
+polling keep finding a copy and no poll renders. Without that, a saturated server fed itself: a render slower than
 2 s was stale as soon as it was shared, so every poll rendered (200 tables: 253 ms of CPU a poll,
 a quarter of the floor's CPU in ``bench/run-floor``). A poll with no fresh copy still renders it
 itself, so a stopped worker or broker costs only speed.
@@ -37,6 +37,7 @@ from typing import Any
 
 import redis
 from celery import current_app
+from django.conf import settings
 from django.core.cache import cache
 from django.middleware.csrf import get_token
 from django.urls import reverse
@@ -53,7 +54,6 @@ from tables.console.selectors import FloorRow, floor_rows
 from tables.models import Round
 
 FLOOR_FRESH_SECONDS = 5.0  # one poll interval of a pit screen
-REFRESH_AFTER_SECONDS = 1.0
 # By name: the task (tables.console.tasks) imports this module.
 REFRESH_TASK = "tables.console.tasks.refresh_pit_floor_task"
 
@@ -139,7 +139,7 @@ def render_cards(*, forms: CardForms) -> tuple[float, str]:
 
 def _shared(forms: CardForms) -> str | None:
     """The shared copy if its reads began at most ``FLOOR_FRESH_SECONDS`` ago; an older one past
-    ``REFRESH_AFTER_SECONDS`` has the next one rendered in the background."""
+    ``settings.PIT_FLOOR_REFRESH_SECONDS`` has the next one rendered in the background."""
     try:
         kept = cache.get(forms.key)
     except redis.RedisError:  # the cache is an optimisation: without Redis, every answer renders
@@ -150,7 +150,7 @@ def _shared(forms: CardForms) -> str | None:
     age = time.time() - began
     if age > FLOOR_FRESH_SECONDS:
         return None
-    if age > REFRESH_AFTER_SECONDS:
+    if age > settings.PIT_FLOOR_REFRESH_SECONDS:
         _refresh_in_background(forms)
     return str(html)
 

@@ -1,6 +1,6 @@
 """Screens that keep polling keep finding the shared floor: a worker renders the next copy.
 
-A poll served a copy older than ``REFRESH_AFTER_SECONDS`` sends ``refresh_pit_floor_task``; a real
+A poll served a copy older than ``PIT_FLOOR_REFRESH_SECONDS`` sends ``refresh_pit_floor_task``; a real
 Celery worker (tests/celery_support.py) renders the floor and shares it, so the next poll within
 the ``FLOOR_FRESH_SECONDS`` bound reads it instead of rendering, and shows what changed since the
 first copy.
@@ -12,12 +12,12 @@ import time
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 
 from tables import services
 from tables.console.pit_floor import (
     FLOOR_FRESH_SECONDS,
-    REFRESH_AFTER_SECONDS,
     CardForms,
     forget_shared_floor,
 )
@@ -55,7 +55,7 @@ def test_an_aging_copy_is_rendered_again_by_a_worker_and_the_next_poll_reads_it(
             actor=floor.cashier, table_id=floor.faro.pk, request_id=fill.pk, kind="fill"
         )
 
-        time.sleep(max(REFRESH_AFTER_SECONDS - (time.time() - began), 0) + 0.1)
+        time.sleep(max(settings.PIT_FLOOR_REFRESH_SECONDS - (time.time() - began), 0) + 0.1)
         aging, queries = poll(boss)
         assert time.time() - began <= FLOOR_FRESH_SECONDS, "too slow to judge: the copy expired"
         assert queries < rendered  # served the copy: still the old tray
