@@ -116,8 +116,10 @@ TIME_ZONE = env("TIME_ZONE", default=CASINO_TIME_ZONE)
 # Rounds whose latest engine state each process keeps (tables.state_cache); 0 refolds every read.
 ROUND_STATE_CACHE_SIZE = env.int("ROUND_STATE_CACHE_SIZE", default=512)
 # The pit's shared floor (tables.console.pit_floor): a poll served a copy older than this many
-# seconds has a worker render the next one. Never served past one poll interval (5 s) old.
-PIT_FLOOR_REFRESH_SECONDS = env.float("PIT_FLOOR_REFRESH_SECONDS", default=1.0)
+# seconds has a worker render the next one; a copy is never served past one poll interval (5 s).
+# Lower: fresher cards, more of the worker's CPU (200 tables: 1 s cost 18-20 CPU-s of the worker
+# in 120 s, 2.5 s cost 13.3-13.4; bench/README.md, 2026-11-29).
+PIT_FLOOR_REFRESH_SECONDS = env.float("PIT_FLOOR_REFRESH_SECONDS", default=2.5)
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

@@ -1,9 +1,9 @@
 """Screens that keep polling keep finding the shared floor: a worker renders the next copy.
 
-A poll served a copy older than ``PIT_FLOOR_REFRESH_SECONDS`` sends ``refresh_pit_floor_task``; a real
-Celery worker (tests/celery_support.py) renders the floor and shares it, so the next poll within
-the ``FLOOR_FRESH_SECONDS`` bound reads it instead of rendering, and shows what changed since the
-first copy.
+A poll served a copy older than ``settings.PIT_FLOOR_REFRESH_SECONDS`` sends
+``refresh_pit_floor_task``; a real Celery worker (tests/celery_support.py) renders the floor and
+shares it, so the next poll within the ``FLOOR_FRESH_SECONDS`` bound reads it instead of
+rendering, and shows what changed since the first copy.
 """
 
 from __future__ import annotations
