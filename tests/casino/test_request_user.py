@@ -14,16 +14,8 @@ from django.utils import timezone
 
 from casino.models import Role, User
 from casino.request_user import SessionStore, UserBackend
+from tests.casino.test_credentials import CONSOLE, _console
 from tests.factories import staff
-
-CONSOLE = "/console/"
-
-
-def _signed_in(user: User) -> Client:
-    client = Client()
-    client.force_login(user)
-    assert client.get(CONSOLE).status_code == 200
-    return client
 
 
 def _signed_out(client: Client) -> bool:
@@ -33,7 +25,7 @@ def _signed_out(client: Client) -> bool:
 
 def test_a_signed_in_request_reads_its_session_and_its_user_in_two_plain_statements(db: None) -> None:
     dealer = staff(Role.DEALER, username="rq.dealer")
-    client = _signed_in(dealer)
+    client = _console(dealer)
     with CaptureQueriesContext(connection) as queries:
         assert client.get(CONSOLE).status_code == 200
     first, second = (q["sql"] for q in queries.captured_queries[:2])
@@ -44,14 +36,14 @@ def test_a_signed_in_request_reads_its_session_and_its_user_in_two_plain_stateme
 
 
 def test_an_expired_session_signs_out(db: None) -> None:
-    client = _signed_in(staff(Role.DEALER, username="rq.expired"))
+    client = _console(staff(Role.DEALER, username="rq.expired"))
     Session.objects.update(expire_date=timezone.now() - timedelta(seconds=1))
     assert _signed_out(client)
 
 
 def test_a_user_made_inactive_or_gone_signs_out(db: None) -> None:
     inactive = staff(Role.DEALER, username="rq.inactive")
-    client = _signed_in(inactive)
+    client = _console(inactive)
     User.objects.filter(pk=inactive.pk).update(is_active=False)  # not through save(): its sessions stay
     assert _signed_out(client)
     assert UserBackend().get_user(inactive.pk) is None
