@@ -162,8 +162,8 @@ def start_worker(
     gives it another ``name`` (its log) and ``hostname`` (its node name). ``peerless``: no gossip or
     mingle (a lone worker has no peers); ``bench.faults`` keeps them, as deploy/systemd runs the worker,
     since its Redis outages and kills are meant for the deployed worker. ``app``: the Celery app
-    (``bench.probe_celery`` times every task). ``nice``: the worker's niceness (deploy/ runs it at
-    ``WORKER_NICE``, below the web workers)."""
+    (``bench.probe_celery`` times every task). ``nice``: the worker's niceness (deploy/ runs it at the
+    default, 0; ``bench/run-floor --worker-nice`` tries others)."""
     return processes.start(
         name,
         [
