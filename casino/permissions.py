@@ -10,11 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection
-
 from casino.errors import Forbidden, NotFound, SeparationOfDuties
 from casino.models import STAFF_ROLES, Player, Role, User
-from casino.rows import columns_of, instances_from_row
+from casino.rows import columns_of, instances_from_row, one_row
 from ledger.models import Account
 
 
@@ -49,9 +47,7 @@ _PLAYER_WITH_USER_AND_WALLET = (
 
 def _player_where(condition: str, params: list[Any]) -> Player | None:
     """The player matching ``condition`` (on ``p``), user and wallet attached; None if none."""
-    with connection.cursor() as cursor:
-        cursor.execute(_PLAYER_WITH_USER_AND_WALLET + condition, params)
-        row = cursor.fetchone()
+    row = one_row(_PLAYER_WITH_USER_AND_WALLET + condition, params)
     if row is None:
         return None
     player, player.user, player.wallet = instances_from_row(

@@ -18,11 +18,10 @@ from django.contrib.auth.backends import ModelBackend
 from django.contrib.sessions.backends import db
 from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
-from django.db import connection
 from django.utils import timezone
 
 from casino.models import User
-from casino.rows import columns_of, instance_from_row
+from casino.rows import columns_of, instance_from_row, one_row
 
 _SESSION_FIELDS = list(Session._meta.concrete_fields)
 _SESSION = (
@@ -33,17 +32,11 @@ _USER_FIELDS = list(User._meta.concrete_fields)
 _USER = f"SELECT {columns_of(_USER_FIELDS)} FROM {User._meta.db_table} WHERE id = %s"
 
 
-def _one(sql: str, params: list[Any]) -> tuple[Any, ...] | None:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchone()
-
-
 class SessionStore(db.SessionStore):
     """Django's database sessions; the row a request loads is read in plain SQL."""
 
     def _get_session_from_db(self) -> Session | None:
-        row = _one(_SESSION, [self.session_key, timezone.now()]) if self.session_key else None
+        row = one_row(_SESSION, [self.session_key, timezone.now()]) if self.session_key else None
         if row is None:
             self._session_key = None  # as Django's: an unknown or expired key starts afresh
             return None
@@ -58,7 +51,7 @@ class UserBackend(ModelBackend):
             pk = User._meta.pk.to_python(user_id)
         except (TypeError, ValueError, ValidationError):  # a session naming no valid id names no one
             return None
-        row = _one(_USER, [pk])
+        row = one_row(_USER, [pk])
         if row is None:
             return None
         user = instance_from_row(User, _USER_FIELDS, row)

@@ -21,6 +21,13 @@ def columns_of(fields: Sequence[Field[Any, Any]], alias: str | None = None) -> s
     return ", ".join(f"{prefix}{connection.ops.quote_name(str(f.column))}" for f in fields)
 
 
+def one_row(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
+    """The first row ``sql`` returns with ``params``, or None."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()
+
+
 def instance_from_row[M: Model](model: type[M], fields: Sequence[Field[Any, Any]], row: Sequence[Any]) -> M:
     """``model`` built from ``row`` (one value per field, in order), as if the ORM had read it."""
     values = [

@@ -19,13 +19,14 @@ from tables.models import LIVE_ROUND_STATUSES, Round, RoundSettlement, Seat, Tab
 
 
 def _tables() -> QuerySet[Table]:
-    """Tables with their tray, dealer, seated players (``active_seats``, with the wallets whose
-    codes name them in a receipt) and open session (``open_sessions``, read by ``get_open_session``)."""
+    """Tables with their tray, dealer, seated players (``active_seats``) and open session
+    (``open_sessions``, read by ``get_open_session``), for staff and the API; a dealer's screens
+    read ``table_with_seats``."""
     return Table.objects.select_related("tray", "dealer").prefetch_related(
         Prefetch(
             "seatings",
             queryset=Seat.objects.filter(left_at__isnull=True)
-            .select_related("player__user", "player__wallet")
+            .select_related("player__user")
             .order_by("number"),
             to_attr="active_seats",
         ),

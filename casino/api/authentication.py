@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import connection
 from django.utils import timezone
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
 from casino.models import ApiToken, User
-from casino.rows import columns_of, instances_from_row
+from casino.rows import columns_of, instances_from_row, one_row
 from casino.services import record_token_use
 from casino.tokens import token_digest
 
@@ -30,9 +29,7 @@ def _token_with_user(digest: str) -> ApiToken | None:
 
     Read afresh on every request, so a revocation or a disabled account counts at once.
     """
-    with connection.cursor() as cursor:
-        cursor.execute(_TOKEN_WITH_USER, [digest])
-        row = cursor.fetchone()
+    row = one_row(_TOKEN_WITH_USER, [digest])
     if row is None:
         return None
     token, token.user = instances_from_row(row, (ApiToken, _TOKEN_FIELDS), (User, _USER_FIELDS))
