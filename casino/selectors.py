@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.db import connection
@@ -17,6 +17,14 @@ from ledger.selectors import list_statement
 PLAYER_REF = re.compile(r"\b[Pp]layer (?P<id>\d+)(?: \(seat \d+\))?")
 # staff by role ("dealer 4", "pit boss 7") or by "staff 7" where the role does not matter
 STAFF_REF = re.compile(r"\b(?P<word>[Dd]ealer|[Pp]it boss|[Ss]taff) (?P<id>\d+)\b")
+
+
+def player_names(player_ids: Iterable[int]) -> dict[int, str]:
+    """Player id → name: one read, none for no ids (an id that is no player is left out)."""
+    ids = list(player_ids)
+    if not ids:
+        return {}
+    return {p.pk: p.name for p in Player.objects.select_related("user").filter(pk__in=ids)}
 
 
 def players_named(message: str) -> str:
@@ -33,11 +41,7 @@ def people_named(messages: Sequence[str]) -> list[str]:
     staff for all of them (an alert list's summaries). An id that is nobody stays as it was."""
     player_ids = ids_in(PLAYER_REF, messages)
     staff_ids = ids_in(STAFF_REF, messages)
-    players = (
-        {p.pk: p.name for p in Player.objects.select_related("user").filter(pk__in=player_ids)}
-        if player_ids
-        else {}
-    )
+    players = player_names(player_ids)
     staff = {u.pk: u.name or u.username for u in User.objects.filter(pk__in=staff_ids)} if staff_ids else {}
 
     def staff_named(found: re.Match[str]) -> str:

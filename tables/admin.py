@@ -18,8 +18,9 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from casino.admin_display import DollarsMixin
-from casino.models import Player, User
+from casino.models import User
 from casino.money import format_dollars
+from casino.selectors import player_names
 from ledger.admin import ReadOnlyAdmin, ReadOnlyInline
 from ledger.errors import ServiceError
 from tables import services
@@ -146,7 +147,7 @@ def round_player_names(round_: Round) -> dict[int, str]:
     """The names of everyone dealt in or seated at the start: one query."""
     seats = (round_.context or {}).get("seats", {})
     ids = {int(p) for p in round_.players} | {int(p) for p in seats.values()}
-    return {p.pk: p.name for p in Player.objects.select_related("user").filter(pk__in=ids)}
+    return player_names(ids)
 
 
 def readable_for(round_: Round) -> Readable:

@@ -11,8 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from casino.models import Player
 from casino.money import format_dollars
+from casino.selectors import player_names
 from tables import corrections as service
 from tables.console.cards import card_label, cards_label
 from tables.models import Correction, Round, RoundAction, RoundStatus
@@ -53,9 +53,8 @@ def describe_action(payload: Mapping[str, Any], names: Mapping[int, str]) -> str
     return f"{verb.capitalize()}{detail}"
 
 
-def player_names(round_: Round) -> dict[int, str]:
-    ids = [int(p) for p in round_.context.get("seats", {}).values()]
-    return {p.pk: p.name for p in Player.objects.select_related("user").filter(pk__in=ids)}
+def seated_names(round_: Round) -> dict[int, str]:
+    return player_names(int(p) for p in round_.context.get("seats", {}).values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +72,7 @@ def pending_rows(*, table_ids: Iterable[int] | None = None) -> list[CorrectionRo
     rows = []
     for correction in service.pending_corrections(table_ids=table_ids):
         round_ = correction.round
-        names = player_names(round_)
+        names = seated_names(round_)
         if correction.from_seq is None:
             voids = ["The whole deal (misdeal): every ante, bet and pot payment goes back."]
         else:
@@ -98,4 +97,4 @@ def last_action_words(round_: Round | None, names: Mapping[int, str] | None = No
     if round_ is None or round_.status == RoundStatus.VOID:
         return ""
     last = RoundAction.objects.filter(round=round_).only("payload").order_by("-seq").first()
-    return "" if last is None else describe_action(last.payload, names or player_names(round_))
+    return "" if last is None else describe_action(last.payload, names or seated_names(round_))
