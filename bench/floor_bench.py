@@ -75,6 +75,14 @@ SIGN_IN_TIMEOUT = 180.0  # 30 PBKDF2 checks at once on 4 workers, before the loa
 RATED_WITHIN = 10.0  # seconds from a round's settling to its RoundStat
 RATING_WAIT = 30.0  # seconds after the load for the last ratings
 HX = {"HX-Request": "true"}
+# The console form that posts each tap (its id, sent by htmx as HX-Trigger); a round start's form has none.
+FORM_OF_KIND = {
+    "bet": "bet-form",
+    "remove_bet": "take-down",
+    "soda": "deal-form",
+    "turn": "deal-form",
+    "last_turn": "deal-form",
+}
 TARGETS = {"action": 50.0, "pit_p99": 150.0, "pit_p50": 40.0, "balance": 20.0}
 BUDGET = 1200.0  # seconds for everything but the load: setup of 200 tables, checks, cleanup
 # A refusal is the service saying no to a tap in words (400 illegal, 409 conflict); any other
@@ -317,8 +325,10 @@ def drive_console_faro(
                 url = f"{prefix}/rounds/{screen.round_id}/faro/{kind}/"
                 fields = {**fields, "version": screen.version}
             data = {**fields, "token": secrets.token_urlsafe(18), "csrfmiddlewaretoken": csrf}
-            # A bet is sent by the bet form, as htmx names it (HX-Trigger): answered in part.
-            sent_by = {**headers, "HX-Trigger": "bet-form"} if kind == "bet" else headers
+            # Each tap names its form, as htmx does (HX-Trigger): a bet and a dealing step that
+            # leaves the deal live are answered in part (tables.console.faro_partial).
+            form_id = FORM_OF_KIND.get(kind)
+            sent_by = {**headers, "HX-Trigger": form_id} if form_id else headers
             started = time.perf_counter()
             try:
                 answer = session.post(url, data=data, headers=sent_by, timeout=load_test.REQUEST_TIMEOUT)
@@ -337,8 +347,9 @@ def drive_console_faro(
             else:
                 tally.failures[f"{label}: {status} {answer.text[:80]!r}"] += 1
                 return
-            partial = answer.status_code == 200 and "HX-Retarget" in answer.headers
-            screen = screen.after_bet(answer.text) if partial else Screen.read(answer.text, table["id"])
+            bet_in_part = kind == "bet" and answer.status_code == 200 and "HX-Retarget" in answer.headers
+            # A dealing step's parts hold all Screen.read looks for: the bet form, the dealing form, the bets.
+            screen = screen.after_bet(answer.text) if bet_in_part else Screen.read(answer.text, table["id"])
     except Exception as error:  # a client bug must not hang the run: record it and stop the table
         tally.failures[f"console client crashed: {type(error).__name__}: {error}"[:160]] += 1
 

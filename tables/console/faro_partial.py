@@ -1,9 +1,11 @@
-"""A Faro bet tap's answer with only what the bet changed (htmx out-of-band swaps).
+"""Faro taps answered with only what they changed (htmx out-of-band swaps).
 
-A bet or a called turn adds one bet to the layout and moves one player's chips; nothing else on
-the Faro screen changes. Redrawing the whole screen (about ninety bets late in a deal) was most of
-a console tap's cost (issue 22). So a request from the bet form (``HX-Trigger: bet-form``) that
-succeeds gets back the receipt and, out of band:
+Redrawing the whole screen (about ninety bets late in a deal) was most of a console tap's cost
+(issue 22). Two taps are answered in part, each only when it went through and came from its form
+on a live screen (htmx names the form in ``HX-Trigger``):
+
+A **bet** or a called turn (the bet form) adds one bet and moves one player's chips. It gets back
+the receipt and, out of band:
 
 - the round's new version in every form that posts it, and a fresh one-time token for the bet form;
 - the new chip on the layout, or the mini chips of its even/odd/high box;
@@ -11,8 +13,17 @@ succeeds gets back the receipt and, out of band:
 - the player's chips in the bet form and in the seats panel;
 - the correction panel, whose "last action" is now this bet.
 
+A **dealing step** that leaves the deal live (the soda or a turn, from the "Deal turn" form or
+the card picker) changes the layout, the bets and the players' chips, but not the seats, the tray's
+forms, the limits or the header. It gets back the receipt and, out of band, the bet form whole
+(with what the engine now takes a bet on), the dealing panel, the card picker, the bets table, the
+casekeeper, every seated player's chips, the tray's balance and the correction panel. The last
+turn settles the deal, so it gets the whole screen.
+
 Anything else (a refusal, a replayed token, any other form, a request without htmx) gets the whole
-screen. The markup comes from the same writers and templates as the whole screen's.
+screen. The markup comes from the same writers and templates as the whole screen's. What the
+screen shows of other people's doings (a fill the pit approved meanwhile, a new seat) waits for the
+next whole screen, as it does after a bet.
 """
 
 from __future__ import annotations
@@ -32,13 +43,20 @@ from tables.models import Round, ShoeKind, Table
 
 BET_FORM = "bet-form"  # the bet form's id: htmx sends it as HX-Trigger
 PLACED_EVENT = "faro-bet-placed"  # console.js clears the bet form's choices on it
-PARTIAL_KINDS = frozenset({"bet", "call_turn"})
+# The forms whose taps are answered in part, by the action they post (their ids, as htmx sends them).
+FORMS_OF_KINDS = {
+    "bet": {BET_FORM},
+    "call_turn": {BET_FORM},
+    "soda": {"deal-form", "picker-form"},
+    "turn": {"deal-form", "picker-form"},
+}
+DEALING_KINDS = frozenset({"soda", "turn"})
 
 
 def wanted(request: HttpRequest, kind: str) -> bool:
-    """A bet or a called turn sent by the bet form of a live screen (htmx)."""
+    """A tap answered in part: a bet, a called turn or a dealing step, sent by its form (htmx)."""
     htmx = getattr(request, "htmx", None)
-    return kind in PARTIAL_KINDS and bool(htmx) and htmx.trigger == BET_FORM  # type: ignore[union-attr]
+    return bool(htmx) and htmx.trigger in FORMS_OF_KINDS.get(kind, ())  # type: ignore[union-attr]
 
 
 def _oob_input(element_id: str, name: str, value: object) -> str:
@@ -128,4 +146,31 @@ def bet_answer(
     answer["HX-Retarget"] = "#head-receipt"
     answer["HX-Reswap"] = "innerHTML"
     answer["HX-Trigger"] = PLACED_EVENT
+    return answer
+
+
+DEALT_PARTS = (  # what a dealing step changes, each drawn by the whole screen's own template
+    "console/games/_faro_bet_form.html",
+    "console/games/_faro_deal.html",
+    "console/games/_faro_picker.html",
+    "console/games/_faro_bets.html",
+    "console/games/_faro_keeper.html",
+    "console/_tray_balance.html",
+    "console/_correction.html",
+)
+
+
+def dealt_answer(request: HttpRequest, screen: Mapping[str, Any]) -> HttpResponse:
+    """The receipt (swapped into the header's slot) and what a dealing step changed, out of band,
+    from the whole screen's context (``screen``): each part is the template the screen includes."""
+    context = {**screen, "oob": True}
+    parts = [render_to_string("console/_receipt.html", context, request)]
+    parts += [render_to_string(name, context, request) for name in DEALT_PARTS]
+    parts += [
+        render_to_string("console/_seat_balance.html", {**context, "row": row}, request)
+        for row in screen["seats"]
+    ]
+    answer = HttpResponse("\n".join(parts))
+    answer["HX-Retarget"] = "#head-receipt"
+    answer["HX-Reswap"] = "innerHTML"
     return answer

@@ -24,7 +24,13 @@ from casino.errors import DomainError
 from casino.models import Player
 from casino.money import format_dollars
 from casino.permissions import home_screen, may
-from casino.selectors import get_player_balance, get_player_balances, players_named, search_players
+from casino.selectors import (
+    get_player_balance,
+    get_player_balances,
+    player_names,
+    players_named,
+    search_players,
+)
 from ledger.errors import InsufficientFunds, LedgerError
 from tables import services
 from tables.accounts import WALLET_PREFIX
@@ -166,8 +172,8 @@ def _names(table: Table, round_: Round | None) -> tuple[dict[int, str], dict[int
         for number, pid in round_.context.get("seats", {}).items():
             seats.setdefault(int(pid), int(number))
         missing = [pid for pid in round_.players if pid not in names]
-        for player in Player.objects.select_related("user").filter(pk__in=missing):
-            names[player.pk] = player.name
+        if missing:  # an empty ``pk__in`` queries nothing, but Django still builds the query
+            names.update(player_names(missing))
     return names, seats
 
 
@@ -367,12 +373,21 @@ def perform_tap(
     return render_table(request, table_id, flash=Flash.done(outcome, form))
 
 
-def after_round_action(request: HttpRequest, table: Table, saved: Round | None, flash: Flash) -> HttpResponse:
+def after_round_action(
+    request: HttpRequest,
+    table: Table,
+    saved: Round | None,
+    flash: Flash,
+    *,
+    in_part: Callable[[HttpRequest, dict[str, Any]], HttpResponse] | None = None,
+) -> HttpResponse:
     """The screen after a round action, from what the tap read and saved: the table as read for
     its check (an action moves chips to and from the tray, whose balance is read again, but never
     seats, limits or the session) and the round as the action saved it (None: a replayed tap,
-    whose round is read)."""
+    whose round is read). ``in_part`` answers from the screen's context instead of drawing it."""
     table.tray.refresh_from_db(fields=["balance"])
+    if in_part is not None:
+        return in_part(request, table_context(request, table.pk, flash=flash, table=table, saved=saved))
     return render_table(request, table.pk, flash=flash, table=table, saved=saved)
 
 
@@ -569,6 +584,9 @@ def start_deal(request: HttpRequest, table_id: int) -> dict[str, Any]:
     return receipt(f"{title} deal #{round_.number} started ({round_.shoe} shoe).", *lines)
 
 
+KEYED_FIRST_CARD = "card_0"  # the card picker's first slot (games/_faro_picker.html)
+
+
 def _live_round(table_id: int, round_id: int) -> Round:
     round_ = Round.objects.filter(pk=round_id, table_id=table_id).first()
     if round_ is None:
@@ -577,9 +595,11 @@ def _live_round(table_id: int, round_id: int) -> Round:
 
 
 def faro_payload(kind: str, data: QueryDict, read_round: Callable[[], Round]) -> dict[str, Any]:
-    """The engine action a Faro form asks for; a manual shoe's dealing step keys its cards, so
-    only a dealing step reads the round before the action."""
-    if kind in forms.FARO_FORMS:
+    """The engine action a Faro form asks for. Only the card picker's dealing step reads the round
+    before the action (how many cards its manual shoe keys now). The picker always posts
+    ``card_0``; an electronic shoe's "Deal turn" posts no card, so it is the bare step, read
+    nowhere but in the action (a manual round sent no card is refused there by the engine)."""
+    if kind in forms.FARO_FORMS or KEYED_FIRST_CARD not in data:
         return forms.faro_payload(kind, data)
     round_ = read_round()
     due = round_.shoe == ShoeKind.MANUAL
@@ -692,7 +712,10 @@ def faro_action(request: HttpRequest, table_id: int, round_id: int, kind: str) -
     def headline(payload: dict[str, Any], updated: Round) -> str:
         return _faro_headline(kind, payload, updated, names)
 
-    def bet_answer(saved: Round, flash: Flash) -> HttpResponse:
+    def answer_in_part(saved: Round, flash: Flash) -> HttpResponse:
+        if kind in faro_partial.DEALING_KINDS:  # the last turn settles the deal: the whole screen
+            dealt = faro_partial.dealt_answer if saved.status in LIVE_ROUND_STATUSES else None
+            return after_round_action(request, table, saved, flash, in_part=dealt)
         names, seats = _names(table, saved)
         correction = _correction_panel(saved, names, just_acted=True)
         return faro_partial.bet_answer(
@@ -709,7 +732,7 @@ def faro_action(request: HttpRequest, table_id: int, round_id: int, kind: str) -
         build=lambda read_round: faro_payload(kind, request.POST, read_round),
         headline=headline,
         table=table,
-        partial=bet_answer if faro_partial.wanted(request, kind) else None,
+        partial=answer_in_part if faro_partial.wanted(request, kind) else None,
     )
 
 

@@ -213,3 +213,203 @@ def test_a_bet_from_the_bet_form_reads_only_the_players_chips_after_the_action(
     assert len(after) == 1, after
     assert "ledger_account" in after[0]
     assert len(statements) == 11, "\n".join(sql[:100] for sql in statements)
+
+
+# --------------------------------------------------------------------------- a dealing step in part
+
+FROM_DEAL_FORM = {"HTTP_HX_TRIGGER": "deal-form"}
+DEALT_PARTS = {  # each part a dealing step's answer sends, as the whole screen draws it
+    "bet form": r'(<form class="panel faro-bet" id="bet-form".*?</form>)',
+    "dealing panel": r'(<section class="panel deal-panel" id="deal-panel".*?</section>)',
+    "bets": r'(<section class="panel" aria-labelledby="bets-title" id="bets".*?</section>)',
+    "casekeeper": r'(<section class="panel" id="casekeeper".*?</section>)',
+    "correction": r'(<section class="panel" id="correction".*?</section>)',
+    "tray": r'(<strong data-testid="tray" id="tray-balance".*?</strong>)',
+}
+
+
+def _turn(client: Any, floor: Floor, round_: Any, version: int, **extra: Any) -> Any:
+    return post(client, faro_url(floor, round_, "turn"), {"version": str(version)}, **extra)
+
+
+def _same_part(pattern: str, partial: str, screen: str) -> str:
+    """The part in the answer, out of band, drawn as the whole screen draws it."""
+    part = _one(pattern, partial)
+    assert OOB in part.split(">", 1)[0], part[:120]
+    assert _plain(part) == _plain(_one(pattern, screen))
+    return part
+
+
+def test_a_turn_from_the_deal_form_is_answered_with_what_it_changed_as_the_whole_screen_draws_it(
+    floor: Floor, as_user: Any
+) -> None:
+    round_ = live_faro(floor)
+    client = as_user(floor.dealer)
+    for version, fields in enumerate(
+        ({"ranks": ["3"]}, {"ranks": ["Q"], "player": floor.wyatt.pk}, {"target": "high"})
+    ):
+        _bet(client, floor, round_, version, **fields)
+
+    answer = _turn(client, floor, round_, 3, **FROM_DEAL_FORM)
+    partial = text(answer)
+    assert answer.status_code == 200
+    assert answer["HX-Retarget"] == "#head-receipt"
+    assert answer["HX-Reswap"] == "innerHTML"
+    assert _one(r'<div class="receipt-body" data-receipt-body>\s*<p>(Turn 1: [^<]*)</p>', partial)
+    assert 'id="screen"' not in partial
+    for unchanged in ("seats", "tray", "limits"):
+        assert f'<section class="panel" id="{unchanged}"' not in partial
+    assert 'class="table-head"' not in partial  # nor the header, but for its tray's balance
+
+    screen = _screen(client, floor)
+    for name, pattern in DEALT_PARTS.items():
+        assert _same_part(pattern, partial, screen), name
+    form = _one(DEALT_PARTS["bet form"], partial)
+    assert '<script id="faro-placements" type="application/json">' in form  # what console.js offers
+    assert 'id="version-bet" name="version" value="4"' in form
+    deal = _one(DEALT_PARTS["dealing panel"], partial)
+    assert "Turn <strong>1</strong>/25" in deal
+    assert re.search(r'id="deal-form".*name="token" value="[^"]+"', deal, re.S)  # a fresh token
+    for player in (floor.kate, floor.wyatt):
+        pattern = rf'(<span class="nowrap" id="seat-available-{player.pk}".*?</span>)\n'
+        seat = _one(pattern, partial)
+        assert OOB in seat
+        assert _plain(seat) in screen
+
+    again = _turn(client, floor, round_, 4, **FROM_DEAL_FORM)  # the answer's version deals the next
+    assert _one(r"<p>(Turn 2: [^<]*)</p>", text(again))
+
+
+def test_a_manual_shoes_dealing_steps_from_the_card_picker_are_answered_in_part(
+    floor: Floor, as_user: Any
+) -> None:
+    round_ = live_faro(floor, shoe="manual")
+    client = as_user(floor.dealer)
+    picker = {"HTTP_HX_TRIGGER": "picker-form"}
+    soda = post(client, faro_url(floor, round_, "soda"), {"card_0": "QS", "version": "0"}, **picker)
+    assert "Soda Q\u2660 burned." in text(soda)
+    assert soda["HX-Retarget"] == "#head-receipt"
+    answer = post(
+        client, faro_url(floor, round_, "turn"), {"card_0": "QH", "card_1": "3D", "version": "1"}, **picker
+    )
+    partial = text(answer)
+    assert answer["HX-Retarget"] == "#head-receipt"
+    screen = _screen(client, floor)
+    picker_part = r'(<section class="panel" aria-labelledby="picker-title" id="card-picker".*?</section>)'
+    card_picker = _same_part(picker_part, partial, screen)
+    assert 'data-card="QH" disabled aria-disabled="true"' in card_picker  # dealt: no longer offered
+    assert 'id="version-picker" name="version" value="2"' in card_picker
+    for pattern in DEALT_PARTS.values():
+        _same_part(pattern, partial, screen)
+
+
+def test_the_last_turn_and_a_refused_turn_get_the_whole_screen(floor: Floor, as_user: Any) -> None:
+    round_ = live_faro(floor)
+    client = as_user(floor.dealer)
+    stale = _turn(client, floor, round_, 7, **FROM_DEAL_FORM)
+    assert stale.status_code == 409
+    assert not stale.has_header("HX-Retarget")
+    assert 'id="screen"' in text(stale)
+
+    for version in range(24):
+        assert _turn(client, floor, round_, version, **FROM_DEAL_FORM)["HX-Retarget"] == "#head-receipt"
+    last = post(client, faro_url(floor, round_, "last_turn"), {"version": "24"}, **FROM_DEAL_FORM)
+    assert last.status_code == 200
+    assert not last.has_header("HX-Retarget")
+    assert 'id="screen"' in text(last)
+    assert "The deal is over." in text(last)
+
+
+def test_a_turn_in_part_reads_nothing_the_screen_does_not_change(floor: Floor, as_user: Any) -> None:
+    round_ = live_faro(floor)
+    client = as_user(floor.dealer)
+    _bet(client, floor, round_, 0, ranks=["3"])
+    with CaptureQueriesContext(connection) as queries:
+        answer = _turn(client, floor, round_, 1, **FROM_DEAL_FORM)
+    assert answer["HX-Retarget"] == "#head-receipt"
+    statements = [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(SAVEPOINTS)]
+    # Pinned (11): the tap's own work (the session and its user, the table with its seats, the
+    # tap's record, the round and its action), then the tray's balance, the seated players' chips
+    # and the round's newest action (the state cache is filled when a transaction commits, and the
+    # test's never does). The round is not read before an electronic shoe's turn, and the table's
+    # waiting fills and credits (the header and the tray panel) are not read at all.
+    assert not any("tables_trayrequest" in sql for sql in statements)
+    assert not any(sql.startswith('SELECT "tables_round"') for sql in statements)
+    assert len(statements) == 11, "\n".join(sql[:100] for sql in statements)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_turns_answered_in_part_leave_the_screen_as_a_reload_draws_it(
+    browser: Any, live_server: Any, world: Floor
+) -> None:
+    live_faro_deal(world)
+    page = open_page(browser, live_server)
+    dealer_at_faro(page, world)
+    place_bet(page, "Kate Elder", ["Q"], "25")
+    confirmed(page, "Kate Elder bet $25.00 on Q")
+    place_bet(page, "Kate Elder", ["3", "4"], "5")
+    confirmed(page, "Kate Elder bet $5.00 on 3\u20134")
+    for number in (1, 2, 3):
+        page.get_by_test_id("deal-turn").click()
+        confirmed(page, f"Turn {number}:")
+    assert page.locator("#screen").count() == 1  # the screen stayed; its parts were swapped
+
+    def drawn() -> dict[str, Any]:
+        return {
+            "tray": page.get_by_test_id("tray").inner_text(),
+            "deal": page.locator("#deal-panel").inner_text(),
+            "cells": page.locator("#bet-form label.rank input").evaluate_all(
+                "cells => cells.map(c => [c.value, c.getAttribute('aria-label'), c.disabled])"
+            ),
+            "chips": page.locator("#layout-chips [data-testid=chip]").evaluate_all(
+                "chips => chips.map(c => [c.dataset.bet, c.title])"
+            ),
+            "bets": page.locator("#bets").inner_text(),
+            "keeper": page.get_by_test_id("casekeeper").inner_html(),
+            "players": page.locator("#bet-form .bet-players").inner_text(),
+            "seats": page.locator("#seats .seat-list").inner_text(),
+            "correction": page.locator("#correction label.pick").first.inner_text(),
+            "versions": page.locator("input[name=version]").evaluate_all(
+                "inputs => inputs.map(i => i.value)"
+            ),
+        }
+
+    after_turns = drawn()
+    assert "Turn 3/25" in after_turns["deal"].replace("\n", "")
+    assert set(after_turns["versions"]) == {"5"}
+    page.reload()
+    assert drawn() == after_turns
+
+    # The swapped bet form is wired again (console.js): a bet, then a turn from the new forms.
+    page.get_by_test_id("deal-turn").click()
+    confirmed(page, "Turn 4:")
+    live = [
+        rank
+        for rank in ["A", "2", "5", "6", "7", "8", "9", "10", "J", "K"]
+        if page.locator(f'#bet-form label.rank[data-rank="{rank}"]:not(.dead)').count()
+    ]
+    place_bet(page, "Kate Elder", [live[0]], "5")
+    confirmed(page, f"Kate Elder bet $5.00 on {live[0]}")
+    form = page.locator("#bet-form")
+    assert form.locator("input[name=player]:checked").count() == 0  # cleared by the swapped form's script
+    assert form.locator("input[name=ranks]:checked").count() == 0
+    place_bet(page, "Kate Elder", [live[1]], "5")  # so the next bet is not refused as one stack on both
+    confirmed(page, f"Kate Elder bet $5.00 on {live[1]}")
+    page.get_by_test_id("deal-turn").click()
+    confirmed(page, "Turn 5:")
+
+
+def test_a_manual_shoes_turn_posted_without_its_cards_is_refused_and_moves_nothing(
+    floor: Floor, as_user: Any
+) -> None:
+    round_ = live_faro(floor, shoe="manual")
+    client = as_user(floor.dealer)
+    post(client, faro_url(floor, round_, "soda"), {"card_0": "QS", "version": "0"})
+    # The card picker always posts its slots; only a hand-made post lacks them, and the round is
+    # then not read before the action: the engine refuses it.
+    answer = post(client, faro_url(floor, round_, "turn"), {"version": "1"}, **FROM_DEAL_FORM)
+    assert answer.status_code == 400
+    assert 'id="screen"' in text(answer)
+    assert "Key exactly 2 cards" in text(answer)
+    assert RoundAction.objects.filter(round=round_).count() == 1

@@ -386,13 +386,19 @@
     document.querySelectorAll('.receipt[data-problem="connection"]').forEach(function (r) { r.hidden = true; });
   });
 
+  /* htmx loads new content a root at a time: a whole screen, or a part swapped out of band (the
+     bet form itself after a turn, tables/console/faro_partial.py), so the root is looked at too. */
+  function each(scope, selector, setUp) {
+    if (scope.matches && scope.matches(selector)) setUp(scope);
+    scope.querySelectorAll(selector).forEach(setUp);
+  }
+
   function init(root) {
     var scope = root && root.querySelectorAll ? root : document;
-    scope.querySelectorAll("form[data-faro-bet]").forEach(initBetForm);
-    scope.querySelectorAll("form[data-card-slots]").forEach(initSlots);
-    scope.querySelectorAll("form[data-keying]").forEach(initKeying);
-    if (scope.matches && scope.matches(".receipt")) initReceipt(scope);
-    scope.querySelectorAll(".receipt").forEach(initReceipt);
+    each(scope, "form[data-faro-bet]", initBetForm);
+    each(scope, "form[data-card-slots]", initSlots);
+    each(scope, "form[data-keying]", initKeying);
+    each(scope, ".receipt", initReceipt);
     scope.querySelectorAll("#pit-live input").forEach(function (input) {
       input.addEventListener("input", function () { input.dataset.dirty = "1"; });
     });
