@@ -14,6 +14,7 @@ its table's game in an ``X-Bench-Game`` header, which the app ignores.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -60,6 +61,9 @@ class Probe:
         db = 0
         if after is not None:  # a connection opened during the request: all of its CPU is this one's
             db = after[1] - (backend[1] if backend is not None and backend[0] == after[0] else 0)
+        self.record(what, game, app, db)
+
+    def record(self, what: str, game: str, app: int, db: int) -> None:
         if self.pid != os.getpid():  # first use in a forked worker or pool child: a file of its own
             self.pid = os.getpid()
             folder = Path(os.environ[DIR_VARIABLE])
@@ -92,9 +96,29 @@ def read(folder: Path, since: dict[str, int]) -> dict[tuple[str, str, str], list
 # --------------------------------------------------------------------------- gunicorn hooks
 
 _REQUESTS = Probe("request")
+_COLLECTIONS = Probe("gc")  # each full collection of Python's cycle collector in a worker: its wall ns
+_WATCHED: set[int] = set()  # the worker pids whose collections are timed
+
+
+def _watch_full_collections() -> None:
+    """Time this worker's full (oldest-generation) collections, which stop the request running."""
+    started = [0]
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            started[0] = time.perf_counter_ns()
+        else:
+            _COLLECTIONS.record("full collection", "", time.perf_counter_ns() - started[0], 0)
+
+    gc.callbacks.append(timed)
+    _WATCHED.add(os.getpid())
 
 
 def pre_request(worker: Any, req: Any) -> None:
+    if os.getpid() not in _WATCHED:
+        _watch_full_collections()
     _REQUESTS.start()
 
 

@@ -769,7 +769,11 @@ def cpu_lines(run: dict[str, Any]) -> list[str]:
     """Server CPU per request by endpoint (and game), and per Celery task, from ``bench.cpu_probe``."""
     rows: dict[str, list[tuple[int, int]]] = {}
     tasks: dict[str, list[tuple[int, int]]] = {}
+    pauses: list[int] = []  # the gunicorn workers' full garbage collections, wall ns each
     for (kind, what, game), values in run["probed"].items():
+        if kind == "gc":
+            pauses += [wall for wall, _ in values]
+            continue
         into = rows.setdefault(probe_row(what, game), []) if kind == "request" else tasks.setdefault(what, [])
         into += values
     total = sum(app + db for values in rows.values() for app, db in values) / 1e9
@@ -796,6 +800,18 @@ def cpu_lines(run: dict[str, Any]) -> list[str]:
 
     for label, values in sorted(rows.items(), key=lambda item: -sum(a + d for a, d in item[1])):
         lines.append(line(label, values, total))
+    pauses.sort()
+    lines += [
+        "",
+        "Full collections of Python's cycle collector in the gunicorn workers (each stops the request "
+        f"it runs in): {len(pauses)}"
+        + (
+            f", p50 {pauses[len(pauses) // 2] / 1e6:.1f} ms, longest {pauses[-1] / 1e6:.1f} ms, "
+            f"{sum(pauses) / 1e9:.2f} s in all."
+            if pauses
+            else "."
+        ),
+    ]
     if tasks:
         task_total = sum(app + db for values in tasks.values() for app, db in values) / 1e9
         lines += [
