@@ -59,7 +59,15 @@ import psycopg
 from bench import app_db, cpu_probe, load_test
 from bench.harness import children_of, percentile, stop_after, write_report
 from bench.load_test import CpuSampler, Tally
-from bench.served import Processes, answer_child, bench_parser, run_child, start_service, wait_until_up
+from bench.served import (
+    DEPLOYED_WORKER_NICE,
+    Processes,
+    answer_child,
+    bench_parser,
+    run_child,
+    start_service,
+    wait_until_up,
+)
 
 OUTPUT = app_db.ROOT / "build" / "bench" / "floor.md"
 DB_NAME = os.environ.get("BENCH_FLOOR_DB", "casekeeper_floor")  # another name: two runs side by side
@@ -96,7 +104,7 @@ class Profile:
     seconds: float
     tables: int
     workers: int = load_test.WORKERS  # gunicorn's sync workers (deploy/gunicorn.conf.py's default)
-    worker_nice: int = 0  # the Celery worker's niceness
+    worker_nice: int = DEPLOYED_WORKER_NICE  # the Celery worker's niceness
 
 
 QUICK = Profile("quick", 20.0, 40)
@@ -929,7 +937,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--workers", type=int, default=load_test.WORKERS, help="gunicorn sync workers (GUNICORN_WORKERS)"
     )
-    parser.add_argument("--worker-nice", type=int, default=0, help="the Celery worker's niceness")
+    parser.add_argument(
+        "--worker-nice",
+        type=int,
+        default=DEPLOYED_WORKER_NICE,
+        help="the Celery worker's niceness (deploy/'s: %(default)s)",
+    )
     args = parser.parse_args(argv)
     if answer_child(args, {"setup": child_setup}):
         return 0

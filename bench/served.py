@@ -24,6 +24,7 @@ from bench.app_db import ROOT, run_captured
 VENV_BIN = ROOT / ".venv" / "bin"
 LOG_DIR = ROOT / "build" / "bench"
 GUNICORN_CONFIG = "deploy/gunicorn.conf.py"
+DEPLOYED_WORKER_NICE = 10  # deploy/ runs the Celery worker under ``nice -n 10`` (entrypoint.sh, systemd)
 PROBED_CONFIG = "bench/probe_gunicorn.conf.py"  # the same plus bench.cpu_probe's hooks
 
 
@@ -156,14 +157,15 @@ def start_worker(
     hostname: str | None = None,
     peerless: bool = True,
     app: str = "casino",
-    nice: int = 0,
+    nice: int | None = None,
 ) -> subprocess.Popen[bytes]:
     """A Celery worker; a bench that starts a second one while the first may linger (``bench.faults``)
     gives it another ``name`` (its log) and ``hostname`` (its node name). ``peerless``: no gossip or
     mingle (a lone worker has no peers); ``bench.faults`` keeps them, as deploy/systemd runs the worker,
     since its Redis outages and kills are meant for the deployed worker. ``app``: the Celery app
-    (``bench.probe_celery`` times every task). ``nice``: the worker's niceness (deploy/ runs it at the
-    default, 0; ``bench/run-floor --worker-nice`` tries others)."""
+    (``bench.probe_celery`` times every task). ``nice``: the worker's niceness (None: deploy/'s,
+    ``DEPLOYED_WORKER_NICE``; ``bench/run-floor --worker-nice`` tries others)."""
+    nice = DEPLOYED_WORKER_NICE if nice is None else nice
     return processes.start(
         name,
         [
@@ -199,7 +201,7 @@ def start_service(
     celery_concurrency: int,
     beat_schedule: Path | None = None,
     probed: bool = False,
-    worker_nice: int = 0,
+    worker_nice: int | None = None,
 ) -> tuple[subprocess.Popen[bytes], subprocess.Popen[bytes]]:
     """gunicorn, a Celery worker and, with ``beat_schedule``, Celery beat, started as deploy/systemd
     starts them; returns (gunicorn, worker). Waiting for them is the caller's. ``probed``: each

@@ -9,7 +9,8 @@ case "$role" in
     exec gunicorn casino.wsgi:application -c deploy/gunicorn.conf.py
     ;;
   worker)
-    exec celery -A casino worker --loglevel=INFO --concurrency="${CELERY_CONCURRENCY:-2}"
+    # Niceness: background work yields a contended core to the web requests (deploy/README.md).
+    exec nice -n "${CELERY_NICE:-10}" celery -A casino worker --loglevel=INFO --concurrency="${CELERY_CONCURRENCY:-2}"
     ;;
   beat)
     exec celery -A casino beat --loglevel=INFO --schedule=/tmp/celerybeat-schedule
