@@ -42,6 +42,30 @@ def _screen(client: Any, floor: Floor) -> str:
     return text(client.get(table_url(floor), HTTP_HX_REQUEST="true"))
 
 
+def _dealer_with_a_bet_on_the_queen(browser: Any, live_server: Any, world: Floor) -> Any:
+    """A dealer's tablet at a live Faro deal, Kate Elder's $25 on Q placed from the bet form."""
+    live_faro_deal(world)
+    page = open_page(browser, live_server)
+    dealer_at_faro(page, world)
+    place_bet(page, "Kate Elder", ["Q"], "25")
+    confirmed(page, "Kate Elder bet $25.00 on Q")
+    return page
+
+
+def _drawn(page: Any) -> dict[str, Any]:
+    """What a Faro screen shows of its bets, chips, players and forms, read off the page."""
+    return {
+        "bets": page.locator("#bets").inner_text(),
+        "chips": page.locator("#layout-chips [data-testid=chip]").evaluate_all(
+            "chips => chips.map(c => [c.dataset.bet, c.title, c.getAttribute('style')])"
+        ),
+        "players": page.locator("#bet-form .bet-players").inner_text(),
+        "seats": page.locator("#seats .seat-list").inner_text(),
+        "correction": page.locator("#correction label.pick").first.inner_text(),
+        "versions": page.locator("input[name=version]").evaluate_all("inputs => inputs.map(i => i.value)"),
+    }
+
+
 def test_a_bet_is_answered_with_what_it_changed_as_the_whole_screen_draws_it(
     floor: Floor, as_user: Any
 ) -> None:
@@ -144,11 +168,7 @@ def test_the_bets_table_has_one_take_down_form_for_every_row(floor: Floor, as_us
 def test_bets_answered_in_part_leave_the_screen_as_a_reload_draws_it(
     browser: Any, live_server: Any, world: Floor
 ) -> None:
-    live_faro_deal(world)
-    page = open_page(browser, live_server)
-    dealer_at_faro(page, world)
-    place_bet(page, "Kate Elder", ["Q"], "25")
-    confirmed(page, "Kate Elder bet $25.00 on Q")
+    page = _dealer_with_a_bet_on_the_queen(browser, live_server, world)
     form = page.locator("#bet-form")
     assert form.locator("input[name=player]:checked").count() == 0  # the choices are cleared
     assert form.locator("input[name=ranks]:checked").count() == 0
@@ -162,19 +182,7 @@ def test_bets_answered_in_part_leave_the_screen_as_a_reload_draws_it(
     confirmed(page, "Kate Elder bet $5.00 on 3\u20134")
 
     def drawn() -> dict[str, Any]:
-        return {
-            "bets": page.locator("#bets").inner_text(),
-            "chips": page.locator("#layout-chips [data-testid=chip]").evaluate_all(
-                "chips => chips.map(c => [c.dataset.bet, c.title, c.getAttribute('style')])"
-            ),
-            "even": page.locator("#mini-even").inner_html(),
-            "players": page.locator("#bet-form .bet-players").inner_text(),
-            "seats": page.locator("#seats .seat-list").inner_text(),
-            "correction": page.locator("#correction label.pick").first.inner_text(),
-            "versions": page.locator("input[name=version]").evaluate_all(
-                "inputs => inputs.map(i => i.value)"
-            ),
-        }
+        return {**_drawn(page), "even": page.locator("#mini-even").inner_html()}
 
     after_taps = drawn()
     assert len(after_taps["chips"]) == 2
@@ -343,11 +351,7 @@ def test_a_turn_in_part_reads_nothing_the_screen_does_not_change(floor: Floor, a
 def test_turns_answered_in_part_leave_the_screen_as_a_reload_draws_it(
     browser: Any, live_server: Any, world: Floor
 ) -> None:
-    live_faro_deal(world)
-    page = open_page(browser, live_server)
-    dealer_at_faro(page, world)
-    place_bet(page, "Kate Elder", ["Q"], "25")
-    confirmed(page, "Kate Elder bet $25.00 on Q")
+    page = _dealer_with_a_bet_on_the_queen(browser, live_server, world)
     place_bet(page, "Kate Elder", ["3", "4"], "5")
     confirmed(page, "Kate Elder bet $5.00 on 3\u20134")
     for number in (1, 2, 3):
@@ -357,22 +361,13 @@ def test_turns_answered_in_part_leave_the_screen_as_a_reload_draws_it(
 
     def drawn() -> dict[str, Any]:
         return {
+            **_drawn(page),
             "tray": page.get_by_test_id("tray").inner_text(),
             "deal": page.locator("#deal-panel").inner_text(),
             "cells": page.locator("#bet-form label.rank input").evaluate_all(
                 "cells => cells.map(c => [c.value, c.getAttribute('aria-label'), c.disabled])"
             ),
-            "chips": page.locator("#layout-chips [data-testid=chip]").evaluate_all(
-                "chips => chips.map(c => [c.dataset.bet, c.title])"
-            ),
-            "bets": page.locator("#bets").inner_text(),
             "keeper": page.get_by_test_id("casekeeper").inner_html(),
-            "players": page.locator("#bet-form .bet-players").inner_text(),
-            "seats": page.locator("#seats .seat-list").inner_text(),
-            "correction": page.locator("#correction label.pick").first.inner_text(),
-            "versions": page.locator("input[name=version]").evaluate_all(
-                "inputs => inputs.map(i => i.value)"
-            ),
         }
 
     after_turns = drawn()
