@@ -12,7 +12,7 @@ from django.db.models import Prefetch, QuerySet
 from casino.errors import NotFound
 from casino.models import Player, User
 from casino.permissions import require_staff
-from casino.rows import columns_of, instances_from_row
+from casino.rows import columns_of, instances_from_row, one_row
 from casino.selectors import ids_in
 from ledger.models import Account
 from tables.models import LIVE_ROUND_STATUSES, Round, RoundSettlement, Seat, Table, TableSession, TrayRequest
@@ -136,6 +136,17 @@ def list_pending_tray_requests() -> QuerySet[TrayRequest]:
         .select_related("table", "requested_by")
         .order_by("requested_at")
     )
+
+
+_ROUND_AT = f"SELECT 1 FROM {Round._meta.db_table} WHERE id = %s"
+
+
+def round_exists(round_id: int, *, table_id: int | None = None) -> bool:
+    """Whether the round exists (at ``table_id``, if given): a plain read, asked before every API
+    action that carries an Idempotency-Key, where the ORM's ``exists()`` cost twice the statement."""
+    if table_id is None:
+        return one_row(_ROUND_AT, [round_id]) is not None
+    return one_row(f"{_ROUND_AT} AND table_id = %s", [round_id, table_id]) is not None
 
 
 def get_live_round(table: Table) -> Round | None:

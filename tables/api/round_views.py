@@ -20,7 +20,7 @@ from casino.permissions import require_staff, signed_in
 from tables.games.errors import IllegalAction
 from tables.models import Round, ShoeKind, Table
 from tables.rounds import apply_round_action, log_refused_action, start_round, verify_round
-from tables.selectors import SETTLEMENT_COLUMNS, list_round_settlements, round_settlements
+from tables.selectors import SETTLEMENT_COLUMNS, list_round_settlements, round_exists, round_settlements
 
 SETTLEMENTS_SCHEMA = inline_serializer(
     "RoundSettlement",
@@ -225,7 +225,7 @@ class RoundActionApi(APIView):
         require_staff(request.user)
         # An unknown round is a 404 before its Idempotency-Key is looked at. Without a key the
         # service refuses it with the same 404, so that request does not read the round twice.
-        if IDEMPOTENCY_KEY in request.headers and not Round.objects.filter(pk=round_id).exists():
+        if IDEMPOTENCY_KEY in request.headers and not round_exists(round_id):
             raise NotFound("No such round.")
         action = request.data
 

@@ -72,7 +72,7 @@ from tables.models import (
     TrayRequest,
 )
 from tables.rounds import apply_round_action, log_refused_action, start_round
-from tables.selectors import SettlementRow, get_live_round, get_open_session, list_tables
+from tables.selectors import SettlementRow, get_live_round, get_open_session, list_tables, round_exists
 from tables.services import OpeningPlan
 
 SERVICE_ERRORS = (DomainError, LedgerError, IllegalAction)
@@ -777,7 +777,7 @@ def game_action(request: HttpRequest, table_id: int, round_id: int) -> HttpRespo
 @signed_in
 def ask_correction(request: HttpRequest, table_id: int, round_id: int) -> HttpResponse:
     """The dealer's "ask a correction": nothing moves until the pit approves."""
-    if not Round.objects.filter(pk=round_id, table_id=table_id).exists():
+    if not round_exists(round_id, table_id=table_id):
         raise NotAllowed("No such deal at this table.", status=404)
 
     def work() -> dict[str, Any]:

@@ -160,3 +160,17 @@ def test_a_turns_receipt_names_its_players_without_reading_its_settlements_back(
     assert not [sql for sql in statements if "tables_roundsettlement" in sql]
     names_read = [sql for sql in statements if 'FROM "casino_player"' in sql and '"casino_user"' in sql]
     assert not names_read  # (the action itself reads the wallet codes of those it pays)
+
+
+def test_a_correction_asked_of_a_deal_of_another_table_is_refused(floor: Floor, as_user: Any) -> None:
+    """``tables.selectors.round_exists``: the round must be dealt at the table in the URL."""
+    round_ = live_faro(floor)
+    other = create_table(actor=floor.pit_boss, name="Faro three", game="faro", min_bet=500, max_bet=50_000)
+    client = as_user(floor.dealer)
+    asked = {"void": "round", "reason": "misdeal"}
+    elsewhere = post(client, f"/console/tables/{other.pk}/rounds/{round_.pk}/correction/", asked)
+    assert elsewhere.status_code == 404
+    assert "No such deal at this table." in text(elsewhere)
+    here = post(client, table_url(floor, f"rounds/{round_.pk}/correction/"), asked)
+    assert here.status_code == 200
+    assert "Correction asked: void the whole deal (misdeal)." in text(here)
