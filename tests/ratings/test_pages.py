@@ -16,7 +16,7 @@ from django.test import Client
 from django.utils import timezone
 
 from casino.models import Player, Role, User
-from ledger.gaming_day import gaming_day_for
+from ledger.gaming_day import gaming_day_bounds, gaming_day_for
 from tables.models import DealerShift, RoundStat, Table
 from tables.ratings.selectors import day_hours, dealer_performance
 from tests import factories
@@ -61,8 +61,11 @@ def test_the_pit_partial_draws_an_hourly_chart_pace_and_occupancy_per_table(
     stakes_table(pit_boss, idle_dealer, name="Card room B")
     punters = [punter(cashier, funded=50_000) for _ in range(3)]
     play(busy, punters, rounds=4, new_sitting_each_round=False)
-    # Dana has dealt for 30 minutes: 4 decisions in half an hour is 8 an hour.
-    DealerShift.objects.filter(dealer=dealer).update(started_at=timezone.now() - dt.timedelta(minutes=30))
+    # Dana has dealt for 30 minutes: 4 decisions in half an hour is 8 an hour. Pace counts only
+    # time within the gaming day, so in the half hour after the rollover her shift is shorter.
+    day_start, _ = gaming_day_bounds(gaming_day_for())
+    shift_start = max(timezone.now() - dt.timedelta(minutes=30), day_start)
+    DealerShift.objects.filter(dealer=dealer).update(started_at=shift_start)
 
     boss = session_for(pit_boss)
     page = boss.get("/pit/")
@@ -94,11 +97,15 @@ def test_the_pit_partial_draws_an_hourly_chart_pace_and_occupancy_per_table(
     assert f"on ${4 * 2 * STAKE // 100:,}.00 handle" in by_name["Card room A"]
     pace = dealer_performance(dealer_id=dealer.pk, day=gaming_day_for())
     assert pace["decisions"] == 4
-    assert 7.9 <= pace["decisions_per_hour"] <= 8.0
+    hours_on_shift = (timezone.now() - shift_start).total_seconds() / 3600
+    expected = 4 / hours_on_shift  # 8.0 unless the gaming day began within the half hour
+    assert expected * 0.98 <= pace["decisions_per_hour"] <= expected + 0.05
     shown = re.search(r'data-testid="dealer-pace">([\d.]+) decisions/hour', by_name["Card room A"])
     assert shown is not None
-    assert 7.9 <= float(shown.group(1)) <= 8.0
-    assert "(4 in 30 min)" in by_name["Card room A"]
+    assert expected * 0.98 <= float(shown.group(1)) <= expected + 0.05
+    minutes = re.search(r"\(4 in (\d+) min\)", by_name["Card room A"])  # 30 but after a rollover
+    assert minutes is not None
+    assert abs(int(minutes.group(1)) - hours_on_shift * 60) <= 1
     assert re.search(r'data-testid="dealer-pace"><span class="muted">—', by_name["Card room B"])
     occupancy = re.search(
         r'data-testid="occupancy">(\d+) seated · ([\d.]+) average this hour', by_name["Card room A"]
