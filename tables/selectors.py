@@ -138,15 +138,16 @@ def list_pending_tray_requests() -> QuerySet[TrayRequest]:
     )
 
 
-_ROUND_AT = f"SELECT 1 FROM {Round._meta.db_table} WHERE id = %s"
+_ROUND = f"SELECT 1 FROM {Round._meta.db_table} WHERE id = %s"
+_ROUND_AT_TABLE = f"{_ROUND} AND table_id = %s"
 
 
 def round_exists(round_id: int, *, table_id: int | None = None) -> bool:
     """Whether the round exists (at ``table_id``, if given): a plain read, asked before every API
     action that carries an Idempotency-Key, where the ORM's ``exists()`` cost twice the statement."""
     if table_id is None:
-        return one_row(_ROUND_AT, [round_id]) is not None
-    return one_row(f"{_ROUND_AT} AND table_id = %s", [round_id, table_id]) is not None
+        return one_row(_ROUND, [round_id]) is not None
+    return one_row(_ROUND_AT_TABLE, [round_id, table_id]) is not None
 
 
 def get_live_round(table: Table) -> Round | None:

@@ -41,14 +41,16 @@ from tables.console import faro_markup
 from tables.console.idempotency import new_token
 from tables.models import Round, ShoeKind, Table
 
-BET_FORM = "bet-form"  # the bet form's id: htmx sends it as HX-Trigger
+BET_FORM = "bet-form"  # the forms' ids (games/_faro_*.html): htmx sends the tapped one as HX-Trigger
+DEAL_FORM = "deal-form"  # an electronic shoe's "Deal turn"
+PICKER_FORM = "picker-form"  # a manual shoe's card picker
 PLACED_EVENT = "faro-bet-placed"  # console.js clears the bet form's choices on it
 # The forms whose taps are answered in part, by the action they post (their ids, as htmx sends them).
 FORMS_OF_KINDS = {
     "bet": {BET_FORM},
     "call_turn": {BET_FORM},
-    "soda": {"deal-form", "picker-form"},
-    "turn": {"deal-form", "picker-form"},
+    "soda": {DEAL_FORM, PICKER_FORM},
+    "turn": {DEAL_FORM, PICKER_FORM},
 }
 DEALING_KINDS = frozenset({"soda", "turn"})
 

@@ -232,6 +232,16 @@ class FaroRemoveBetForm(forms.Form):
         return {"type": "remove_bet", "bet": self.cleaned_data["bet"]}
 
 
+def keyed_card(slot: int) -> str:
+    """The card picker's field for its ``slot``-th card (``card_0`` …; games/_faro_picker.html)."""
+    return f"card_{slot}"
+
+
+def keys_cards(data: Any) -> bool:
+    """Whether a dealing step was posted by the card picker, which always sends its first slot."""
+    return keyed_card(0) in data
+
+
 class ManualCardsForm(forms.Form):
     """A dealing step (soda, turn, last turn): bare from an electronic shoe; from a manual shoe,
     the ``needed`` cards keyed on the card picker, in order (``card_0`` …)."""
@@ -241,7 +251,7 @@ class ManualCardsForm(forms.Form):
         self.kind = kind
         message = f"Pick {needed} card{'s' if needed and needed > 1 else ''} on the card picker, in order."
         for i in range(needed or 0):
-            self.fields[f"card_{i}"] = forms.CharField(error_messages={"required": message})
+            self.fields[keyed_card(i)] = forms.CharField(error_messages={"required": message})
 
     def payload(self) -> dict[str, Any]:
         cards = [self.cleaned_data[name] for name in self.fields]

@@ -584,9 +584,6 @@ def start_deal(request: HttpRequest, table_id: int) -> dict[str, Any]:
     return receipt(f"{title} deal #{round_.number} started ({round_.shoe} shoe).", *lines)
 
 
-KEYED_FIRST_CARD = "card_0"  # the card picker's first slot (games/_faro_picker.html)
-
-
 def _live_round(table_id: int, round_id: int) -> Round:
     round_ = Round.objects.filter(pk=round_id, table_id=table_id).first()
     if round_ is None:
@@ -596,10 +593,10 @@ def _live_round(table_id: int, round_id: int) -> Round:
 
 def faro_payload(kind: str, data: QueryDict, read_round: Callable[[], Round]) -> dict[str, Any]:
     """The engine action a Faro form asks for. Only the card picker's dealing step reads the round
-    before the action (how many cards its manual shoe keys now). The picker always posts
-    ``card_0``; an electronic shoe's "Deal turn" posts no card, so it is the bare step, read
-    nowhere but in the action (a manual round sent no card is refused there by the engine)."""
-    if kind in forms.FARO_FORMS or KEYED_FIRST_CARD not in data:
+    before the action (how many cards its manual shoe keys now); an electronic shoe's "Deal turn"
+    posts no card, so it is the bare step, read nowhere but in the action (a manual round sent
+    no card is refused there by the engine)."""
+    if kind in forms.FARO_FORMS or not forms.keys_cards(data):
         return forms.faro_payload(kind, data)
     round_ = read_round()
     due = round_.shoe == ShoeKind.MANUAL
