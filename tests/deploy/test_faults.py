@@ -495,6 +495,8 @@ def test_bets_survive_a_gunicorn_worker_killed_mid_stream(
         wait_for(ready, timeout=START_TIMEOUT, what="gunicorn", every=0.25)
         workers = wait_for(lambda: len(children_of(server.process.pid)) == 2, timeout=30, what="2 workers")
         assert workers
+        # The master loaded what a worker's first request would (casino.preload) before forking.
+        assert "templates for the workers" in server.log_path.read_text(errors="replace")
         stream.start()
         wait_for(lambda: stream.accepted() >= 20, timeout=60, what="20 bets")
 

@@ -1,5 +1,7 @@
-"""deploy/gunicorn.conf.py's collector hooks: the master freezes the imported app before each fork,
-a worker collects again and freezes its warm-up once, after its WARM_AFTER_REQUESTS-th answer."""
+"""deploy/gunicorn.conf.py's hooks: the master loads what a worker's first request would (the URL
+configuration, the templates) and freezes the imported app before each fork; a worker opens its
+database connection before its first request, and collects again and freezes its warm-up once,
+after its WARM_AFTER_REQUESTS-th answer."""
 
 from __future__ import annotations
 
@@ -11,6 +13,10 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.db import OperationalError, connection
+from django.template import TemplateSyntaxError, engines
+
+from casino.preload import connect_database, load_for_workers, project_templates
 
 CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "gunicorn.conf.py"
 
@@ -54,3 +60,56 @@ def test_a_worker_freezes_its_warm_up_once_after_that_many_answers(config: dict[
     hook(worker, None, {}, None)  # not again
     assert gc.get_freeze_count() == frozen
     assert worker.served == warm + 1
+
+
+def test_the_master_loads_the_url_configuration_and_the_templates_before_the_first_fork(
+    config: dict[str, Any],
+) -> None:
+    """A forked worker inherits them: its first request costs what its next does
+    (``bench/run-first-answer``: about 0.6 s more before, on the 2-core bench machine)."""
+    logged: list[str] = []
+    server = SimpleNamespace(log=SimpleNamespace(info=lambda text, *args: logged.append(text % args)))
+    config["when_ready"](server)
+    names = project_templates()
+    assert "console/base.html" in names
+    assert "pit/_live.html" in names
+    assert not any(name.startswith(("admin/", "rest_framework/")) for name in names)  # ours only
+    cached = engines["django"].engine.template_loaders[0].get_template_cache  # Django's cached loader
+    assert set(names) <= set(cached)
+    assert logged == [f"Imported the URL configuration and compiled {len(names)} templates for the workers"]
+
+
+def test_a_template_that_does_not_compile_is_logged_and_the_server_still_starts(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    engine = engines["django"]
+    real = engine.get_template
+
+    def broken_pit(name: str) -> Any:
+        if name == "pit/_live.html":
+            raise TemplateSyntaxError("Invalid block tag")
+        return real(name)
+
+    monkeypatch.setattr(engine, "get_template", broken_pit)
+    assert load_for_workers() == len(project_templates()) - 1
+    assert "template pit/_live.html does not compile" in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_opens_its_database_connection_before_its_first_request(config: dict[str, Any]) -> None:
+    connection.close()
+    assert connection.connection is None
+    config["post_worker_init"](SimpleNamespace())
+    assert connection.connection is not None
+    assert connection.is_usable()
+
+
+def test_a_worker_boots_when_the_database_cannot_be_reached(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def unreachable() -> None:
+        raise OperationalError("connection failed: Connection refused")
+
+    monkeypatch.setattr(connection, "ensure_connection", unreachable)
+    assert connect_database() is False
+    assert "the database could not be reached" in caplog.text
