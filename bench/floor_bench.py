@@ -96,6 +96,12 @@ BUDGET = 1200.0  # seconds for everything but the load: setup of 200 tables, che
 # A refusal is the service saying no to a tap in words (400 illegal, 409 conflict); any other
 # non-2xx answer, a 5xx, a resend or no answer at all is an error.
 REFUSAL_STATUSES = ("400", "409")
+# The client is one Python process of about 210 threads (every dealer, the pit screens, the
+# kiosks), and some of them fold engines to check the server's states. A thread whose answer has
+# arrived waits for Python's GIL before it can note the time, up to the switch interval (5 ms by
+# default) each time it asks; 1 ms shortens that wait, which is the client's and not the server's
+# (bench/README.md, "A new worker's first answer"). A dealer's tablet has no such wait.
+CLIENT_SWITCH_MS = 1.0
 
 
 @dataclass(frozen=True)
@@ -105,6 +111,7 @@ class Profile:
     tables: int
     workers: int = load_test.WORKERS  # gunicorn's sync workers (deploy/gunicorn.conf.py's default)
     worker_nice: int = DEPLOYED_WORKER_NICE  # the Celery worker's niceness
+    client_switch_ms: float = CLIENT_SWITCH_MS  # how often the client's threads hand over the GIL
 
 
 QUICK = Profile("quick", 20.0, 40)
@@ -591,6 +598,7 @@ def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -
     app_db.log(f"driving {len(floor['tables'])} tables for {profile.seconds:.0f} s")
     cpu.start()
     watch.start()
+    sys.setswitchinterval(profile.client_switch_ms / 1000)
     tallies, elapsed, client_cpu = drive(base, floor, sessions, profile.seconds)
     cpu.finish()
     load_after = os.getloadavg()
@@ -864,7 +872,8 @@ def report(run: dict[str, Any], env: str) -> str:
         f"{PIT_EVERY:.0f} s, kiosks read balances at {KIOSK_RATE:.0f}/s. Open loop: a request goes out at "
         "its scheduled moment, not after the previous answer (a dealer waits only for their own last tap). "
         'Latency is the client\'s wall time, queueing for a gunicorn worker included; "server" is '
-        "gunicorn's access-log time for the same endpoint.",
+        "gunicorn's access-log time for the same endpoint. The client's threads hand over Python's GIL "
+        f"every {profile.client_switch_ms:g} ms.",
         "",
         "| endpoint | requests | per s | p50 ms | p99 ms | server p50 / p99 ms | target |",
         "|---|---:|---:|---:|---:|---:|---|",
@@ -943,12 +952,23 @@ def main(argv: list[str] | None = None) -> int:
         default=DEPLOYED_WORKER_NICE,
         help="the Celery worker's niceness (deploy/'s: %(default)s)",
     )
+    parser.add_argument(
+        "--client-switch-ms",
+        type=float,
+        default=CLIENT_SWITCH_MS,
+        help="how often the client's threads hand over Python's GIL, ms (Python's default: 5)",
+    )
     args = parser.parse_args(argv)
     if answer_child(args, {"setup": child_setup}):
         return 0
     base = QUICK if args.quick else FULL
     profile = Profile(
-        base.name, args.duration or base.seconds, args.tables or base.tables, args.workers, args.worker_nice
+        base.name,
+        args.duration or base.seconds,
+        args.tables or base.tables,
+        args.workers,
+        args.worker_nice,
+        args.client_switch_ms,
     )
     stop_after(profile.seconds + BUDGET)
     env = app_db.describe_machine()
