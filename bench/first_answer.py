@@ -31,7 +31,7 @@ from typing import Any
 os.environ.setdefault("BENCH_ROUNDS_DB", "casekeeper_bench_first")  # before rounds_bench reads it
 
 from bench.app_db import ROOT, describe_machine, drop_database, free_port, fresh_database, log
-from bench.harness import children_of, markdown_table, write_report
+from bench.harness import children_of, markdown_table, percentile, write_report
 from bench.rounds_bench import DB_NAME, STARTUP_TIMEOUT, service_env
 from bench.served import Processes, run_child, start_gunicorn, wait_until_up
 
@@ -127,8 +127,7 @@ def report(seen: dict[str, dict[str, list[float]]], trials: int) -> str:
         return f"{pick(values):,.1f}" if values else "–"
 
     def median(values: list[float]) -> float:
-        ordered = sorted(values)
-        return ordered[len(ordered) // 2]
+        return percentile(values, 0.5)
 
     rows = [
         (kind, ms(got["first"], median), ms(got["first"], max), ms(got["warm"], median), ms(got["warm"], max))
