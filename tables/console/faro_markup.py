@@ -1,12 +1,13 @@
-"""The Faro screen's repeated markup, written in Python.
+"""The Faro screen's markup that every tap redraws, written in Python.
 
-A console tap (but a bet, answered in part by ``faro_partial``) answers with the whole screen, and
-the template engine's loops over the layout (13 cards, the spots between them, the chips, the
+The template engine's loops over the layout (13 cards, the spots between them, the chips, the
 casekeeper's 52 beads, the bets, the card picker) were most of a tap's CPU (issue 22): about a
-microsecond a variable in Python against tens in a template loop. Each function here writes the
-markup its template loop wrote, from the drawing data of ``tables.console.faro``; every text is
-escaped (``html.escape``, as Django's ``escape`` does), numbers are written as they are. A bet's
-partial answer uses the same functions for its parts.
+microsecond a variable in Python against tens in a template loop. Then the panels a dealing tap
+sends back (the bet form with its chips, the dealing panel, the bets) were most of what was left
+of a turn's answer, so they are written here too, whole. Each function writes the markup its
+template wrote, from the drawing data of ``tables.console.faro``; every text is escaped
+(``html.escape``, as Django's ``escape`` does), numbers are written as they are. The whole screen
+(through ``console_tags``) and a tap's partial answer (``faro_partial``) use the same functions.
 """
 
 from __future__ import annotations
@@ -15,12 +16,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import json_script
 from django.utils.safestring import SafeString, mark_safe
 
 from casino.money import format_dollars
 from tables.console.cards import card_label, card_name, suit_class
-
-_OOB = ' hx-swap-oob="true"'  # a part a Faro bet tap's answer sends alone (``faro_partial``)
+from tables.console.panel_markup import OOB as _OOB
+from tables.console.panel_markup import csrf_input, inline_error, token_input
 
 
 def _joined(parts: Iterable[str]) -> SafeString:
@@ -208,3 +212,234 @@ def picker(rows: Sequence[Mapping[str, Any]]) -> SafeString:
         return f'<div class="picker-row"> {" ".join(card(c) for c in r["cards"])} </div>'
 
     return _joined(row(r) for r in rows)
+
+
+def _faro_url(table_id: int, round_id: int, kind: str) -> str:
+    return escape(reverse("console:faro", args=[table_id, round_id, kind]))
+
+
+def _card_chip(code: Any) -> str:
+    """A card as the templates' ``card_class`` and ``card`` filters drew it."""
+    return (
+        f'<span class="cardchip {escape(suit_class(str(code)) if code else "")}">'
+        f"{escape(card_label(str(code)) if code else '—')}</span>"
+    )
+
+
+def _recent_turn(t: Mapping[str, Any]) -> str:
+    split = " · <strong>split</strong>" if t.get("split") else ""
+    hock = f" · hock {_card_chip(t['hock'])}" if t.get("hock") else ""
+    return (
+        f"\n        <li>Turn {escape(str(t.get('number')))}: {_card_chip(t.get('banker'))} loses, "
+        f"{_card_chip(t.get('player'))} wins{split}{hock}</li>\n        "
+    )
+
+
+_KEY_ON_PICKER = '<p class="muted">Key the cards on the card picker below as they leave the shoe.</p>'
+_DEAL_TITLES = {"soda": "Burn the soda", "last_turn": "The last turn"}
+
+
+def deal_panel(
+    request: HttpRequest, *, table: Any, round_: Any, faro: Mapping[str, Any], flash: Any, oob: bool
+) -> SafeString:
+    """The dealing panel: the turn count, an electronic shoe's "Deal turn" form, the recent turns.
+    A dealing tap's answer sends it whole (``faro_partial``)."""
+    state = round_.state
+    step = state.get("next_action")
+    if round_.shoe == "electronic":
+        url = _faro_url(table.pk, round_.pk, str(step))
+        label = "Deal the last turn" if step == "last_turn" else "Deal turn"
+        shoe = (
+            f'\n        <form id="deal-form" method="post" action="{url}" hx-post="{url}"'
+            ' hx-disabled-elt="find button">\n'
+            f"          {csrf_input(request)}{token_input()}"
+            f'<input type="hidden" id="version-deal" name="version" value="{round_.version}">\n'
+            '          <button type="submit" class="btn btn-primary btn-xl" data-testid="deal-turn">'
+            f"{label}</button>\n"
+            "        </form>\n      "
+        )
+    else:
+        shoe = f"\n        {_KEY_ON_PICKER}\n      "
+    turns = ""
+    if state.get("latest_turn"):
+        listed = "".join(_recent_turn(t) for t in faro["recent_turns"])
+        turns = f'\n      <ul class="history recent-turns">\n        {listed}\n      </ul>\n      '
+    soda = f'<p class="muted">Soda: {_card_chip(state["soda"])}</p>' if state.get("soda") else ""
+    return mark_safe(
+        '\n    <section class="panel deal-panel" id="deal-panel" aria-labelledby="deal-title"'
+        f"{_on(oob, _OOB)}>\n"
+        f'      <h2 id="deal-title">{_DEAL_TITLES.get(step, "Next turn")}</h2>\n'
+        f'      <p class="stat" data-testid="deal-count">Turn <strong>{escape(str(state.get("turn")))}'
+        f"</strong>/25 · <strong>{escape(str(state.get('cards_remaining')))}</strong> cards left</p>\n"
+        f"      {inline_error(flash, step)}\n\n"
+        f"      {shoe}\n"
+        f"      {turns}\n"
+        f"      {soda}\n"
+        "    </section>\n"
+    )
+
+
+def bets_panel(
+    request: HttpRequest, *, table: Any, round_: Any, faro: Mapping[str, Any], flash: Any, oob: bool
+) -> SafeString:
+    """The bets on the layout, with the one take-down form their rows' buttons submit. A bet tap's
+    answer sends it whole for the deal's first bet, then only the new row (``faro_partial``)."""
+    bets = faro["bets"]
+    if bets:
+        url = _faro_url(table.pk, round_.pk, "remove_bet")
+        listed = (
+            "\n    \n    \n"
+            f'    <form id="take-down" method="post" action="{url}" hx-post="{url}"'
+            ' hx-disabled-elt="#bet-rows button">\n'
+            f"      {csrf_input(request)}{token_input()}"
+            f'<input type="hidden" id="version-take-down" name="version" value="{round_.version}">\n'
+            "    </form>\n"
+            '    <div class="table-scroll">\n'
+            '    <table class="bets-table">\n'
+            '      <thead><tr><th scope="col">Player</th><th scope="col">Place</th>'
+            '<th scope="col">Amount</th><th scope="col"><span class="visually-hidden">Take down</span></th>'
+            "</tr></thead>\n"
+            '      <tbody id="bet-rows">\n'
+            f"      {bet_rows(bets)}\n"
+            "      </tbody>\n"
+            "    </table>\n"
+            "    </div>\n    "
+        )
+    else:
+        listed = '<p class="muted">No bets down.</p>'
+    return mark_safe(
+        f'\n<section class="panel" aria-labelledby="bets-title" id="bets"{_on(oob, _OOB)}>\n'
+        f'    <h2 id="bets-title">Bets on the layout (<span id="bets-count">{len(bets)}</span>)</h2>\n'
+        f"    {inline_error(flash, 'remove_bet')}\n\n"
+        f"    {listed}\n"
+        "</section>\n"
+    )
+
+
+def amounts(table_id: int, faro: Mapping[str, Any], sticky: Mapping[str, Any]) -> SafeString:
+    """The bet form's chips, which poll the table's limits: a pit boss's change swaps in new chips
+    (``views.bet_amounts`` answers 204 while the limits are unchanged)."""
+    low, high = faro["limits"]["min_bet"], faro["limits"]["max_bet"]
+    url = escape(reverse("console:amounts", args=[table_id]))
+    chosen, custom = sticky.get("amount"), escape(str(sticky.get("custom_amount") or ""))
+    picks = "".join(
+        f'\n        <label class="pick"><input type="radio" name="amount" value="{value}"'
+        f' data-label="{_dollars(value)}" {_on(chosen == str(value), "checked")}>'
+        f"{_dollars(value, short=True)}</label>\n        "
+        for value in faro["amounts"]
+    )
+    return mark_safe(
+        "\n    \n"
+        f'    <fieldset id="bet-amounts" hx-get="{url}?limits={low}-{high}" hx-trigger="every 5s"'
+        ' hx-target="this" hx-swap="outerHTML" data-testid="bet-amounts">\n'
+        f'      <legend>Chip <span class="muted">(limits {_dollars(low)} – {_dollars(high)})</span>'
+        "</legend>\n"
+        '      <div class="amount-picks">\n'
+        f"        {picks}\n"
+        '        <label class="visually-hidden" for="custom-amount">Other amount in dollars</label>\n'
+        '        <input class="custom" type="text" inputmode="decimal" id="custom-amount"'
+        f' name="custom_amount" placeholder="Other $" value="{custom}">\n'
+        '        <label class="copper-toggle"><input type="checkbox" name="coppered" value="1"'
+        f" {_on(sticky.get('coppered'), 'checked')}> Copper"
+        ' <span class="sub muted">(bet to lose)</span></label>\n'
+        "      </div>\n"
+        "    </fieldset>\n"
+    )
+
+
+def _call_order(order: Mapping[str, Any], chosen: Any) -> str:
+    ranks = [escape(str(rank)) for rank in order["ranks"]]
+    value, label, pays = escape(str(order["value"])), escape(str(order["label"])), escape(str(order["pays"]))
+    return (
+        '\n        <label class="pick order">\n'
+        f'          <input type="radio" name="order" value="{value}" data-label="{label}"'
+        f" {_on(chosen == order['value'], 'checked')}\n"
+        f'                 aria-label="Call {ranks[0]} loses, {ranks[1]} wins, {ranks[2]} hock:'
+        f' pays {pays} to 1">\n'
+        f'          <span aria-hidden="true">{label}<span class="sub">'
+        f"{'cat-hop' if order['cat_hop'] else 'pays'} {pays} to 1</span></span>\n"
+        "        </label>\n        "
+    )
+
+
+def _call_turn(orders: Sequence[Mapping[str, Any]], chosen: Any) -> str:
+    """The last turn's call: the orders it may name, with their odds."""
+    if orders:
+        listed = "".join(_call_order(order, chosen) for order in orders)
+        body = (
+            '\n      <legend>Call the turn <span class="muted">loser · winner · hock</span></legend>\n'
+            f'      <div class="order-picks">\n        {listed}\n      </div>\n      '
+        )
+    else:
+        body = (
+            "\n      <legend>Call the turn</legend>\n"
+            '      <p class="muted">The last three cards are all one rank: no calls.</p>\n      '
+        )
+    return (
+        '\n    <fieldset class="call-orders" id="call-turn" data-testid="call-turn">\n'
+        f"      {body}\n    </fieldset>\n    "
+    )
+
+
+def bet_form(
+    request: HttpRequest,
+    *,
+    table: Any,
+    round_: Any,
+    faro: Mapping[str, Any],
+    seats: Sequence[Mapping[str, Any]],
+    sticky: Mapping[str, Any],
+    flash: Any,
+    oob: bool,
+) -> SafeString:
+    """The bet form: players, the layout, chips and what the engine takes a bet on now
+    (``faro-placements``, read by console.js). A dealing tap's answer sends it whole."""
+    bet_url, call_url = _faro_url(table.pk, round_.pk, "bet"), _faro_url(table.pk, round_.pk, "call_turn")
+    last_turn = round_.state.get("next_action") == "last_turn"
+    return mark_safe(
+        f'\n  <form class="panel faro-bet" id="bet-form"{_on(oob, _OOB)} data-faro-bet method="post"\n'
+        f'        action="{bet_url}" hx-post="{bet_url}"\n'
+        f'        data-call-url="{call_url}"\n'
+        '        hx-disabled-elt="find button[type=submit]" aria-labelledby="bet-title">\n'
+        f"    {json_script(faro['placements'], 'faro-placements')}\n"
+        f"    {csrf_input(request)}{token_input('bet-token')}"
+        f'<input type="hidden" id="version-bet" name="version" value="{round_.version}">\n'
+        '    <h2 id="bet-title" class="visually-hidden">Place a bet</h2>\n'
+        '    <fieldset class="bet-players">\n'
+        '      <legend class="visually-hidden">Player</legend>\n'
+        f"      {_on(not seats, _NO_SEATS)}\n"
+        '      <div class="player-picks" data-testid="bet-players">\n'
+        f"        {player_picks(seats, sticky.get('player'))}\n"
+        "      </div>\n"
+        "    </fieldset>\n\n"
+        '    <fieldset class="bet-place">\n'
+        '      <legend class="visually-hidden">Place: tap a card, or every card one stack covers</legend>\n'
+        '      <div class="felt" data-testid="layout">\n'
+        '        <div class="layout-grid">\n'
+        f"          {cells(faro['cells'])}\n"
+        "        </div>\n"
+        '        <div class="spots">\n'
+        f"          {spots(faro['spots'])}\n"
+        "        </div>\n"
+        '        <div class="chips" id="layout-chips">\n'
+        f"          {chips(faro['chips'])}\n"
+        "        </div>\n"
+        "      </div>\n"
+        '      <div class="targets">\n'
+        f"        {targets(faro['targets'], sticky.get('target'))}\n"
+        "      </div>\n"
+        "    </fieldset>\n\n"
+        f"    {_call_turn(faro['call_orders'], sticky.get('order')) if last_turn else ''}\n\n"
+        f"    {amounts(table.pk, faro, sticky)}\n\n"
+        '    <p class="placement-hint" data-hint aria-live="polite"></p>\n'
+        f"    {inline_error(flash, 'bet')}\n\n"
+        f"    {inline_error(flash, 'call_turn')}\n\n"
+        '    <div class="confirm-bar">\n'
+        '      <button type="submit" class="btn btn-primary btn-xl" data-confirm>Place bet</button>\n'
+        '      <button type="reset" class="btn">Clear</button>\n'
+        "    </div>\n"
+        "  </form>\n"
+    )
+
+
+_NO_SEATS = '<p class="muted">Seat players first (Players, in the side column).</p>'

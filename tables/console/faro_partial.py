@@ -37,7 +37,7 @@ from django.utils.html import escape
 
 from casino.selectors import get_player_balances
 from tables.console import faro as faro_screen
-from tables.console import faro_markup
+from tables.console import faro_markup, panel_markup
 from tables.console.idempotency import new_token
 from tables.models import Round, ShoeKind, Table
 
@@ -97,8 +97,11 @@ def _bets(
     bets = saved.state["bets"]
     newest = faro_screen.bet_row(bets[-1], seats, names)
     if len(bets) == 1:
-        context = {"faro": {"bets": [newest]}, "table": table, "round": saved, "oob": True}
-        return [render_to_string("console/games/_faro_bets.html", context, request)]
+        return [
+            faro_markup.bets_panel(
+                request, table=table, round_=saved, faro={"bets": [newest]}, flash=None, oob=True
+            )
+        ]
     row = faro_markup.bet_rows([newest])
     return [
         # In a <template> of its own: a row outside a table is dropped by the HTML parser.
@@ -140,8 +143,8 @@ def bet_answer(
         _placed(public, bet, seats, names),
         *_bets(request, table, saved, seats, names),
         *_chips_of(request, table, int(bet["player"])),
-        render_to_string(
-            "console/_correction.html", {"table": table, "correction": correction, "oob": True}, request
+        panel_markup.correction_panel(
+            request, table_id=table.pk, correction=correction, flash=None, oob=True
         ),
     ]
     answer = HttpResponse("\n".join(parts))
@@ -151,23 +154,28 @@ def bet_answer(
     return answer
 
 
-DEALT_PARTS = (  # what a dealing step changes, each drawn by the whole screen's own template
-    "console/games/_faro_bet_form.html",
-    "console/games/_faro_deal.html",
+DEALT_TEMPLATES = (  # what a dealing step changes that a template draws, as on the whole screen
     "console/games/_faro_picker.html",
-    "console/games/_faro_bets.html",
     "console/games/_faro_keeper.html",
     "console/_tray_balance.html",
-    "console/_correction.html",
 )
 
 
 def dealt_answer(request: HttpRequest, screen: Mapping[str, Any]) -> HttpResponse:
     """The receipt (swapped into the header's slot) and what a dealing step changed, out of band,
-    from the whole screen's context (``screen``): each part is the template the screen includes."""
+    from the whole screen's context (``screen``): each part drawn by what draws it on the screen."""
     context = {**screen, "oob": True}
-    parts = [render_to_string("console/_receipt.html", context, request)]
-    parts += [render_to_string(name, context, request) for name in DEALT_PARTS]
+    table, flash = screen["table"], screen["flash"]
+    panel = {"table": table, "round_": screen["round"], "faro": screen["faro"], "flash": flash, "oob": True}
+    parts = [render_to_string(name, context, request) for name in ("console/_receipt.html", *DEALT_TEMPLATES)]
+    parts += [
+        faro_markup.bet_form(request, seats=screen["seats"], sticky=screen["sticky"], **panel),
+        faro_markup.deal_panel(request, **panel),
+        faro_markup.bets_panel(request, **panel),
+        panel_markup.correction_panel(
+            request, table_id=table.pk, correction=screen["correction"], flash=flash, oob=True
+        ),
+    ]
     parts += [
         render_to_string("console/_seat_balance.html", {**context, "row": row}, request)
         for row in screen["seats"]

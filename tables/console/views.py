@@ -17,6 +17,7 @@ from django.contrib.auth.views import LoginView, LogoutView
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
@@ -35,7 +36,7 @@ from ledger.errors import InsufficientFunds, LedgerError
 from tables import services
 from tables.accounts import WALLET_PREFIX
 from tables.console import faro as faro_screen
-from tables.console import faro_partial, forms
+from tables.console import faro_markup, faro_partial, forms
 from tables.console.access import NotAllowed, actor_of, dealer_table, signed_in
 from tables.console.cards import card_label
 from tables.console.corrections import describe_action, last_action_words
@@ -325,8 +326,8 @@ def bet_amounts(request: HttpRequest, table_id: int) -> HttpResponse:
     round_ = get_live_round(table)
     chip = round_.state.get("chip", 100) if round_ is not None else 100
     faro = {"limits": limits, "amounts": faro_screen.chip_amounts(table.min_bet, table.max_bet, chip)}
-    context = {"table": table, "faro": faro, "sticky": {}, "oob": True}
-    return render(request, "console/games/_faro_amounts.html", context)
+    badge = render_to_string("console/_limits_badge.html", {"table": table, "oob": True}, request)
+    return HttpResponse(f"{faro_markup.amounts(table.pk, faro, {})}{badge}\n")
 
 
 # --------------------------------------------------------------------------- one path for every write

@@ -6,15 +6,14 @@ from typing import Any
 
 from django import template
 from django.urls import reverse
-from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from casino.money import format_dollars, format_dollars_input
 from casino.permissions import screens_for
-from tables.console import faro_markup
+from tables.console import faro_markup, panel_markup
 from tables.console.cards import card_label, card_name, suit_class
 from tables.console.games import state_words
-from tables.console.idempotency import new_token
+from tables.console.panel_markup import token_input
 
 register = template.Library()
 
@@ -56,13 +55,49 @@ def get_item(mapping: Any, key: Any) -> Any:
     return mapping.get(str(key))
 
 
-@register.simple_tag
-def form_token(element_id: str = "") -> SafeString:
-    """A fresh one-time token for one form: a double tap replays the first outcome. ``element_id``:
-    the input's id, for a form whose token a partial answer replaces (``faro_partial``)."""
-    if element_id:
-        return format_html('<input type="hidden" id="{}" name="token" value="{}">', element_id, new_token())
-    return format_html('<input type="hidden" name="token" value="{}">', new_token())
+form_token = register.simple_tag(token_input, name="form_token")
+
+
+@register.simple_tag(takes_context=True)
+def correction_panel(context: template.Context) -> SafeString:
+    """The correction panel (``panel_markup.correction_panel``) from the screen's context."""
+    return panel_markup.correction_panel(
+        context["request"],
+        table_id=context["table"].pk,
+        correction=context["correction"],
+        flash=context.get("flash"),
+        oob=bool(context.get("oob")),
+    )
+
+
+@register.simple_tag(takes_context=True)
+def faro_deal_panel(context: template.Context) -> SafeString:
+    """The Faro dealing panel (``faro_markup.deal_panel``) from the screen's context."""
+    return faro_markup.deal_panel(context["request"], **_faro_panel_context(context))
+
+
+@register.simple_tag(takes_context=True)
+def faro_bets_panel(context: template.Context) -> SafeString:
+    """The Faro bets panel (``faro_markup.bets_panel``) from the screen's context."""
+    return faro_markup.bets_panel(context["request"], **_faro_panel_context(context))
+
+
+@register.simple_tag(takes_context=True)
+def faro_bet_form(context: template.Context) -> SafeString:
+    """The Faro bet form (``faro_markup.bet_form``) from the screen's context."""
+    return faro_markup.bet_form(
+        context["request"], seats=context["seats"], sticky=context["sticky"], **_faro_panel_context(context)
+    )
+
+
+def _faro_panel_context(context: template.Context) -> dict[str, Any]:
+    return {
+        "table": context["table"],
+        "round_": context["round"],
+        "faro": context["faro"],
+        "flash": context.get("flash"),
+        "oob": bool(context.get("oob")),
+    }
 
 
 @register.filter
@@ -101,11 +136,5 @@ def in_words(value: Any) -> str:
 
 # The Faro screen's loops are written in Python (tables.console.faro_markup): most taps answer with
 # the whole screen, and drawn by the template engine they were most of a tap's CPU (issue 22).
-faro_cells = register.simple_tag(faro_markup.cells, name="faro_cells")
-faro_spots = register.simple_tag(faro_markup.spots, name="faro_spots")
-faro_chips = register.simple_tag(faro_markup.chips, name="faro_chips")
-faro_targets = register.simple_tag(faro_markup.targets, name="faro_targets")
-faro_player_picks = register.simple_tag(faro_markup.player_picks, name="faro_player_picks")
 faro_keeper = register.simple_tag(faro_markup.keeper, name="faro_keeper")
 faro_picker = register.simple_tag(faro_markup.picker, name="faro_picker")
-faro_bet_rows = register.simple_tag(faro_markup.bet_rows, name="faro_bet_rows")

@@ -1,0 +1,118 @@
+"""The console's panels written in Python (``panel_markup``, ``faro_markup``'s panels) escape what
+people typed, show a refusal only under the form that was refused, and offer only what applies.
+
+The panels replaced templates (issue 22); the screens' own tests check them in place, and a
+dealing tap's partial answer against the whole screen (``test_faro_partial``)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from django.test import RequestFactory
+
+from tables.console import faro_markup, panel_markup
+from tables.console.views import Flash
+
+ODD = '<b>"Al"</b> & O\'Neil'
+ESCAPED = "&lt;b&gt;&quot;Al&quot;&lt;/b&gt; &amp; O&#x27;Neil"
+
+
+def request() -> Any:
+    return RequestFactory().get("/console/")
+
+
+def refused(form: str) -> Flash:
+    return Flash(ok=False, headline=f"{ODD} cannot bet that.", form=form)
+
+
+def test_the_correction_panel_escapes_the_last_action_and_offers_the_last_action_or_the_deal() -> None:
+    deal = SimpleNamespace(pk=41, number=7)
+    html = panel_markup.correction_panel(
+        request(),
+        table_id=3,
+        correction={"round": deal, "last": f"{ODD} bet $5.00", "pending": False},
+        flash=None,
+    )
+    assert f'<span class="sub">{ESCAPED} bet $5.00</span>' in html
+    assert ODD not in html
+    assert 'action="/console/tables/3/rounds/41/correction/"' in html
+    assert 'value="last" checked' in html
+    assert 'value="round">' in html  # the whole deal is offered, not chosen
+    assert "The whole deal #7" in html
+    assert 'name="csrfmiddlewaretoken"' in html
+    assert 'name="token"' in html
+    assert "hx-swap-oob" not in html
+
+
+def test_the_correction_panel_with_no_last_action_chooses_the_deal_and_a_waiting_one_has_no_form() -> None:
+    deal = SimpleNamespace(pk=41, number=7)
+    fresh = panel_markup.correction_panel(
+        request(), table_id=3, correction={"round": deal, "last": "", "pending": False}, flash=None, oob=True
+    )
+    assert 'value="last"' not in fresh
+    assert 'value="round" checked>' in fresh
+    assert (
+        'id="correction" aria-labelledby="correction-title" data-testid="correction-panel" hx-swap-oob="true"'
+        in fresh
+    )
+    waiting = panel_markup.correction_panel(
+        request(),
+        table_id=3,
+        correction={"round": deal, "last": "x", "pending": True},
+        flash=refused("correction"),
+    )
+    assert "<form" not in waiting
+    assert "A correction of deal #7 is waiting for the pit" in waiting
+    assert f'data-testid="inline-error">{ESCAPED} cannot bet that.</p>' in waiting
+
+
+def test_a_refusal_shows_only_under_its_own_form() -> None:
+    assert panel_markup.inline_error(refused("bet"), "bet").startswith('<p class="inline-error" role="alert"')
+    assert panel_markup.inline_error(refused("bet"), "turn") == ""
+    assert panel_markup.inline_error(Flash(ok=True, headline="Done.", form="bet"), "bet") == ""
+    assert panel_markup.inline_error(None, "bet") == ""
+
+
+def faro_round(*, shoe: str, **state: Any) -> Any:
+    public = {"next_action": "turn", "turn": 3, "cards_remaining": 44, **state}
+    return SimpleNamespace(pk=9, version=12, shoe=shoe, state=public)
+
+
+def test_the_dealing_panel_offers_deal_turn_only_on_an_electronic_shoe_and_lists_the_recent_turns() -> None:
+    table = SimpleNamespace(pk=3)
+    turns = [
+        {"number": 3, "banker": "QH", "player": "3S", "split": False},
+        {"number": 2, "banker": "7D", "player": "7C", "split": True},
+    ]
+    faro = {"recent_turns": turns}
+    electronic = faro_markup.deal_panel(
+        request(),
+        table=table,
+        round_=faro_round(shoe="electronic", latest_turn=turns[0], soda="KS"),
+        faro=faro,
+        flash=refused("turn"),
+        oob=True,
+    )
+    assert 'action="/console/tables/3/rounds/9/faro/turn/"' in electronic
+    assert 'id="version-deal" name="version" value="12"' in electronic
+    assert ">Deal turn</button>" in electronic
+    assert "Turn <strong>3</strong>/25 · <strong>44</strong> cards left" in electronic
+    assert electronic.count("<li>Turn ") == 2
+    assert "wins · <strong>split</strong>" in electronic
+    assert 'Soda: <span class="cardchip' in electronic
+    assert f"{ESCAPED} cannot bet that." in electronic  # the turn was refused: its error shows here
+    assert 'id="deal-panel" aria-labelledby="deal-title" hx-swap-oob="true"' in electronic
+
+    manual = faro_markup.deal_panel(
+        request(),
+        table=table,
+        round_=faro_round(shoe="manual", next_action="last_turn"),
+        faro=faro,
+        flash=None,
+        oob=False,
+    )
+    assert "<form" not in manual
+    assert "Key the cards on the card picker" in manual
+    assert ">The last turn</h2>" in manual
+    assert "recent-turns" not in manual  # no turn dealt yet
