@@ -2,8 +2,10 @@
 
 The chart is inline SVG drawn here, on the server, from ``tables.ratings.selectors`` (the rows
 the ratings task writes), so it refreshes with the pit's 5-second partial and needs no chart
-library or CDN. One bar per hour of the gaming day: its height is the house's win that hour
-(up in green, down in red); a dot marks the hold (win / handle) of each hour that had play.
+library or CDN. A bar per hour of the gaming day that had play: its height is the house's win
+that hour (up in green, down in red); a dot marks its hold (win / handle). An hour without play
+draws nothing: its bar had no height to see or to point at, and such bars (a closed table's
+every hour, an open one's hours still to come) were most of the pit poll's bytes (issue 22).
 Every figure for all tables comes from five grouped queries, however many tables there are.
 """
 
@@ -67,10 +69,6 @@ class HourSlot:
     cx: str  # the hold dot's centre
     future: bool  # later than the hour now running
     tick: str  # the hour label under the plot, or ""
-    # The bar of an hour without play (most bars of a floor), tooltip and all, but for its top:
-    # the chart's zero line goes between the two.
-    idle_bar_head: str
-    idle_bar_tail: str
 
 
 _IDLE = (0, 0, None, 0, 0)  # win, handle, hold, decisions, occupancy of an hour without play
@@ -86,7 +84,6 @@ def _tip(label: str, hour: Hour) -> str:
 def hour_slots(hours: Sequence[Hour], moment: dt.datetime) -> tuple[HourSlot, ...]:
     """Every hour's place in the chart, worked out once for a whole floor of charts."""
     slot = WIDTH / max(len(hours), 1)
-    width = _bar_width(slot)
     current = _current_index(hours, moment)
     places = []
     for index, hour in enumerate(hours):
@@ -97,28 +94,14 @@ def hour_slots(hours: Sequence[Hour], moment: dt.datetime) -> tuple[HourSlot, ..
         if local.minute == 0 and local.hour % 6 == 0:
             tick = f'<text class="tick" x="{x}" y="{HEIGHT - 2}">{local:%H}</text>'
         future = current is not None and index > current
-        idle_tip = _tip(label, Hour(hour.hour, 0, 0, None, 0, 0, 0, 0))
-        kind = "win-pos future" if future else "win-pos"
-        head, tail = _bar(kind, x, _ZERO_SLOT, width, "0.00", label, 0, idle_tip).split(_ZERO_SLOT)
         places.append(
-            HourSlot(
-                label=label,
-                x=x,
-                cx=f"{index * slot + slot / 2:.2f}",
-                future=future,
-                tick=tick,
-                idle_bar_head=head,
-                idle_bar_tail=tail,
-            )
+            HourSlot(label=label, x=x, cx=f"{index * slot + slot / 2:.2f}", future=future, tick=tick)
         )
     return tuple(places)
 
 
 def _bar_width(slot: float) -> str:
     return f"{max(slot - 2, 1):.2f}"
-
-
-_ZERO_SLOT = "\x00"  # where an idle bar's top, the chart's zero line, goes in (no text holds it)
 
 
 def _bar(kind: str, x: str, y: str, width: str, height: str, label: str, win: int, tip: str) -> str:
@@ -136,7 +119,7 @@ def hourly_chart(
     now: dt.datetime | None = None,
     slots: Sequence[HourSlot] | None = None,
 ) -> SafeString:
-    """Inline SVG: one ``rect.bar`` per hour of the gaming day and a ``circle.hold`` per hour with play.
+    """Inline SVG: a ``rect.bar`` and a ``circle.hold`` per hour of the gaming day with play.
 
     ``slots`` (from ``hour_slots`` for the same hours and moment) saves a floor of charts from
     working out the same hour labels and positions for every table.
@@ -161,8 +144,7 @@ def hourly_chart(
     dots = []
     for hour, place in zip(hours, slots, strict=True):
         if (hour.win, hour.handle, hour.hold, hour.decisions, hour.occupancy) == _IDLE:
-            parts.append(place.idle_bar_head + zero_at + place.idle_bar_tail)  # no bar, no dot
-            continue
+            continue  # no bar, no dot
         height = abs(hour.win) * scale
         top = zero - height if hour.win >= 0 else zero
         kind = "win-pos" if hour.win >= 0 else "win-neg"

@@ -18,7 +18,7 @@ from django.utils import timezone
 from casino.models import Player, Role, User
 from ledger.gaming_day import gaming_day_bounds, gaming_day_for
 from tables.models import DealerShift, RoundStat, Table
-from tables.ratings.selectors import day_hours, dealer_performance
+from tables.ratings.selectors import day_hours, dealer_performance, tables_hours
 from tests import factories
 from tests.ratings.floor import STAKE, play, punter, stakes_table
 
@@ -76,16 +76,20 @@ def test_the_pit_partial_draws_an_hourly_chart_pace_and_occupancy_per_table(
     assert "<script" not in html
     assert len(SVG.findall(html)) == Table.objects.count() == 2
     assert len(SVG.findall(page.content.decode())) == 2
-    hours = len(day_hours(gaming_day_for()))
     by_name = cards(html)
+    tables = {table.name: table.pk for table in Table.objects.all()}
+    figures = tables_hours(table_ids=list(tables.values()), day=gaming_day_for(), fills_and_credits=False)
     for name in ("Card room A", "Card room B"):
         (svg,) = SVG.findall(by_name[name])
-        bars = BAR.findall(svg)
-        assert len(bars) == hours, (name, len(bars))
-        assert [hour for _, hour, _ in bars] == [
-            timezone.localtime(h).strftime("%H:%M") for h in day_hours(gaming_day_for())
+        played = [  # a bar for each hour with play, in the day's order; an idle hour draws nothing
+            timezone.localtime(hour.hour).strftime("%H:%M")
+            for hour in figures[tables[name]]
+            if hour.decisions
         ]
+        assert [hour for _, hour, _ in BAR.findall(svg)] == played
         assert f'aria-label="Hourly win and hold at {name}"' in svg
+    assert len(BAR.findall(by_name["Card room A"])) in (1, 2)  # 2 only if the play straddled an hour
+    assert BAR.findall(by_name["Card room B"]) == []
     busy_svg = SVG.findall(by_name["Card room A"])[0]
     rated_win = sum(RoundStat.objects.filter(table=busy).values_list("win", flat=True))
     assert (
@@ -117,7 +121,7 @@ def test_the_pit_partial_draws_an_hourly_chart_pace_and_occupancy_per_table(
 
 
 def test_a_losing_hour_draws_a_red_bar_below_the_zero_line(pit_boss: User) -> None:
-    """The chart alone: wins go up from the zero line, losses down, empty hours are flat."""
+    """The chart alone: wins go up from the zero line, losses down, empty hours draw nothing."""
     from tables.console.floor_figures import hourly_chart
     from tables.ratings.selectors import Hour
 
@@ -140,17 +144,21 @@ def test_a_losing_hour_draws_a_red_bar_below_the_zero_line(pit_boss: User) -> No
     bars = re.findall(
         r'<rect class="bar ([^"]+)" x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="([\d.]+)"', svg
     )
-    assert len(bars) == 24
+    assert len(bars) == 2  # hours 3 and 4; the others had no play
+    assert re.findall(r'data-hour="(\d\d:\d\d)"', svg) == [
+        timezone.localtime(begins[3]).strftime("%H:%M"),
+        timezone.localtime(begins[4]).strftime("%H:%M"),
+    ]
     line = re.search(r'<line class="zero"[^>]*y1="([\d.]+)"', svg)
     assert line is not None
     zero = float(line.group(1))
-    assert bars[3][0] == "win-pos"
-    assert float(bars[3][1]) + float(bars[3][2]) == pytest.approx(zero, abs=0.02)
-    assert bars[4][0] == "win-neg"
-    assert float(bars[4][1]) == pytest.approx(zero, abs=0.02)
-    assert float(bars[3][2]) == pytest.approx(2 * float(bars[4][2]), abs=0.02)  # $100 up is twice $50 down
-    assert all(float(h) == 0 for _, _, h in bars[:3] + bars[5:])
-    assert all("future" in kind for kind, _, _ in bars[6:])
+    won, lost = bars
+    assert won[0] == "win-pos"
+    assert float(won[1]) + float(won[2]) == pytest.approx(zero, abs=0.02)
+    assert lost[0] == "win-neg"
+    assert float(lost[1]) == pytest.approx(zero, abs=0.02)
+    assert float(won[2]) == pytest.approx(2 * float(lost[2]), abs=0.02)  # $100 up is twice $50 down
+    assert "future" not in svg  # both hours are past; later hours had no play to draw
     assert svg.count('<circle class="hold"') == 2
     assert "hold 20.0 %" in svg
     assert "hold -25.0 %" in svg
@@ -178,10 +186,13 @@ def test_a_floor_of_charts_shares_its_hour_slots_and_draws_what_each_chart_draws
         shared = hourly_chart(hours, label=f"Table {table}", now=now, slots=slots)
         assert str(shared) == str(hourly_chart(hours, label=f"Table {table}", now=now))
     svg = str(hourly_chart(floor[1], label="Table 1", now=now, slots=slots))
-    assert "win $0.00 · handle $0.00 · hold — · 0 decisions · occupancy 0" in svg  # an idle hour
+    assert "win $0.00" not in svg  # an idle hour draws nothing
     assert "hold 25.0 %" in svg
     assert svg.count('<circle class="hold"') == 1
-    assert svg.count(" future") == len(begins) - 10
+    played_later = [i for i, hour in enumerate(floor[1]) if i > 9 and hour.decisions]
+    assert played_later  # the test's own figures: play in hours still to come, drawn faded
+    assert svg.count(" future") == len(played_later)
+    assert svg.count('<rect class="bar') == sum(1 for hour in floor[1] if hour.decisions)
 
 
 def test_a_player_sees_their_balance_and_their_own_sittings_only(pit_boss: User, cashier: User) -> None:
