@@ -133,6 +133,7 @@ def measure(*, samples: int) -> dict[str, Any]:
     client = Client()
     client.force_login(boss)
     tables = Table.objects.count()
+    sizes: list[int] = []
 
     def floor() -> None:
         rows = list_floor(user=boss)
@@ -141,6 +142,7 @@ def measure(*, samples: int) -> dict[str, Any]:
     def partial() -> None:
         page = client.get("/pit/live/", HTTP_HX_REQUEST="true")
         assert page.status_code == 200, page.content[:300]
+        sizes.append(len(page.content))
 
     def rendered() -> None:
         forget_shared_floor()  # no copy under 2 s old: this answer renders the floor
@@ -151,6 +153,7 @@ def measure(*, samples: int) -> dict[str, Any]:
         "list_floor": _timed(floor, samples),
         "pit_live": _timed(partial, samples),
         "pit_live_rendered": _timed(rendered, samples),
+        "bytes": max(sizes),
     }
 
 
@@ -171,15 +174,15 @@ def render(results: list[dict[str, Any]], *, samples: int, build_seconds: float)
         "",
         "| tables | `list_floor` queries | `list_floor` p50 ms | `list_floor` p99 ms"
         " | `GET /pit/live/` queries | `/pit/live/` p50 ms | `/pit/live/` p99 ms"
-        " | rendered: queries | rendered p50 ms | rendered p99 ms |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        " | rendered: queries | rendered p50 ms | rendered p99 ms | `/pit/live/` bytes |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
         floor, live, fresh = r["list_floor"], r["pit_live"], r["pit_live_rendered"]
         lines.append(
             f"| {r['tables']} | {_queries(floor)} | {floor['p50_ms']:.1f} | {floor['p99_ms']:.1f}"
             f" | {_queries(live)} | {live['p50_ms']:.1f} | {live['p99_ms']:.1f}"
-            f" | {_queries(fresh)} | {fresh['p50_ms']:.1f} | {fresh['p99_ms']:.1f} |"
+            f" | {_queries(fresh)} | {fresh['p50_ms']:.1f} | {fresh['p99_ms']:.1f} | {r['bytes']:,} |"
         )
     lines += [
         "",
