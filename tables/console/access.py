@@ -21,7 +21,6 @@ from casino.permissions import SCREENS, may_open, roles_for
 from tables.models import Table
 from tables.selectors import table_with_seats
 
-PIT_ROLES = SCREENS["floor"].who  # who opens which screen: casino.permissions.SCREENS
 # What the pit view offers comes from the one policy table (casino.permissions.FLOOR_POLICY).
 APPROVER_ROLES = roles_for("tray.decide")
 LIMIT_ROLES = roles_for("table.limits")

@@ -24,12 +24,6 @@ dollars_input = register.filter("dollars_input", format_dollars_input)
 
 
 @register.filter
-def chip_dollars(cents: Any) -> str:
-    """A short chip label: 2500 → $25, 250 → $2.50."""
-    return format_dollars(cents, whole_if_even=True)
-
-
-@register.filter
 def card(code: Any) -> str:
     """10H → 10♥."""
     return card_label(str(code)) if code else "—"
