@@ -6,8 +6,9 @@ microsecond a variable in Python against tens in a template loop. Then the panel
 sends back (the bet form with its chips, the dealing panel, the bets) were most of what was left
 of a turn's answer, so they are written here too, whole. Each function writes the markup its
 template wrote, from the drawing data of ``tables.console.faro``; every text is escaped
-(``html.escape``, as Django's ``escape`` does), numbers are written as they are. The whole screen
-(through ``console_tags``) and a tap's partial answer (``faro_partial``) use the same functions.
+(``html.escape``, as Django's ``escape`` does), numbers are written as they are; the whitespace
+is the former templates', so the screen is the same byte for byte. The whole screen (through
+``console_tags``) and a tap's partial answer (``faro_partial``) use the same functions.
 """
 
 from __future__ import annotations
