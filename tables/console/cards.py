@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from tables.games.cards import RANKS, SUIT_SYMBOLS, SUITS, card_label, cards_label
 
-__all__ = ["SUIT_SYMBOLS", "card_label", "card_name", "cards_label", "deck_by_suit", "suit_class"]
+__all__ = [
+    "SUIT_SYMBOLS",
+    "card_label",
+    "card_name",
+    "cards_label",
+    "deck_by_suit",
+    "shown_card",
+    "shown_suit",
+    "suit_class",
+]
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
@@ -19,6 +28,16 @@ def card_name(code: str) -> str:
 
 def suit_class(code: str) -> str:
     return "red" if code[-1:] in {"H", "D"} else "black"
+
+
+def shown_card(code: object) -> str:
+    """A card as a screen shows it (10H → 10♥); a dash where there is none yet."""
+    return card_label(str(code)) if code else "—"
+
+
+def shown_suit(code: object) -> str:
+    """The colour class of a card a screen shows; none where there is no card."""
+    return suit_class(str(code)) if code else ""
 
 
 def deck_by_suit(deck: tuple[str, ...]) -> list[tuple[str, list[str]]]:

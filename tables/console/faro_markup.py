@@ -23,7 +23,7 @@ from django.utils.html import json_script
 from django.utils.safestring import SafeString, mark_safe
 
 from casino.money import format_dollars
-from tables.console.cards import card_label, card_name, suit_class
+from tables.console.cards import card_label, card_name, shown_card, shown_suit, suit_class
 from tables.console.panel_markup import OOB as _OOB
 from tables.console.panel_markup import csrf_input, inline_error, token_input
 
@@ -220,11 +220,8 @@ def _faro_url(table_id: int, round_id: int, kind: str) -> str:
 
 
 def _card_chip(code: Any) -> str:
-    """A card as the templates' ``card_class`` and ``card`` filters drew it."""
-    return (
-        f'<span class="cardchip {escape(suit_class(str(code)) if code else "")}">'
-        f"{escape(card_label(str(code)) if code else '—')}</span>"
-    )
+    """A card as the templates' ``card_class`` and ``card`` filters draw it."""
+    return f'<span class="cardchip {escape(shown_suit(code))}">{escape(shown_card(code))}</span>'
 
 
 def _recent_turn(t: Mapping[str, Any]) -> str:

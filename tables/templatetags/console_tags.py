@@ -6,12 +6,12 @@ from typing import Any
 
 from django import template
 from django.urls import reverse
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 from casino.money import format_dollars, format_dollars_input
 from casino.permissions import screens_for
 from tables.console import faro_markup, panel_markup
-from tables.console.cards import card_label, card_name, suit_class
+from tables.console.cards import card_name, shown_card, shown_suit
 from tables.console.games import state_words
 from tables.console.panel_markup import token_input
 
@@ -23,10 +23,7 @@ dollars = register.filter("dollars", format_dollars)
 dollars_input = register.filter("dollars_input", format_dollars_input)
 
 
-@register.filter
-def card(code: Any) -> str:
-    """10H → 10♥."""
-    return card_label(str(code)) if code else "—"
+card = register.filter("card", shown_card)  # 10H → 10♥
 
 
 @register.filter
@@ -35,9 +32,7 @@ def card_title(code: Any) -> str:
     return card_name(str(code)) if code else ""
 
 
-@register.filter
-def card_class(code: Any) -> str:
-    return suit_class(str(code)) if code else ""
+card_class = register.filter("card_class", shown_suit)
 
 
 @register.filter
@@ -50,6 +45,12 @@ def get_item(mapping: Any, key: Any) -> Any:
 
 
 form_token = register.simple_tag(token_input, name="form_token")
+
+
+@register.simple_tag(takes_context=True)
+def inline_error(context: template.Context, here: Any) -> str:
+    """The refusal of the form named ``here`` under it (``panel_markup.inline_error``)."""
+    return mark_safe(panel_markup.inline_error(context.get("flash"), here))  # escaped there
 
 
 @register.simple_tag(takes_context=True)
