@@ -39,6 +39,7 @@ from casino.selectors import get_player_balances
 from tables.console import faro as faro_screen
 from tables.console import faro_markup, panel_markup
 from tables.console.idempotency import new_token
+from tables.console.panel_markup import OOB
 from tables.models import Round, ShoeKind, Table
 
 BET_FORM = "bet-form"  # the forms' ids (games/_faro_*.html): htmx sends the tapped one as HX-Trigger
@@ -62,10 +63,7 @@ def wanted(request: HttpRequest, kind: str) -> bool:
 
 
 def _oob_input(element_id: str, name: str, value: object) -> str:
-    return (
-        f'<input type="hidden" id="{element_id}" name="{name}" value="{escape(str(value))}" '
-        'hx-swap-oob="true">'
-    )
+    return f'<input type="hidden" id="{element_id}" name="{name}" value="{escape(str(value))}"{OOB}>'
 
 
 def _versions(saved: Round, first_bet: bool) -> list[str]:
@@ -106,7 +104,7 @@ def _bets(
     return [
         # In a <template> of its own: a row outside a table is dropped by the HTML parser.
         f'<template><tbody hx-swap-oob="beforeend:#bet-rows">{row}</tbody></template>',
-        f'<span id="bets-count" hx-swap-oob="true">{len(bets)}</span>',
+        f'<span id="bets-count"{OOB}>{len(bets)}</span>',
     ]
 
 
