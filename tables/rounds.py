@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -91,23 +92,43 @@ _SETTLEMENTS_SO_FAR = f"""
 """
 
 
+# The wallets of the players seated at the round's table now: a bet must name one of them, and
+# a turn pays them. Read with the round, so neither costs a statement of its own.
+_SEATED_WALLETS = f"""
+    SELECT COALESCE(jsonb_object_agg(s.player_id, w.code), '{{}}'::jsonb)
+      FROM {Seat._meta.db_table} AS s
+      JOIN {Player._meta.db_table} AS p ON p.id = s.player_id
+      JOIN {Account._meta.db_table} AS w ON w.id = p.wallet_id
+     WHERE s.table_id = {Round._meta.db_table}.table_id AND s.left_at IS NULL
+"""
+
+
 _LOCKED_ROUND_FIELDS = [f for f in Round._meta.concrete_fields if f.attname != "state"]
 # Plain SQL, for the same reason as the subqueries above; the stored public state is not read.
 _LOCK_ROUND = f"""
     SELECT {columns_of(_LOCKED_ROUND_FIELDS, Round._meta.db_table)},
-           ({_NEWER_PAYLOADS}), ({_CORRECTION_PENDING}), ({_SETTLEMENTS_SO_FAR})
+           ({_NEWER_PAYLOADS}), ({_CORRECTION_PENDING}), ({_SETTLEMENTS_SO_FAR}), ({_SEATED_WALLETS})
       FROM {Round._meta.db_table} WHERE {Round._meta.db_table}.id = %s
        FOR UPDATE
 """
 
 
-def _lock_round(round_id: int) -> tuple[Round, tuple[int, list[dict[str, Any]]], bool, int]:
-    """Lock the round (its table is locked first) and fetch, in the same statement, the actions
-    after the version this process has cached of it: all of them for a round not seen here.
+@dataclass(frozen=True, slots=True)
+class _LockedRound:
+    """What an action reads with its round's lock, in one statement."""
 
-    Returns the round, ``(since, payloads)`` for ``engine_state``, whether a correction of it
-    waits for approval, and how many live settlements it has made so far. Its stored public
-    state is not fetched: the action recomputes it.
+    round: Round
+    newer: tuple[int, list[dict[str, Any]]]  # (since, payloads) for ``engine_state``
+    correction_pending: bool
+    settled_before: int  # the round's live settlements so far
+    seated: dict[int, str]  # player id → wallet code, for everyone seated at the table now
+
+
+def _lock_round(round_id: int) -> _LockedRound:
+    """Lock the round (its table is locked first) and fetch, in the same statement, the actions
+    after the version this process has cached of it (all of them for a round not seen here),
+    whether a correction of it waits for approval, its settlement count and who sits at its
+    table. Its stored public state is not fetched: the action recomputes it.
     """
     since = STATE_CACHE.version_of(round_id)
     with connection.cursor() as cursor:
@@ -115,9 +136,14 @@ def _lock_round(round_id: int) -> tuple[Round, tuple[int, list[dict[str, Any]]],
         row = cursor.fetchone()
     if row is None:
         raise NotFound("No such round.")
-    *fields, payloads, correction_pending, settled = row
-    round_ = instance_from_row(Round, _LOCKED_ROUND_FIELDS, fields)
-    return round_, (since, _json(payloads)), bool(correction_pending), int(settled)
+    *fields, payloads, correction_pending, settled, seated = row
+    return _LockedRound(
+        round=instance_from_row(Round, _LOCKED_ROUND_FIELDS, fields),
+        newer=(since, _json(payloads)),
+        correction_pending=bool(correction_pending),
+        settled_before=int(settled),
+        seated={int(player): str(code) for player, code in _json(seated).items()},
+    )
 
 
 class _Accounts:
@@ -479,13 +505,14 @@ def _apply_round_action(
         raise NotFound("No such round.")
     if at_table is not None and table.pk != at_table:
         raise NotFound("No such deal at this table.")
-    round_, newer, correction_pending, settled_before = _lock_round(round_id)
+    locked = _lock_round(round_id)
+    round_ = locked.round
     require(actor, "round.deal", table=table)
     if version is not None and not is_int(version):
         raise ValidationFailed("version must be an integer.", fields={"version": version})
     if version is not None and version != round_.version:
         raise StaleRound(f"The round is at version {round_.version}, not {version}; reload it.")
-    if correction_pending:
+    if locked.correction_pending:
         raise Conflict(
             "A correction of this deal is waiting for the pit's approval; play resumes once it is decided.",
             code="correction_pending",
@@ -496,16 +523,16 @@ def _apply_round_action(
             raise IllegalAction("illegal_action", "This round already has its result; it is settled.")
         raise Conflict(f"The round is {round_.status}.", code="round_over")
     payload = _clean_payload(action)
-    wallet = _seated_wallet(table, payload)
+    _check_seated(table, payload, locked.seated)
     payload["limits"] = {"min_bet": table.min_bet, "max_bet": table.max_bet}
     engine = engine_for(round_.game)
-    state = engine_state(round_, newer=newer)
+    state = engine_state(round_, newer=locked.newer)
     try:
         new_state, moved = engine.apply(state, payload)
     except IllegalAction as error:  # the engine names players by id; whoever reads it, by name
         raise IllegalAction(error.code, players_named(error.message), error.fields) from error
     seq = round_.version + 1
-    accounts = _Accounts(table=table, round_=round_, wallets=_wallets_of(moved, known=wallet))
+    accounts = _Accounts(table=table, round_=round_, wallets=_wallets_of(moved, seated=locked.seated))
     transfer, legs = _post_settlements(
         accounts=accounts,
         round_=round_,
@@ -527,7 +554,7 @@ def _apply_round_action(
     STATE_CACHE.put(round_, new_state)
     # API.md: an action's answer lists only what it moved, with the round's total beside it.
     round_.settlements_made = _made(transfer, moved, legs)
-    round_.settlements_count = settled_before + len(legs)
+    round_.settlements_count = locked.settled_before + len(legs)
     round_.last_payload = payload
     return round_
 
@@ -544,46 +571,27 @@ def _made(
     ]
 
 
-# The wallet of a player seated at a table now; plain SQL, as ``_LOCK_ROUND`` (a bet runs it).
-_SEATED_WALLET = f"""
-    SELECT w.code FROM {Seat._meta.db_table} AS s
-      JOIN {Player._meta.db_table} AS p ON p.id = s.player_id
-      JOIN {Account._meta.db_table} AS w ON w.id = p.wallet_id
-     WHERE s.table_id = %s AND s.player_id = %s AND s.left_at IS NULL
-     LIMIT 1
-"""
-
-
-def _seated_wallet(table: Table, payload: Mapping[str, Any]) -> tuple[int, str] | None:
-    """Chips move only for players sitting at this table now (engines know seats, not people).
-
-    Returns the acting player's id and wallet code: the wallet the action usually moves.
-    """
+def _check_seated(table: Table, payload: Mapping[str, Any], seated: Mapping[int, str]) -> None:
+    """Chips move only for players sitting at this table now (engines know seats, not people)."""
     player = payload.get("player")
     if player is None:
-        return None
+        return
     if not is_int(player):
         raise IllegalAction("illegal_action", "player must be a player id (an integer).")
-    row = None
-    if -(2**63) <= player < 2**63:  # beyond bigint no one is seated (and PostgreSQL would refuse it)
-        with connection.cursor() as cursor:
-            cursor.execute(_SEATED_WALLET, [table.pk, player])
-            row = cursor.fetchone()
-    wallet = None if row is None else str(row[0])
-    if wallet is None:
+    if player not in seated:
         raise IllegalAction("not_seated", f"Player {player} is not seated at {table.name}.")
-    return player, wallet
 
 
-def _wallets_of(moved: Sequence[Settlement], *, known: tuple[int, str] | None) -> dict[int, str]:
-    """Wallet codes of the players the settlements pay or charge, read only if not ``known``."""
+def _wallets_of(moved: Sequence[Settlement], *, seated: Mapping[int, str]) -> dict[int, str]:
+    """Wallet codes of the players the settlements pay or charge; read only for a player who is
+    no longer seated (the seated ones came with the round's lock)."""
     ids = set()
     for s in moved:
         for party in (s.payer, s.payee):
             kind, ref = split_party(party)
             if kind == WALLET:
                 ids.add(int(ref))
-    wallets = dict([known]) if known is not None and known[0] in ids else {}
+    wallets = {player: seated[player] for player in ids if player in seated}
     if ids - wallets.keys():
         wallets.update(Player.objects.filter(pk__in=ids - wallets.keys()).values_list("pk", "wallet__code"))
     return wallets

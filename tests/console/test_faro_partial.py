@@ -216,13 +216,13 @@ def test_a_bet_from_the_bet_form_reads_only_the_players_chips_after_the_action(
     statements = [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(SAVEPOINTS)]
     stored = [sql.startswith("UPDATE casino_idempotencyrecord") for sql in statements].index(True)
     after = statements[stored + 1 :]  # once the tap's outcome is stored with its key
-    # Pinned (11; the whole screen after a tap is 14): the tap's own work (a session, the table
+    # Pinned (10; the whole screen after a tap is 13): the tap's own work (a session, the table
     # with its seats in one statement, the tap's record, the action), then one read for the
     # answer: the bettor's chips. Neither the tray, the table's requests nor any other part of the
     # screen is read again.
     assert len(after) == 1, after
     assert "ledger_account" in after[0]
-    assert len(statements) == 11, "\n".join(sql[:100] for sql in statements)
+    assert len(statements) == 10, "\n".join(sql[:100] for sql in statements)
 
 
 # --------------------------------------------------------------------------- a dealing step in part

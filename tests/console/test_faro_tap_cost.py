@@ -91,7 +91,7 @@ def test_a_bet_tap_reads_its_table_once_and_its_tray_again_for_the_screen(floor:
     assert not any(sql.startswith('SELECT "tables_round"') for sql in statements)
     assert not any('FROM "tables_correction"' in sql for sql in statements)
     assert not any('FROM "tables_tablesession"' in sql for sql in statements)  # the screen shows none
-    assert len(statements) == 14, "\n".join(sql[:100] for sql in statements)
+    assert len(statements) == 13, "\n".join(sql[:100] for sql in statements)
 
 
 def _correction_panel(screen: str) -> str:

@@ -5,15 +5,15 @@ one turn and one pot payment cost through ``POST /api/v1/rounds/{id}/actions``, 
 that creeps back in fails here. Counts are as the test sees them: the request's transaction
 is a savepoint inside the test's, so BEGIN/COMMIT show up as SAVEPOINT/RELEASE.
 
-A bet on an open layout, or a pot payment from the acting player's reserve (8):
+A bet on an open layout, or a pot payment from the acting player's reserve (7):
     token · SAVEPOINT · lock the round's table · lock the round (with the actions after the
-    version this process has cached, and its settlement count) · the player's seat and wallet ·
-    the ledger function (no savepoint: a refusal rolls the whole action back) · one statement
-    inserting the action (with its transfer) and its settlement rows and updating the round ·
-    RELEASE. The answer lists only this action's settlements (API.md), which the service has
-    in hand: no read of the round's list.
-A turn that pays players: the payees' wallets instead of the seat (8). A turn that moves no
-chips: no seat, no wallets, no ledger, no settlement rows (6).
+    version this process has cached, its settlement count, and the wallets of the players
+    seated at its table) · the ledger function (no savepoint: a refusal rolls the whole action
+    back) · one statement inserting the action (with its transfer) and its settlement rows and
+    updating the round · RELEASE. The answer lists only this action's settlements (API.md),
+    which the service has in hand: no read of the round's list.
+A turn that pays seated players: the same (7); their wallets came with the round's lock. A
+turn that moves no chips: no ledger, no settlement rows (6).
 A player's first bet at a table finds no layout account: the ledger refuses, the action rolls
 back and runs again, opening the layout in a savepoint (not pinned: once per player and table).
 
@@ -22,7 +22,7 @@ one read of its rounds and session (a live round? the last carry, number and ope
 seats · the pots · INSERT the round · the reserves as one batch (lock the wallets, look up the
 keys, one INSERT, one UPDATE of held) · UPDATE the round's holds · the action log · RELEASE. The
 answer lists the opening's settlements, which the service has in hand.
-A stakes result that settles the round (12): the action's 8, with the wallets for the seat, plus
+A stakes result that settles the round (11): the action's 7, plus
 the reserves released as one batch (lock the wallets, lock the holds, two UPDATEs).
 """
 
@@ -41,12 +41,12 @@ from tables.round_state import fold
 from tables.state_cache import STATE_CACHE
 from tests.factories import ApiFloor
 
-BET = 8
-TURN_PAYING = 8
+BET = 7
+TURN_PAYING = 7
 TURN_MOVING_NOTHING = 6
-POT_PAYMENT = 8
+POT_PAYMENT = 7
 ROUND_START = 14
-STAKES_RESULT = 12
+STAKES_RESULT = 11
 # With an Idempotency-Key: the round's existence, SAVEPOINT, the key's claim (one INSERT … ON
 # CONFLICT DO NOTHING), the UPDATE storing the response, RELEASE.
 KEYED_BET = BET + 5
