@@ -16,7 +16,9 @@ Not a test: it prints a markdown report and writes it to build/bench/rounds.md.
     rounds back to back (bets and turns, as a dealer's console would send them) for a fixed
     time, timing each request. Then gunicorn is stopped and the ledger and the rounds are
     checked: trial balance equal and summing to 0, one RoundAction row per 200 response, and
-    every round replaying exactly.
+    every round replaying exactly. Each request's CPU is also measured in the worker that
+    answers it (``bench.cpu_probe``), so the report gives a Faro action's apart from a round
+    start's (issue 22's first target is per action).
 (c) Calibration, after those checks, under the same gunicorn and the same client: a bare Django
     view and a view running only an action's SQL (``bench.rounds_calibration``, routed by the
     bench-only ``bench.rounds_settings``), so the report shows what a tap costs at the least in
@@ -29,6 +31,7 @@ from __future__ import annotations
 import itertools
 import os
 import random
+import shutil
 import signal
 import sys
 import threading
@@ -37,6 +40,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from bench import cpu_probe
 from bench.app_db import (
     ROOT,
     SETTINGS,
@@ -90,6 +94,11 @@ class Profile:
 
 QUICK = Profile("quick", 10.0, 1.5, 5.0)
 FULL = Profile("full", 30.0, 4.0, 10.0)
+PROBE_CONFIG = "bench/probe_plain_gunicorn.conf.py"  # each request's CPU, by bench.cpu_probe
+PROBE_DIR = ROOT / "build" / "bench" / "rounds-cpu"
+PROBE_SETTLE = 0.5  # s: a worker notes a request's CPU just after its answer has gone out
+# bench.cpu_probe's names (method and path, ids as {id}) of the two requests the product answers.
+ACTION_REQUEST, START_REQUEST = "POST /api/v1/rounds/{id}/actions", "POST /api/v1/tables/{id}/rounds"
 # (c): what each calibration endpoint of bench.rounds_calibration stands for, and its route.
 CALIBRATIONS = (
     ("a bare Django view (small JSON, all the middleware)", "bare"),
@@ -103,6 +112,7 @@ def service_env() -> dict[str, str]:
         **os.environ,
         **served_env(DB_NAME, label="rounds"),
         "DJANGO_SETTINGS_MODULE": "bench.rounds_settings",
+        cpu_probe.DIR_VARIABLE: str(PROBE_DIR),
     }
 
 
@@ -280,6 +290,8 @@ def gunicorn_command(port: int) -> list[str]:
     return [
         str(VENV_BIN / "gunicorn"),
         "casino.wsgi:application",
+        "-c",
+        PROBE_CONFIG,
         "--bind",
         f"127.0.0.1:{port}",
         "--workers",
@@ -467,11 +479,15 @@ def run_http(duration: float, calibration_seconds: float) -> dict[str, Any]:
         floor = run_child("bench.rounds_bench", "setup", service_env())
         port = free_port()
         base = f"http://127.0.0.1:{port}"
+        shutil.rmtree(PROBE_DIR, ignore_errors=True)
+        PROBE_DIR.mkdir(parents=True)
         server = processes.start("gunicorn", gunicorn_command(port), service_env())
         wait_until_up(
             base, server, path="/healthz", timeout=STARTUP_TIMEOUT, log=processes.log_path("gunicorn")
         )
         warm_up(base, floor["tables"])
+        time.sleep(PROBE_SETTLE)
+        probe_marks = cpu_probe.marks(PROBE_DIR)
         tallies = [Tally() for _ in floor["tables"]]
         workers = children_of(server.pid)
         app_cpu = cpu_seconds(workers)
@@ -491,6 +507,12 @@ def run_http(duration: float, calibration_seconds: float) -> dict[str, Any]:
         elapsed = time.monotonic() - started
         app_cpu = cpu_seconds(workers) - app_cpu
         db_cpu_used = sum(cpu_seconds([pid]) - db_cpu.get(pid, 0.0) for pid in backends(DB_NAME))
+        time.sleep(PROBE_SETTLE)
+        probed = {
+            what: measured
+            for (_, what, _), measured in cpu_probe.read(PROBE_DIR, probe_marks).items()
+            if what in (ACTION_REQUEST, START_REQUEST)
+        }
         checks = run_child("bench.rounds_bench", "verify", service_env())
         calibration = [
             calibrate(base, floor["tables"], checks["calibration"], workers, route, calibration_seconds)
@@ -522,6 +544,7 @@ def run_http(duration: float, calibration_seconds: float) -> dict[str, Any]:
         "app_cpu": app_cpu,
         "db_cpu": db_cpu_used,
         "calibration": calibration,
+        "probed": probed,
     }
 
 
@@ -576,6 +599,37 @@ def calibration_table(http: dict[str, Any], requests_made: int) -> list[str]:
         ("Request", "count", "p50 ms", "gunicorn ms", "PostgreSQL ms", "total ms"),
         rows,
     )
+
+
+def probed_lines(http: dict[str, Any]) -> list[str]:
+    """Issue 22's first target is per Faro action: the figure above also has the round starts,
+    each about two actions' worth. Their CPU as measured in the workers is taken out of it."""
+    actions = http["probed"].get(ACTION_REQUEST, [])
+    starts = http["probed"].get(START_REQUEST, [])
+    made = sum(len(values) for kind, values in http["latencies"].items() if kind != "start round")
+    if not actions or not made:
+        return []
+
+    def per(measured: list[tuple[int, int]]) -> tuple[float, float]:
+        return (
+            sum(app for app, _ in measured) / len(measured) / 1e6,
+            sum(db for _, db in measured) / len(measured) / 1e6,
+        )
+
+    action_app, action_db = per(actions)
+    start_app, start_db = per(starts) if starts else (0.0, 0.0)
+    app_ms = (http["app_cpu"] - start_app * len(starts) / 1000) / made * 1000
+    db_ms = (http["db_cpu"] - start_db * len(starts) / 1000) / made * 1000
+    return [
+        "",
+        f"Measured in the workers (`bench.cpu_probe`, from gunicorn's `pre_request` to `post_request`, "
+        f"so without reading the request): a Faro action {action_app:.2f} + {action_db:.2f} = "
+        f"{action_app + action_db:.2f} ms ({len(actions):,}), a round start {start_app:.2f} + "
+        f"{start_db:.2f} = {start_app + start_db:.2f} ms ({len(starts):,}). **Server CPU per Faro "
+        f"action** (issue 22, target 1): the /proc figures above without the round starts' measured "
+        f"CPU, over the {made:,} actions: gunicorn {app_ms:.2f} + PostgreSQL {db_ms:.2f} = "
+        f"**{app_ms + db_ms:.2f} ms**.",
+    ]
 
 
 def report(profile: Profile, env: str, engine: dict[str, Any], http: dict[str, Any]) -> str:
@@ -633,6 +687,7 @@ def report(profile: Profile, env: str, engine: dict[str, Any], http: dict[str, A
             f"PostgreSQL backends {db_ms:.1f} ms. These count only work done for this benchmark, so they "
             "hold on a busy machine where the latencies above do not.",
         ]
+        lines += probed_lines(http)
         lines += calibration_table(http, requests_made)
     checks = http["checks"]
     lines += ["", "## Integrity after the run", ""]
