@@ -114,10 +114,9 @@ def _chips_of(request: HttpRequest, table: Table, player: int) -> list[str]:
     if seat is None:
         return []
     balance = get_player_balances(players=[seat.player])[player]
-    row = {"player": seat.player, "balance": balance}
     return [
         faro_markup.pick_available(player, balance.available, oob=True),
-        render_to_string("console/_seat_balance.html", {"row": row, "oob": True}, request),
+        panel_markup.seat_balance(player, balance, oob=True),
     ]
 
 
@@ -175,8 +174,7 @@ def dealt_answer(request: HttpRequest, screen: Mapping[str, Any]) -> HttpRespons
         ),
     ]
     parts += [
-        render_to_string("console/_seat_balance.html", {**context, "row": row}, request)
-        for row in screen["seats"]
+        panel_markup.seat_balance(row["player"].pk, row["balance"], oob=True) for row in screen["seats"]
     ]
     answer = HttpResponse("\n".join(parts))
     answer["HX-Retarget"] = "#head-receipt"

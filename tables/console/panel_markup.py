@@ -1,5 +1,5 @@
-"""Markup every game's screen shares, written in Python: a form's hidden tokens, the inline error
-and the correction panel.
+"""Markup every game's screen shares, written in Python: a form's hidden tokens, a seated
+player's chips, the inline error and the correction panel.
 
 A Faro tap's answer redraws these on every bet and turn (``faro_partial``); drawn by the template
 engine they cost several times what the same text costs written here (issue 22). The templates
@@ -19,6 +19,7 @@ from django.middleware.csrf import get_token
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
+from casino.money import format_dollars
 from tables.console.idempotency import new_token
 
 OOB = ' hx-swap-oob="true"'  # a part a tap's answer sends alone, out of band (``faro_partial``)
@@ -34,6 +35,20 @@ def token_input(element_id: str = "") -> SafeString:
     the input's id, for a form whose token a partial answer replaces (``faro_partial``)."""
     named = f'id="{escape(element_id)}" ' if element_id else ""
     return mark_safe(f'<input type="hidden" {named}name="token" value="{new_token()}">')
+
+
+def seat_balance(player_id: int, balance: Any, *, oob: bool = False) -> SafeString:
+    """A seated player's chips in the seats panel (``casino.selectors.Balance``); a Faro tap's
+    answer sends it alone, out of band, for each player whose chips it moved."""
+    in_play = (
+        f' <span class="muted">+ {escape(format_dollars(balance.in_play))} in play</span>'
+        if balance.in_play
+        else ""
+    )
+    return mark_safe(
+        f'\n<span class="nowrap" id="seat-available-{int(player_id)}" title="Available to play"'
+        f"{OOB if oob else ''}>{escape(format_dollars(balance.available))}{in_play}</span>\n"
+    )
 
 
 def inline_error(flash: Any, here: Any) -> str:

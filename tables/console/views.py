@@ -33,6 +33,7 @@ from casino.selectors import (
     search_players,
 )
 from ledger.errors import InsufficientFunds, LedgerError
+from ledger.selectors import get_balance
 from tables import services
 from tables.accounts import WALLET_PREFIX
 from tables.console import faro as faro_screen
@@ -386,7 +387,7 @@ def after_round_action(
     its check (an action moves chips to and from the tray, whose balance is read again, but never
     seats, limits or the session) and the round as the action saved it (None: a replayed tap,
     whose round is read). ``in_part`` answers from the screen's context instead of drawing it."""
-    table.tray.refresh_from_db(fields=["balance"])
+    table.tray.balance = get_balance(code=table.tray.code)
     if in_part is not None:
         return in_part(request, table_context(request, table.pk, flash=flash, table=table, saved=saved))
     return render_table(request, table.pk, flash=flash, table=table, saved=saved)

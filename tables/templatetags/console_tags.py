@@ -54,6 +54,12 @@ def inline_error(context: template.Context, here: Any) -> str:
 
 
 @register.simple_tag(takes_context=True)
+def seat_balance(context: template.Context, row: Any) -> SafeString:
+    """A seat row's chips (``panel_markup.seat_balance``), out of band where the context says so."""
+    return panel_markup.seat_balance(row["player"].pk, row["balance"], oob=bool(context.get("oob")))
+
+
+@register.simple_tag(takes_context=True)
 def correction_panel(context: template.Context) -> SafeString:
     """The correction panel (``panel_markup.correction_panel``) from the screen's context."""
     return panel_markup.correction_panel(

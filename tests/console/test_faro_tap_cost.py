@@ -83,8 +83,8 @@ def test_a_bet_tap_reads_its_table_once_and_its_tray_again_for_the_screen(floor:
     # The table, its tray and its seats: one statement (tables.selectors.table_with_seats).
     assert sum("FROM tables_table AS t0" in sql for sql in statements) == 1
     assert not any(sql.startswith(('SELECT "tables_table"', 'SELECT "tables_seat"')) for sql in statements)
-    tray = floor.faro.tray_id
-    assert sum(f'"ledger_account"."id" = {tray}' in sql for sql in statements) == 1
+    tray = floor.faro.tray.code
+    assert sum(f"FROM ledger_account WHERE code = '{tray}'" in sql for sql in statements) == 1
     # Pinned: lower it when the work drops (a session, the tap's record, the action, the screen;
     # a bet reads nothing of the round before the action, and the screen after it reads neither
     # the table nor the round again, nor the last action and its correction: the action is both).

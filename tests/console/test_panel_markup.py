@@ -11,6 +11,7 @@ from typing import Any
 
 from django.test import RequestFactory
 
+from casino.selectors import Balance
 from tables.console import faro_markup, panel_markup
 from tables.console.views import Flash
 
@@ -116,3 +117,13 @@ def test_the_dealing_panel_offers_deal_turn_only_on_an_electronic_shoe_and_lists
     assert "Key the cards on the card picker" in manual
     assert ">The last turn</h2>" in manual
     assert "recent-turns" not in manual  # no turn dealt yet
+
+
+def test_a_seats_chips_show_what_is_in_play_only_when_there_is_some() -> None:
+    idle = panel_markup.seat_balance(12, Balance(12, 123_450, 0, 123_450, None))
+    assert idle.strip() == (
+        '<span class="nowrap" id="seat-available-12" title="Available to play">$1,234.50</span>'
+    )
+    betting = panel_markup.seat_balance(12, Balance(12, 5, 700, 705, None), oob=True)
+    assert 'id="seat-available-12" title="Available to play" hx-swap-oob="true">$0.05' in betting
+    assert '<span class="muted">+ $7.00 in play</span></span>' in betting
