@@ -53,12 +53,15 @@ def test_a_worker_freezes_its_warm_up_once_after_that_many_answers(config: dict[
         hook(worker, None, {}, None)
     before = gc.get_freeze_count()
     assert before == 0  # nothing frozen in the worker until then
-    cache = [{"built": i} for i in range(100)]  # what the first requests leave in a worker's caches
+    cache = [["built", i] for i in range(100)]  # what the first requests leave in a worker's caches (tracked)
     hook(worker, None, {}, None)
     frozen = gc.get_freeze_count()
     assert frozen >= before + len(cache)
+    later = [["built after", i] for i in range(100)]  # lists: tracked, and frozen only if frozen again
     hook(worker, None, {}, None)  # not again
-    assert gc.get_freeze_count() == frozen
+    # A frozen object that dies leaves the count (another test's thread may drop one meanwhile),
+    # so the count may shrink; freezing again would have added ``later``.
+    assert gc.get_freeze_count() < frozen + len(later)
     assert worker.served == warm + 1
 
 
