@@ -3,8 +3,11 @@ dealt in stays until the round settles (issue 20 item 8)."""
 
 from __future__ import annotations
 
+from casino.models import Player
+from tables.games.base import Settlement, wallet
 from tables.models import Round
 from tables.replay import check_round
+from tables.rounds import _wallets_of
 from tests.factories import ApiFloor
 
 
@@ -43,3 +46,15 @@ def test_a_pot_game_player_dealt_in_cannot_leave_mid_round(floor: ApiFloor) -> N
     response = floor.client(floor.dealer).delete(f"/api/v1/tables/{table['id']}/seats/{players[0]}")
     assert response.status_code == 409
     assert response.json()["error"]["code"] == "chips_in_play"
+
+
+def test_a_settlement_for_a_player_no_longer_seated_still_finds_their_wallet(floor: ApiFloor) -> None:
+    """A round action reads the seated players' wallets with the round's lock; one it pays who has
+    left the table (no game does so today) has their wallet read apart, not a missing code."""
+    seated, gone = floor.new_player(buy_in=1_000), floor.new_player(buy_in=1_000)
+    codes = dict(Player.objects.filter(pk__in=[seated, gone]).values_list("pk", "wallet__code"))
+    moved = [
+        Settlement("win", "tray:1", wallet(seated), 100, seated),
+        Settlement("win", "tray:1", wallet(gone), 100, gone),
+    ]
+    assert _wallets_of(moved, seated={seated: codes[seated]}) == codes

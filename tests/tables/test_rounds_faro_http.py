@@ -617,7 +617,8 @@ def test_idempotency_key_replays_an_action_without_moving_chips_twice(floor: Api
 
 
 def test_a_player_id_beyond_any_stored_id_is_not_seated(floor: ApiFloor) -> None:
-    """The seat is looked up in plain SQL: an id PostgreSQL cannot hold is a 400, never a 500."""
+    """The seat is checked against the players seated at the table: an id PostgreSQL cannot hold
+    is a 400, never a 500."""
     deal = new_deal(floor, shoe="manual")
     for player in (2**63, -(2**63) - 1, 2**80):
         body = deal.floor.act(
