@@ -18,7 +18,6 @@ from html import escape
 from typing import Any
 
 from django.http import HttpRequest
-from django.urls import reverse
 from django.utils.html import json_script
 from django.utils.safestring import SafeString, mark_safe
 
@@ -26,6 +25,7 @@ from casino.money import format_dollars
 from tables.console.cards import card_label, card_name, shown_card, shown_suit, suit_class
 from tables.console.panel_markup import OOB as _OOB
 from tables.console.panel_markup import csrf_input, inline_error, token_input
+from tables.console.paths import path_to
 
 
 def _joined(parts: Iterable[str]) -> SafeString:
@@ -195,6 +195,27 @@ def keeper(rows: Sequence[Mapping[str, Any]]) -> SafeString:
     return _joined(wire(row) for row in rows)
 
 
+_KEEPER_KEY = (
+    '<p class="keeper-key"><span><span class="bead losers">L</span> lost</span><span><span class="bead '
+    'winners">W</span> won</span><span><span class="bead soda">S</span> soda</span><span><span class="bead '
+    'hock">H</span> hock</span></p>'
+)
+
+
+def keeper_panel(rows: Sequence[Mapping[str, Any]], *, oob: bool) -> SafeString:
+    """The casekeeper's panel around ``keeper``; a dealing tap's answer sends it whole (oob)."""
+    return mark_safe(
+        '\n    <section class="panel" id="casekeeper" aria-labelledby="keeper-title"'
+        f"{_on(oob, _OOB)}>\n"
+        '      <h2 id="keeper-title">Casekeeper</h2>\n'
+        '      <div class="keeper" data-testid="casekeeper">\n'
+        f"        {keeper(rows)}\n"
+        "      </div>\n"
+        f"      {_KEEPER_KEY}\n"
+        "    </section>\n"
+    )
+
+
 _OUT = ' disabled aria-disabled="true"'
 
 
@@ -215,8 +236,56 @@ def picker(rows: Sequence[Mapping[str, Any]]) -> SafeString:
     return _joined(row(r) for r in rows)
 
 
+def _slot(number: int, words: str) -> str:
+    name = f"card_{number}"
+    return (
+        f'<input type="hidden" name="{name}" value=""><button type="button" class="slot" data-slot="{name}">'
+        f'<span>{words}</span><span class="slot-card">tap a card</span></button>'
+    )
+
+
+def picker_panel(
+    request: HttpRequest, *, table: Any, round_: Any, faro: Mapping[str, Any], flash: Any, oob: bool
+) -> SafeString:
+    """A manual shoe's card picker: the slots this step keys, then the 52 cards (``picker``). A
+    dealing tap's answer sends it whole (oob); an electronic shoe has none."""
+    if round_.shoe != "manual":
+        return mark_safe("\n\n")
+    step = round_.state.get("next_action")
+    url = _faro_url(table.pk, round_.pk, str(step))
+    if step == "soda":
+        title, label, verbs = "the soda", "Burn the soda", '["burned"]'
+        slots = f"\n          {_slot(0, 'Soda')}"
+    else:
+        last = step == "last_turn"
+        title = "banker, player, hock" if last else "banker's card, then player's card"
+        label, verbs = ("Deal the last turn" if last else "Deal turn"), '["loses", "wins", "hock"]'
+        hock = _slot(2, "Hock") if last else ""
+        banker, player = _slot(0, "Banker's card (loses)"), _slot(1, "Player's card (wins)")
+        slots = f"\n          {banker}\n          {player}\n          {hock}"
+    return mark_safe(
+        f'\n\n<section class="panel" aria-labelledby="picker-title" id="card-picker"{_on(oob, _OOB)}>\n'
+        f'    <h2 id="picker-title">Card picker: {title}</h2>\n'
+        f"    {inline_error(flash, step)}\n\n"
+        f'    <form id="picker-form" method="post" action="{url}" hx-post="{url}"\n'
+        '          hx-disabled-elt="find button[type=submit]" data-card-slots\n'
+        f'          data-label="{label}"\n'
+        f"          data-verbs='{verbs}'>\n"
+        f"      {csrf_input(request)}{token_input()}"
+        f'<input type="hidden" id="version-picker" name="version" value="{round_.version}">\n'
+        f'      <div class="slots">\n        {slots}\n        \n      </div>\n'
+        '      <div class="picker" role="group" aria-label="Cards">\n'
+        f"        {picker(faro['picker'])}\n"
+        "      </div>\n"
+        '      <div class="confirm-bar"><button type="submit" class="btn btn-primary btn-xl" data-confirm'
+        ' data-testid="deal-manual">Deal</button></div>\n'
+        "    </form>\n"
+        "</section>\n\n"
+    )
+
+
 def _faro_url(table_id: int, round_id: int, kind: str) -> str:
-    return escape(reverse("console:faro", args=[table_id, round_id, kind]))
+    return escape(path_to("console:faro", table_id, round_id, kind))
 
 
 def _card_chip(code: Any) -> str:
@@ -318,7 +387,7 @@ def amounts(table_id: int, faro: Mapping[str, Any], sticky: Mapping[str, Any]) -
     """The bet form's chips, which poll the table's limits: a pit boss's change swaps in new chips
     (``views.bet_amounts`` answers 204 while the limits are unchanged)."""
     low, high = faro["limits"]["min_bet"], faro["limits"]["max_bet"]
-    url = escape(reverse("console:amounts", args=[table_id]))
+    url = escape(path_to("console:amounts", table_id))
     chosen, custom = sticky.get("amount"), escape(str(sticky.get("custom_amount") or ""))
     picks = "".join(
         f'\n        <label class="pick"><input type="radio" name="amount" value="{value}"'

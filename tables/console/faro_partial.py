@@ -32,7 +32,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.template.loader import render_to_string
 from django.utils.html import escape
 
 from casino.selectors import get_player_balances
@@ -134,7 +133,7 @@ def bet_answer(
     public = saved.state
     bet = public["bets"][-1]  # the engine appends the bet it placed
     parts = [
-        render_to_string("console/_receipt.html", {"flash": flash, "table": table}, request),
+        panel_markup.receipt(request, flash, table),
         *_versions(saved, first_bet=len(public["bets"]) == 1),
         _oob_input("bet-token", "token", new_token()),
         _placed(public, bet, seats, names),
@@ -151,21 +150,16 @@ def bet_answer(
     return answer
 
 
-DEALT_TEMPLATES = (  # what a dealing step changes that a template draws, as on the whole screen
-    "console/games/_faro_picker.html",
-    "console/games/_faro_keeper.html",
-    "console/_tray_balance.html",
-)
-
-
 def dealt_answer(request: HttpRequest, screen: Mapping[str, Any]) -> HttpResponse:
     """The receipt (swapped into the header's slot) and what a dealing step changed, out of band,
     from the whole screen's context (``screen``): each part drawn by what draws it on the screen."""
-    context = {**screen, "oob": True}
     table, flash = screen["table"], screen["flash"]
     panel = {"table": table, "round_": screen["round"], "faro": screen["faro"], "flash": flash, "oob": True}
-    parts = [render_to_string(name, context, request) for name in ("console/_receipt.html", *DEALT_TEMPLATES)]
-    parts += [
+    parts = [
+        panel_markup.receipt(request, flash, table),
+        faro_markup.picker_panel(request, **panel),
+        faro_markup.keeper_panel(screen["faro"]["casekeeper"], oob=True),
+        panel_markup.tray_balance(table.tray.balance, oob=True),
         faro_markup.bet_form(request, seats=screen["seats"], sticky=screen["sticky"], **panel),
         faro_markup.deal_panel(request, **panel),
         faro_markup.bets_panel(request, **panel),

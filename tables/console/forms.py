@@ -233,7 +233,7 @@ class FaroRemoveBetForm(forms.Form):
 
 
 def keyed_card(slot: int) -> str:
-    """The card picker's field for its ``slot``-th card (``card_0`` …; games/_faro_picker.html)."""
+    """The card picker's field for its ``slot``-th card (``card_0`` …; ``faro_markup.picker_panel``)."""
     return f"card_{slot}"
 
 

@@ -16,18 +16,35 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
-from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
-from casino.money import format_dollars
+from casino.money import format_dollars, format_dollars_input
 from tables.console.idempotency import new_token
+from tables.console.paths import path_to
 
 OOB = ' hx-swap-oob="true"'  # a part a tap's answer sends alone, out of band (``faro_partial``)
 
 
+_MASKED = "casekeeper_csrf_masked"  # the request's (secret, masked token): ``csrf_token``
+
+
+def csrf_token(request: HttpRequest) -> str:
+    """Django's ``get_token``, masked once per request and secret: a tap's answer has several forms,
+    and masking (32 random characters) cost more than writing a form. One masked token for every
+    form of an answer is what a template's ``{% csrf_token %}`` gives too; a secret rotated meanwhile
+    (signing in) gets a new one."""
+    secret = request.META.get("CSRF_COOKIE")
+    kept = getattr(request, _MASKED, None)
+    if secret is not None and kept is not None and kept[0] == secret:
+        return str(kept[1])
+    token = get_token(request)
+    setattr(request, _MASKED, (request.META.get("CSRF_COOKIE"), token))
+    return token
+
+
 def csrf_input(request: HttpRequest) -> str:
     """The CSRF field, as Django's ``{% csrf_token %}`` writes it."""
-    return f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(get_token(request))}">'
+    return f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(csrf_token(request))}">'
 
 
 def token_input(element_id: str = "") -> SafeString:
@@ -48,6 +65,58 @@ def seat_balance(player_id: int, balance: Any, *, oob: bool = False) -> SafeStri
     return mark_safe(
         f'\n<span class="nowrap" id="seat-available-{int(player_id)}" title="Available to play"'
         f"{OOB if oob else ''}>{escape(format_dollars(balance.available))}{in_play}</span>\n"
+    )
+
+
+def tray_balance(balance: int, *, oob: bool = False) -> SafeString:
+    """The header's tray balance; a Faro dealing tap's answer sends it alone, out of band."""
+    return mark_safe(
+        f'\n<strong data-testid="tray" id="tray-balance"{OOB if oob else ""}>'
+        f"{escape(format_dollars(balance))}</strong>"
+    )
+
+
+_REPLAYED = ' <span class="muted">(already done — shown again, nothing posted twice)</span>'
+_RECEIPT_BUTTONS = (
+    '  <button type="button" class="receipt-more btn btn-quiet" data-receipt-more aria-expanded="false"'
+    " hidden>more</button>\n"
+    '  <button type="button" class="close-receipt" data-close-receipt aria-label="Dismiss">×</button>\n'
+)
+
+
+def _fill_form(request: HttpRequest, table_id: int, cents: int) -> str:
+    """The next step when the tray cannot pay: a fill request pre-filled with what it lacks."""
+    url = escape(path_to("console:fill", table_id))
+    return (
+        f'\n  <form class="receipt-fill" method="post" action="{url}" hx-post="{url}" hx-target="#screen"'
+        ' hx-swap="outerHTML" hx-disabled-elt="find button" data-testid="request-fill">\n'
+        f"    {csrf_input(request)}{token_input()}\n"
+        '    <label for="fill-amount"><span>Fill ($)</span><input type="text" inputmode="decimal"'
+        f' id="fill-amount" name="amount" value="{escape(format_dollars_input(cents))}" required></label>\n'
+        '    <button type="submit" class="btn btn-primary">Request a fill</button>\n'
+        "  </form>\n  "
+    )
+
+
+def receipt(request: HttpRequest, flash: Any, table: Any = None) -> SafeString:
+    """The answer to the last tap (``views.Flash``), two lines at most: console.js shows "more" when
+    there is more and fades a success after a few seconds; a refusal stays until dismissed. A tray
+    that cannot pay gets the fill that lets play go on (``table``: where it is asked)."""
+    if not flash:
+        return mark_safe("\n")
+    ok = flash.ok
+    head = (
+        f'\n<div class="receipt {"ok" if ok else "err"}" role="{"status" if ok else "alert"}"'
+        f' aria-live="{"polite" if ok else "assertive"}" data-testid="receipt"'
+        f"{' data-fade-after="6000"' if ok else ''}>\n"
+    )
+    said = f"{'' if ok else 'Refused: '}{escape(str(flash.headline))}{_REPLAYED if flash.replayed else ''}"
+    listed = "".join(f"<li>{escape(str(line))}</li>" for line in flash.lines)
+    fill = _fill_form(request, table.pk, flash.fill_cents) if flash.fill_cents and table else ""
+    return mark_safe(
+        f'{head}  <div class="receipt-body" data-receipt-body>\n    <p>{said}</p>\n'
+        f"    {f'<ul>{listed}</ul>' if flash.lines else ''}\n  </div>\n  {fill}\n"
+        f"{_RECEIPT_BUTTONS}</div>\n\n"
     )
 
 
@@ -78,7 +147,7 @@ def correction_panel(
             " play resumes once it is decided.</p>\n  "
         )
     else:
-        url = escape(reverse("console:correction", args=[table_id, correction["round"].pk]))
+        url = escape(path_to("console:correction", table_id, correction["round"].pk))
         last = correction["last"]
         last_pick = (
             '<label class="pick"><input type="radio" name="void" value="last" checked> The last action '

@@ -84,6 +84,30 @@ def faro_bets_panel(context: template.Context) -> SafeString:
 
 
 @register.simple_tag(takes_context=True)
+def faro_picker_panel(context: template.Context) -> SafeString:
+    """A manual shoe's card picker (``faro_markup.picker_panel``) from the screen's context."""
+    return faro_markup.picker_panel(context["request"], **_faro_panel_context(context))
+
+
+@register.simple_tag(takes_context=True)
+def faro_keeper_panel(context: template.Context) -> SafeString:
+    """The casekeeper (``faro_markup.keeper_panel``) from the screen's context."""
+    return faro_markup.keeper_panel(context["faro"]["casekeeper"], oob=bool(context.get("oob")))
+
+
+@register.simple_tag(takes_context=True)
+def receipt(context: template.Context) -> SafeString:
+    """The answer to the last tap (``panel_markup.receipt``) from the screen's context."""
+    return panel_markup.receipt(context["request"], context.get("flash"), context.get("table"))
+
+
+@register.simple_tag(takes_context=True)
+def tray_balance(context: template.Context) -> SafeString:
+    """The header's tray balance (``panel_markup.tray_balance``) from the screen's context."""
+    return panel_markup.tray_balance(context["table"].tray.balance, oob=bool(context.get("oob")))
+
+
+@register.simple_tag(takes_context=True)
 def faro_bet_form(context: template.Context) -> SafeString:
     """The Faro bet form (``faro_markup.bet_form``) from the screen's context."""
     return faro_markup.bet_form(
@@ -133,9 +157,3 @@ def role_nav(context: template.Context) -> dict[str, Any]:
 def in_words(value: Any) -> str:
     """An engine's state value (a phase, a settle mode, an outcome) in words, never its code."""
     return state_words(value) if value not in (None, "") else ""
-
-
-# The Faro screen's loops are written in Python (tables.console.faro_markup): most taps answer with
-# the whole screen, and drawn by the template engine they were most of a tap's CPU (issue 22).
-faro_keeper = register.simple_tag(faro_markup.keeper, name="faro_keeper")
-faro_picker = register.simple_tag(faro_markup.picker, name="faro_picker")

@@ -127,3 +127,83 @@ def test_a_seats_chips_show_what_is_in_play_only_when_there_is_some() -> None:
     betting = panel_markup.seat_balance(12, Balance(12, 5, 700, 705, None), oob=True)
     assert 'id="seat-available-12" title="Available to play" hx-swap-oob="true">$0.05' in betting
     assert '<span class="muted">+ $7.00 in play</span></span>' in betting
+
+
+def test_a_receipt_escapes_its_words_says_a_refusal_and_a_replay_and_offers_the_fill_a_tray_lacks() -> None:
+    done = panel_markup.receipt(
+        request(), Flash(ok=True, headline=f"Paid {ODD}", lines=(ODD, "Bank took $5.00"))
+    )
+    assert f"<p>Paid {ESCAPED}</p>" in done
+    assert f"<ul><li>{ESCAPED}</li><li>Bank took $5.00</li></ul>" in done
+    assert 'role="status"' in done
+    assert 'data-fade-after="6000"' in done  # a success fades; a refusal stays
+    assert ODD not in done
+    no = panel_markup.receipt(request(), refused("bet"), SimpleNamespace(pk=3))
+    assert f"<p>Refused: {ESCAPED} cannot bet that.</p>" in no
+    assert 'role="alert"' in no
+    assert "data-fade-after" not in no
+    assert "<ul>" not in no
+    assert "request-fill" not in no  # nothing short
+    again = panel_markup.receipt(request(), Flash(ok=True, headline="Kate bet $5.00.", replayed=True))
+    assert "(already done — shown again, nothing posted twice)" in again
+    short = Flash(ok=False, headline="The tray is short.", fill_cents=123_450)
+    fill = panel_markup.receipt(request(), short, SimpleNamespace(pk=3))
+    assert 'action="/console/tables/3/fill/"' in fill
+    assert 'name="amount" value="1234.50"' in fill
+    assert 'name="csrfmiddlewaretoken"' in fill
+    assert "request-fill" not in panel_markup.receipt(request(), short)  # no table: nowhere to ask
+    assert panel_markup.receipt(request(), None) == "\n"
+
+
+def test_the_tray_balance_is_in_dollars_and_out_of_band_only_when_asked() -> None:
+    assert panel_markup.tray_balance(123_450) == (
+        '\n<strong data-testid="tray" id="tray-balance">$1,234.50</strong>'
+    )
+    assert 'id="tray-balance" hx-swap-oob="true">−$5.00<' in panel_markup.tray_balance(-500, oob=True)
+
+
+def _manual(step: str) -> SimpleNamespace:
+    return SimpleNamespace(pk=41, shoe="manual", version=9, state={"next_action": step})
+
+
+def test_the_card_picker_keys_the_cards_this_step_takes_and_shows_its_refusal_under_it() -> None:
+    table = SimpleNamespace(pk=3)
+    faro = {"picker": [{"cards": [{"code": "AS", "out": False}, {"code": "KH", "out": True}]}]}
+    soda = faro_markup.picker_panel(
+        request(), table=table, round_=_manual("soda"), faro=faro, flash=None, oob=False
+    )
+    assert "Card picker: the soda" in soda
+    assert soda.count('class="slot"') == 1
+    assert 'action="/console/tables/3/rounds/41/faro/soda/"' in soda
+    assert 'data-label="Burn the soda"' in soda
+    assert 'id="version-picker" name="version" value="9"' in soda
+    assert 'data-card="KH" disabled aria-disabled="true" aria-label="king of hearts, already out"' in soda
+    assert "hx-swap-oob" not in soda
+    last = faro_markup.picker_panel(
+        request(), table=table, round_=_manual("last_turn"), faro=faro, flash=refused("last_turn"), oob=True
+    )
+    assert "Card picker: banker, player, hock" in last
+    assert [name for name in ("card_0", "card_1", "card_2") if f'data-slot="{name}"' in last] == [
+        "card_0",
+        "card_1",
+        "card_2",
+    ]
+    assert f'data-testid="inline-error">{ESCAPED} cannot bet that.</p>' in last
+    assert 'id="card-picker" hx-swap-oob="true"' in last
+    turn = faro_markup.picker_panel(
+        request(), table=table, round_=_manual("turn"), faro=faro, flash=None, oob=False
+    )
+    assert 'data-slot="card_2"' not in turn
+    assert "inline-error" not in turn
+    electronic = SimpleNamespace(pk=41, shoe="electronic", version=9, state={"next_action": "turn"})
+    assert "card-picker" not in faro_markup.picker_panel(
+        request(), table=table, round_=electronic, faro=faro, flash=None, oob=False
+    )
+
+
+def test_the_casekeeper_panel_wraps_its_wires_and_goes_out_of_band_only_when_asked() -> None:
+    rows = [{"rank": "Q", "left": 0, "gone": [], "remaining": range(0)}]
+    panel = faro_markup.keeper_panel(rows, oob=True)
+    assert 'id="casekeeper" aria-labelledby="keeper-title" hx-swap-oob="true">' in panel
+    assert 'class="wire dead" aria-label="Q: 0 left"' in panel
+    assert "hx-swap-oob" not in faro_markup.keeper_panel(rows, oob=False)

@@ -295,7 +295,7 @@
     render();
   }
 
-  /* A receipt (console/_receipt.html) shows two lines; "more" opens the rest. A success fades after
+  /* A receipt (tables/console/panel_markup.py receipt) shows two lines; "more" opens the rest. A success fades after
      data-fade-after ms unless the dealer is reading it (opened, or focus inside); a refusal has no
      data-fade-after and stays until dismissed. A faded receipt is hidden, not removed. */
   function initReceipt(receipt) {
