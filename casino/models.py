@@ -7,12 +7,12 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.contrib.sessions.base_session import AbstractBaseSession
 from django.db import models, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from casino.observability.context import current_request
-from casino.user_sessions import delete_user_sessions
 from casino.usernames import username_skeleton
 
 
@@ -81,7 +81,7 @@ class User(AbstractUser):
         tokens = ApiToken.objects.filter(user=self, revoked_at__isnull=True, expires_at__gt=now).update(
             revoked_at=now
         )
-        sessions = delete_user_sessions(user_id=self.pk, now=now)
+        sessions, _ = Session.objects.filter(user=self, expire_date__gt=now).delete()
         ActionLog.objects.record(
             actor=None,
             action="user.credentials_revoked",
@@ -114,6 +114,14 @@ class User(AbstractUser):
     @property
     def is_floor_staff(self) -> bool:
         return self.effective_role in STAFF_ROLES
+
+
+class Session(AbstractBaseSession):
+    """A browser's session (Django's database sessions), with the user it is signed in as in a
+    column of its own: a request reads its session and its user in one statement
+    (``casino.request_user``), and a user's sessions are found without decoding any."""
+
+    user = models.ForeignKey(User, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
 
 
 class Player(models.Model):

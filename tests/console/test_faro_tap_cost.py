@@ -85,13 +85,14 @@ def test_a_bet_tap_reads_its_table_once_and_its_tray_again_for_the_screen(floor:
     assert not any(sql.startswith(('SELECT "tables_table"', 'SELECT "tables_seat"')) for sql in statements)
     tray = floor.faro.tray.code
     assert sum(f"FROM ledger_account WHERE code = '{tray}'" in sql for sql in statements) == 1
-    # Pinned: lower it when the work drops (a session, the tap's record, the action, the screen;
-    # a bet reads nothing of the round before the action, and the screen after it reads neither
-    # the table nor the round again, nor the last action and its correction: the action is both).
+    # Pinned: lower it when the work drops (a session with its user, the tap's record, the action,
+    # the screen; a bet reads nothing of the round before the action, and the screen after it reads
+    # neither the table nor the round again, nor the last action and its correction: the action is
+    # both).
     assert not any(sql.startswith('SELECT "tables_round"') for sql in statements)
     assert not any('FROM "tables_correction"' in sql for sql in statements)
     assert not any('FROM "tables_tablesession"' in sql for sql in statements)  # the screen shows none
-    assert len(statements) == 13, "\n".join(sql[:100] for sql in statements)
+    assert len(statements) == 12, "\n".join(sql[:100] for sql in statements)
 
 
 def _correction_panel(screen: str) -> str:
