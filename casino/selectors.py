@@ -5,12 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import connection
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from casino.models import Player, User
+from ledger.errors import UnknownAccount
 from ledger.models import Account, AccountPurpose, Entry
 from ledger.selectors import list_statement
 
@@ -89,21 +91,47 @@ _BALANCES = (
 )
 
 
-def get_player_balances(*, players: Sequence[Player]) -> dict[int, Balance]:
-    """Each player's balance by player id (as ``get_player_balance``), one read for them all."""
-    if not players:
-        return {}
+# The same, after one account's own balance (its player NULL): a dealer's screen after a tap shows
+# the tray's balance beside the seated players' chips, and reads them together.
+_ACCOUNT_AND_BALANCES = (
+    f"SELECT NULL::bigint, balance, 0::bigint, 0::numeric FROM {Account._meta.db_table} WHERE code = %s"
+    f" UNION ALL {_BALANCES}"
+)
+
+
+def _balance_params(players: Sequence[Player]) -> list[Any]:
     ids, wallets = [p.pk for p in players], [p.wallet_id for p in players]
-    holders = [holder_of(p) for p in players]
-    with connection.cursor() as cursor:
-        cursor.execute(_BALANCES, [AccountPurpose.LAYOUT.value, ids, wallets, holders])
-        rows = cursor.fetchall()
+    return [AccountPurpose.LAYOUT.value, ids, wallets, [holder_of(p) for p in players]]
+
+
+def _balances_of(rows: Iterable[Sequence[int]]) -> dict[int, Balance]:
     now = timezone.now()
     balances = {}
     for player_id, balance, held, on_layouts in rows:
         available, in_play = balance - held, held + int(on_layouts)
         balances[player_id] = Balance(player_id, available, in_play, available + in_play, now)
     return balances
+
+
+def get_player_balances(*, players: Sequence[Player]) -> dict[int, Balance]:
+    """Each player's balance by player id (as ``get_player_balance``), one read for them all."""
+    if not players:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(_BALANCES, _balance_params(players))
+        return _balances_of(cursor.fetchall())
+
+
+def get_balances_with(*, code: str, players: Sequence[Player]) -> tuple[int, dict[int, Balance]]:
+    """The balance of the account ``code`` (``ledger.selectors.get_balance``, a table's tray) and
+    each player's (``get_player_balances``), in one read."""
+    with connection.cursor() as cursor:
+        cursor.execute(_ACCOUNT_AND_BALANCES, [code, *_balance_params(players)])
+        rows = cursor.fetchall()
+    account = [int(balance) for player, balance, _, _ in rows if player is None]
+    if not account:
+        raise UnknownAccount(f"No such account: {code}.")
+    return account[0], _balances_of(row for row in rows if row[0] is not None)
 
 
 def get_player_balance(*, player: Player) -> Balance:

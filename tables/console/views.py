@@ -26,6 +26,8 @@ from casino.models import Player
 from casino.money import format_dollars
 from casino.permissions import home_screen, may
 from casino.selectors import (
+    Balance,
+    get_balances_with,
     get_player_balance,
     get_player_balances,
     player_names,
@@ -33,7 +35,6 @@ from casino.selectors import (
     search_players,
 )
 from ledger.errors import InsufficientFunds, LedgerError
-from ledger.selectors import get_balance
 from tables import services
 from tables.accounts import WALLET_PREFIX
 from tables.console import faro as faro_screen
@@ -151,9 +152,10 @@ def home(request: HttpRequest) -> HttpResponse:
 # --------------------------------------------------------------------------- the table screen
 
 
-def _seat_rows(table: Table) -> list[dict[str, Any]]:
+def _seat_rows(table: Table, chips: Mapping[int, Balance] | None = None) -> list[dict[str, Any]]:
+    """The seated players with their chips (``chips``: as read already, with the tray's balance)."""
     seated = getattr(table, "active_seats", [])
-    balances = get_player_balances(players=[seat.player for seat in seated])
+    balances = chips if chips is not None else get_player_balances(players=[seat.player for seat in seated])
     return [
         {
             "seat": seat,
@@ -216,10 +218,12 @@ def table_context(
     opening: OpeningPlan | None = None,
     table: Table | None = None,
     saved: Round | None = None,
+    chips: Mapping[int, Balance] | None = None,
 ) -> dict[str, Any]:
     """The table screen's context. After a round action (``after_round_action``): ``table`` is the
-    request's own ``dealer_table`` read, and ``saved`` the round as the action saved it (the
-    table's newest round, live or just settled), so neither is read again."""
+    request's own ``dealer_table`` read, ``saved`` the round as the action saved it (the
+    table's newest round, live or just settled), so neither is read again, and ``chips`` the
+    seated players' chips, read with the tray's balance."""
     table = table or dealer_table(request.user, table_id)
     if saved is not None:
         live = saved.status in LIVE_ROUND_STATUSES
@@ -232,7 +236,7 @@ def table_context(
     context: dict[str, Any] = {
         "table": table,
         "title": GAME_TITLES.get(table.game, table.game),
-        "seats": _seat_rows(table),
+        "seats": _seat_rows(table, chips),
         "round": round_,
         "last_round": last_round,
         "flash": flash,
@@ -301,9 +305,10 @@ def render_table(
     opening: OpeningPlan | None = None,
     table: Table | None = None,
     saved: Round | None = None,
+    chips: Mapping[int, Balance] | None = None,
 ) -> HttpResponse:
     context = table_context(
-        request, table_id, flash=flash, sticky=sticky, opening=opening, table=table, saved=saved
+        request, table_id, flash=flash, sticky=sticky, opening=opening, table=table, saved=saved, chips=chips
     )
     template = "console/_screen.html" if request.htmx else "console/table.html"  # type: ignore[attr-defined]
     return render(request, template, context, status=status)
@@ -387,10 +392,12 @@ def after_round_action(
     its check (an action moves chips to and from the tray, whose balance is read again, but never
     seats, limits or the session) and the round as the action saved it (None: a replayed tap,
     whose round is read). ``in_part`` answers from the screen's context instead of drawing it."""
-    table.tray.balance = get_balance(code=table.tray.code)
+    seated = [seat.player for seat in getattr(table, "active_seats", [])]
+    table.tray.balance, chips = get_balances_with(code=table.tray.code, players=seated)
     if in_part is not None:
-        return in_part(request, table_context(request, table.pk, flash=flash, table=table, saved=saved))
-    return render_table(request, table.pk, flash=flash, table=table, saved=saved)
+        screen = table_context(request, table.pk, flash=flash, table=table, saved=saved, chips=chips)
+        return in_part(request, screen)
+    return render_table(request, table.pk, flash=flash, table=table, saved=saved, chips=chips)
 
 
 def receipt(headline: str, *lines: str, **extra: Any) -> dict[str, Any]:

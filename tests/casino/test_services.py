@@ -12,10 +12,11 @@ from casino.api.authentication import token_digest
 from casino.errors import Conflict, NotFound, ValidationFailed
 from casino.models import ActionLog, ApiToken, Player, Role, User
 from casino.permissions import access_player
-from casino.selectors import get_player_balance
+from casino.selectors import get_balances_with, get_player_balance, get_player_balances
 from casino.services import buy_in, cash_out, create_player, create_staff, issue_token, revoke_token
-from ledger.errors import IdempotencyConflict, InsufficientFunds
+from ledger.errors import IdempotencyConflict, InsufficientFunds, UnknownAccount
 from ledger.models import Account, AccountPurpose, Entry, Transfer
+from ledger.selectors import get_balance
 from ledger.services import hold
 from tests.factories import PASSWORD, RUN, PlayerFactory
 
@@ -126,6 +127,24 @@ def test_cash_out_respects_holds_and_moves_nothing_when_refused(cashier: User) -
     assert not ActionLog.objects.filter(action="cage.cash_out", data__player=player.pk).exists()
     balance = get_player_balance(player=player)
     assert (balance.available, balance.in_play, balance.total) == (3_000, 7_000, 10_000)
+
+
+@pytest.mark.django_db
+def test_an_accounts_balance_read_with_players_chips_is_what_each_read_alone_gives(cashier: User) -> None:
+    held = PlayerFactory(actor=cashier, funded=10_000)
+    hold(key=f"reserve:{held.pk}", account_code=held.wallet.code, amount=7_000)
+    plain = PlayerFactory(actor=cashier, funded=2_500)
+    cage = held.wallet.code  # any account: a table's tray on a dealer's screen
+    balance, chips = get_balances_with(code=cage, players=[held, plain])
+    assert balance == get_balance(code=cage)
+    alone = get_player_balances(players=[held, plain])
+    assert {p: (b.available, b.in_play, b.total) for p, b in chips.items()} == {
+        p: (b.available, b.in_play, b.total) for p, b in alone.items()
+    }
+    assert (chips[held.pk].available, chips[held.pk].in_play) == (3_000, 7_000)
+    assert get_balances_with(code=cage, players=[]) == (balance, {})
+    with pytest.raises(UnknownAccount):
+        get_balances_with(code="no:such:account", players=[plain])
 
 
 @pytest.mark.django_db

@@ -216,7 +216,7 @@ def test_a_bet_from_the_bet_form_reads_only_the_players_chips_after_the_action(
     statements = [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(SAVEPOINTS)]
     stored = [sql.startswith("UPDATE casino_idempotencyrecord") for sql in statements].index(True)
     after = statements[stored + 1 :]  # once the tap's outcome is stored with its key
-    # Pinned (9; the whole screen after a tap is 12): the tap's own work (a session, the table
+    # Pinned (9; the whole screen after a tap is 11): the tap's own work (a session, the table
     # with its seats in one statement, the tap's record, the action), then one read for the
     # answer: the bettor's chips. Neither the tray, the table's requests nor any other part of the
     # screen is read again.
@@ -341,14 +341,14 @@ def test_a_turn_in_part_reads_nothing_the_screen_does_not_change(floor: Floor, a
         answer = _turn(client, floor, round_, 1, **FROM_DEAL_FORM)
     assert answer["HX-Retarget"] == "#head-receipt"
     statements = [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(SAVEPOINTS)]
-    # Pinned (10): the tap's own work (the session with its user, the table with its seats, the
-    # tap's record, the round and its action), then the tray's balance, the seated players' chips
-    # and the round's newest action (the state cache is filled when a transaction commits, and the
-    # test's never does). The round is not read before an electronic shoe's turn, and the table's
-    # waiting fills and credits (the header and the tray panel) are not read at all.
+    # Pinned (9): the tap's own work (the session with its user, the table with its seats, the
+    # tap's record, the round and its action), then the tray's balance with the seated players'
+    # chips (one read) and the round's newest action (the state cache is filled when a transaction
+    # commits, and the test's never does). The round is not read before an electronic shoe's turn,
+    # and the table's waiting fills and credits (the header and the tray panel) are not read at all.
     assert not any("tables_trayrequest" in sql for sql in statements)
     assert not any(sql.startswith('SELECT "tables_round"') for sql in statements)
-    assert len(statements) == 10, "\n".join(sql[:100] for sql in statements)
+    assert len(statements) == 9, "\n".join(sql[:100] for sql in statements)
 
 
 @pytest.mark.browser
