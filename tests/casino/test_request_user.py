@@ -53,7 +53,7 @@ def test_the_user_read_with_one_session_is_never_given_for_another_id(db: None) 
     assert len(queries.captured_queries) == 1
 
 
-def test_signing_out_and_a_changed_password_end_the_session_rows(db: None) -> None:
+def test_a_changed_password_deletes_the_users_session_rows(db: None) -> None:
     dealer = staff(Role.DEALER, username="rq.out")
     _console(dealer)
     _console(dealer)
