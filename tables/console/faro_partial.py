@@ -21,9 +21,9 @@ casekeeper, every seated player's chips, the tray's balance and the correction p
 turn settles the deal, so it gets the whole screen.
 
 Anything else (a refusal, a replayed token, any other form, a request without htmx) gets the whole
-screen. The markup comes from the same writers and templates as the whole screen's. What the
-screen shows of other people's doings (a fill the pit approved meanwhile, a new seat) waits for the
-next whole screen, as it does after a bet.
+screen. The markup comes from the same writers as the whole screen's. What the screen shows of
+other people's doings (a fill the pit approved meanwhile, a new seat) waits for the next whole
+screen, as it does after a bet.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Markup every game's screen shares, written in Python: a form's hidden tokens, a seated
-player's chips, the inline error and the correction panel.
+player's chips, the tray's balance, the receipt of the last tap, the inline error and the
+correction panel.
 
 A Faro tap's answer redraws these on every bet and turn (``faro_partial``); drawn by the template
 engine they cost several times what the same text costs written here (issue 22). The templates
