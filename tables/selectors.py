@@ -130,12 +130,12 @@ def last_closing_count(table: Table) -> int | None:
     )
 
 
-def list_pending_tray_requests() -> QuerySet[TrayRequest]:
-    return (
-        TrayRequest.objects.filter(status="pending")
-        .select_related("table", "requested_by")
-        .order_by("requested_at")
-    )
+def list_pending_tray_requests(*, table: Table | None = None) -> QuerySet[TrayRequest]:
+    """Fills and credits waiting for a decision, oldest first (``table``: that table's only)."""
+    waiting = TrayRequest.objects.filter(status="pending").order_by("requested_at")
+    if table is not None:
+        return waiting.filter(table=table)
+    return waiting.select_related("table", "requested_by")
 
 
 _ROUND = f"SELECT 1 FROM {Round._meta.db_table} WHERE id = %s"

@@ -19,6 +19,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import DomainError
@@ -72,10 +73,16 @@ from tables.models import (
     Table,
     TableSession,
     TableStatus,
-    TrayRequest,
 )
 from tables.rounds import apply_round_action, log_refused_action, start_round
-from tables.selectors import SettlementRow, get_live_round, get_open_session, list_tables, round_exists
+from tables.selectors import (
+    SettlementRow,
+    get_live_round,
+    get_open_session,
+    list_pending_tray_requests,
+    list_tables,
+    round_exists,
+)
 from tables.services import OpeningPlan
 
 SERVICE_ERRORS = (DomainError, LedgerError, IllegalAction)
@@ -241,7 +248,8 @@ def table_context(
         "last_round": last_round,
         "flash": flash,
         "sticky": sticky.values,
-        "pending": TrayRequest.objects.filter(table=table, status="pending").order_by("requested_at"),
+        # Read when drawn: building the query cost more than a turn's answer, which shows none.
+        "pending": SimpleLazyObject(lambda: list(list_pending_tray_requests(table=table))),
         "names": names,
         "can_change_limits": may(request.user, "table.limits", table=table),
     }

@@ -237,6 +237,9 @@ def test_fill_requested_in_the_console_and_approved_in_the_pit(floor: Floor, as_
     dealer.post(table_url(floor, "fill/"), body, HTTP_HX_REQUEST="true")
     fill = TrayRequest.objects.get()
     assert fill.status == "pending"
+    screen = text(dealer.get(table_url(floor)))
+    assert '<span class="badge pending">1 awaiting approval</span>' in screen  # the header
+    assert '<span class="badge pending">fill</span> $2,000.00' in screen  # the tray panel's list
 
     boss = as_user(floor.pit_boss)
     pit = boss.get("/pit/")
