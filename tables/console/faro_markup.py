@@ -236,6 +236,11 @@ def picker(rows: Sequence[Mapping[str, Any]]) -> SafeString:
     return _joined(row(r) for r in rows)
 
 
+def _deal_words(step: Any) -> str:
+    """What a button that deals the next turn says (the dealing panel's and the card picker's)."""
+    return "Deal the last turn" if step == "last_turn" else "Deal turn"
+
+
 def _slot(number: int, words: str) -> str:
     name = f"card_{number}"
     return (
@@ -259,7 +264,7 @@ def picker_panel(
     else:
         last = step == "last_turn"
         title = "banker, player, hock" if last else "banker's card, then player's card"
-        label, verbs = ("Deal the last turn" if last else "Deal turn"), '["loses", "wins", "hock"]'
+        label, verbs = _deal_words(step), '["loses", "wins", "hock"]'
         hock = _slot(2, "Hock") if last else ""
         banker, player = _slot(0, "Banker's card (loses)"), _slot(1, "Player's card (wins)")
         slots = f"\n          {banker}\n          {player}\n          {hock}"
@@ -315,7 +320,7 @@ def deal_panel(
     step = state.get("next_action")
     if round_.shoe == "electronic":
         url = _faro_url(table.pk, round_.pk, str(step))
-        label = "Deal the last turn" if step == "last_turn" else "Deal turn"
+        label = _deal_words(step)
         shoe = (
             f'\n        <form id="deal-form" method="post" action="{url}" hx-post="{url}"'
             ' hx-disabled-elt="find button">\n'
