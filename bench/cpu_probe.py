@@ -116,6 +116,27 @@ def _watch_full_collections() -> None:
     _WATCHED.add(os.getpid())
 
 
+_LINGERS = Probe("linger")  # each wait of a worker for its client to close the connection: wall ns
+
+
+def watch_lingering() -> None:
+    """Time gunicorn's graceful close in each worker: after the answer is sent, a sync worker
+    half-closes the socket and waits (up to 2 s) for the client to close its side before it
+    accepts the next request, so a client slow to read and close holds the worker."""
+    from gunicorn import util
+
+    close_graceful = util.close_graceful
+
+    def timed(sock: Any, *args: Any, **kwargs: Any) -> None:
+        started = time.perf_counter_ns()
+        try:
+            close_graceful(sock, *args, **kwargs)
+        finally:
+            _LINGERS.record("graceful close", "", time.perf_counter_ns() - started, 0)
+
+    util.close_graceful = timed
+
+
 def pre_request(worker: Any, req: Any) -> None:
     if os.getpid() not in _WATCHED:
         _watch_full_collections()

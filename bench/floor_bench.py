@@ -781,14 +781,34 @@ def probe_row(what: str, game: str) -> str:
     return f"`{what}`"
 
 
+def linger_line(lingers: list[int], run: dict[str, Any]) -> str:
+    """How long the workers waited, after each answer, for its client to close the connection."""
+    if not lingers:
+        return "Waits of the gunicorn workers for a client to close its connection: none measured."
+    waits = sorted(ns / 1e6 for ns in lingers)  # ms
+    held = sum(waits) / 1000
+    return (
+        "After each answer a sync worker half-closes the connection and waits for the client to "
+        "close its side before it takes the next request (gunicorn's graceful close): "
+        f"{len(waits):,} waits, p50 {percentile(waits, 0.5):.2f} ms, p99 "
+        f"{percentile(waits, 0.99):.2f} ms, longest {waits[-1]:.1f} ms, {held:,.1f} "
+        f"worker-seconds in all ({held / (run['profile'].workers * run['elapsed']) * 100:.1f} % of the "
+        "workers' time). Behind deploy/'s proxy the proxy is the client."
+    )
+
+
 def cpu_lines(run: dict[str, Any]) -> list[str]:
     """Server CPU per request by endpoint (and game), and per Celery task, from ``bench.cpu_probe``."""
     rows: dict[str, list[tuple[int, int]]] = {}
     tasks: dict[str, list[tuple[int, int]]] = {}
     pauses: list[int] = []  # the gunicorn workers' full garbage collections, wall ns each
+    lingers: list[int] = []  # the workers' waits for a client to close its connection, wall ns each
     for (kind, what, game), values in run["probed"].items():
         if kind == "gc":
             pauses += [wall for wall, _ in values]
+            continue
+        if kind == "linger":
+            lingers += [wall for wall, _ in values]
             continue
         into = rows.setdefault(probe_row(what, game), []) if kind == "request" else tasks.setdefault(what, [])
         into += values
@@ -827,6 +847,8 @@ def cpu_lines(run: dict[str, Any]) -> list[str]:
             if pauses
             else "."
         ),
+        "",
+        linger_line(lingers, run),
     ]
     if tasks:
         task_total = sum(app + db for values in tasks.values() for app, db in values) / 1e9

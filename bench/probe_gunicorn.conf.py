@@ -10,6 +10,7 @@ from bench.cpu_probe import pre_request
 DEPLOYED = Path(__file__).resolve().parent.parent / "deploy" / "gunicorn.conf.py"
 _deployed = runpy.run_path(str(DEPLOYED))
 globals().update((k, v) for k, v in _deployed.items() if not k.startswith("__"))
+cpu_probe.watch_lingering()  # in the master: every forked worker inherits it
 
 
 def post_request(worker: Any, req: Any, environ: Any, resp: Any) -> None:
