@@ -47,6 +47,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -96,6 +97,7 @@ BUDGET = 1200.0  # seconds for everything but the load: setup of 200 tables, che
 # A refusal is the service saying no to a tap in words (400 illegal, 409 conflict); any other
 # non-2xx answer, a 5xx, a resend or no answer at all is an error.
 REFUSAL_STATUSES = ("400", "409")
+STALE_TAP = "stale tap (refused)"  # the latency label of a tap sent from a screen one action behind
 # The client is one Python process of about 210 threads (every dealer, the pit screens, the
 # kiosks), and some of them fold engines to check the server's states. A thread whose answer has
 # arrived waits for Python's GIL before it can note the time, up to the switch interval (5 ms by
@@ -112,6 +114,7 @@ class Profile:
     workers: int = load_test.WORKERS  # gunicorn's sync workers (deploy/gunicorn.conf.py's default)
     worker_nice: int = DEPLOYED_WORKER_NICE  # the Celery worker's niceness
     client_switch_ms: float = CLIENT_SWITCH_MS  # how often the client's threads hand over the GIL
+    stale_taps: float = 0.0  # the share of API taps first sent once with the round's previous version
 
 
 QUICK = Profile("quick", 20.0, 40)
@@ -219,14 +222,35 @@ class PacedClient(load_test.Client):
     wait for the table's ``Clock``; it names the table's game to ``bench.cpu_probe``."""
 
     def __init__(
-        self, base: str, token: str, tally: Tally, rng: random.Random, deadline: float, *, game: str
+        self,
+        base: str,
+        token: str,
+        tally: Tally,
+        rng: random.Random,
+        deadline: float,
+        *,
+        game: str,
+        stale_taps: float = 0.0,
     ) -> None:
         super().__init__(base, token, tally, rng, deadline)
         self.clock = Clock(random.Random(rng.random()), MEAN_GAP, deadline, tally, "API dealer")
         self.session.headers[cpu_probe.GAME_HEADER] = game
+        self.stale_taps = stale_taps
 
     def post(self, kind: str, label: str, path: str, body: dict[str, Any], expect: int) -> Any:
-        return super().post(kind, label, path, body, expect) if self.clock.wait() else None
+        if not self.clock.wait():
+            return None
+        if kind == "action" and body.get("version", 0) > 0 and self.rng.random() < self.stale_taps:
+            self.stale_tap(label, path, body)
+        return super().post(kind, label, path, body, expect)
+
+    def stale_tap(self, label: str, path: str, body: dict[str, Any]) -> None:
+        """The tap sent first from a screen one action behind (a double tap, a slow screen): the
+        service refuses it in words (409 stale_round) and moves nothing; then the tap itself."""
+        stale = {**body, "version": body["version"] - 1}
+        status, data, _ = self.send(STALE_TAP, path, stale, uuid.uuid4().hex)
+        code = data.get("error", {}).get("code", "?") if isinstance(data, dict) else "no answer"
+        self.tally.failures[f"{label} (stale version): {status} {code}"] += 1
 
 
 # --------------------------------------------------------------------------- console and pit sessions
@@ -505,7 +529,7 @@ def parallel(jobs: Sequence[Callable[[], Any]], timeout: float) -> list[Any]:
 
 
 def drive(
-    base: str, floor: dict[str, Any], sessions: dict[str, Any], duration: float
+    base: str, floor: dict[str, Any], sessions: dict[str, Any], duration: float, stale_taps: float = 0.0
 ) -> tuple[dict[str, list[Tally]], float, float]:
     """Every stream in a thread of its own for ``duration`` s; (tallies by group, wall s, client CPU s)."""
     started = time.monotonic()
@@ -524,7 +548,10 @@ def drive(
             target = load_test.drive_faro if table["game"] == "faro" else load_test.drive_pot
             groups["api"].append(
                 (
-                    partial(target, client_class=partial(PacedClient, game=table["game"])),
+                    partial(
+                        target,
+                        client_class=partial(PacedClient, game=table["game"], stale_taps=stale_taps),
+                    ),
                     (base, table, deadline, 1000 + i),
                 )
             )
@@ -599,7 +626,7 @@ def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -
     cpu.start()
     watch.start()
     sys.setswitchinterval(profile.client_switch_ms / 1000)
-    tallies, elapsed, client_cpu = drive(base, floor, sessions, profile.seconds)
+    tallies, elapsed, client_cpu = drive(base, floor, sessions, profile.seconds, profile.stale_taps)
     cpu.finish()
     load_after = os.getloadavg()
     uptime = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
@@ -723,6 +750,12 @@ def endpoint_rows(run: dict[str, Any]) -> list[tuple[str, list[float], list[floa
             "`POST /console/tables/{id}/deal/` (start a round, console)",
             _values(t["console"], lambda label: label == "console start round"),
             _served(run, lambda m, p: m == "POST" and p == "/console/tables/{id}/deal/"),
+            "",
+        ),
+        (
+            "stale taps (API, the round's previous version: 409)",
+            _values(t["api"], lambda label: label == STALE_TAP),
+            [],
             "",
         ),
         (
@@ -895,7 +928,13 @@ def report(run: dict[str, Any], env: str) -> str:
         "its scheduled moment, not after the previous answer (a dealer waits only for their own last tap). "
         'Latency is the client\'s wall time, queueing for a gunicorn worker included; "server" is '
         "gunicorn's access-log time for the same endpoint. The client's threads hand over Python's GIL "
-        f"every {profile.client_switch_ms:g} ms.",
+        f"every {profile.client_switch_ms:g} ms."
+        + (
+            f" {profile.stale_taps:.0%} of the API dealers' taps are first sent once from a screen one "
+            "action behind (the round's previous version), which the service refuses (409 stale_round)."
+            if profile.stale_taps
+            else ""
+        ),
         "",
         "| endpoint | requests | per s | p50 ms | p99 ms | server p50 / p99 ms | target |",
         "|---|---:|---:|---:|---:|---:|---|",
@@ -980,6 +1019,12 @@ def main(argv: list[str] | None = None) -> int:
         default=CLIENT_SWITCH_MS,
         help="how often the client's threads hand over Python's GIL, ms (Python's default: 5)",
     )
+    parser.add_argument(
+        "--stale-taps",
+        type=float,
+        default=0.0,
+        help="share of API dealer taps first sent from a screen one action behind, refused 409 (0.05: 5 %%)",
+    )
     args = parser.parse_args(argv)
     if answer_child(args, {"setup": child_setup}):
         return 0
@@ -991,6 +1036,7 @@ def main(argv: list[str] | None = None) -> int:
         args.workers,
         args.worker_nice,
         args.client_switch_ms,
+        args.stale_taps,
     )
     stop_after(profile.seconds + BUDGET)
     env = app_db.describe_machine()
