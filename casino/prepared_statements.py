@@ -1,0 +1,69 @@
+"""Keep a connection's prepared statements over a rollback, as PostgreSQL itself does.
+
+psycopg prepares a statement once a connection has run it ``prepare_threshold`` times (the
+settings' ``DB_PREPARE_THRESHOLD``): the floor's hot statements are then parsed and planned once
+per connection instead of on every tap. But after any rollback, a whole transaction's or a
+savepoint's, psycopg forgets every statement it prepared and sends ``DEALLOCATE ALL``. A refused
+tap rolls back, and so does a player's first bet at a table (the ledger opens the layout and the
+action runs again). After each, every hot statement is parsed and planned again for its next
+runs. In process, one refused tap in 31 raised PostgreSQL's CPU per request from 0.90-0.95 ms to
+1.17-1.62 ms (bench/README.md, "Prepared statements kept over a rollback").
+
+PostgreSQL keeps a session's prepared statements over ROLLBACK and ROLLBACK TO SAVEPOINT: they
+are not transactional, even when prepared inside the transaction that rolls back. psycopg's
+clearing guards against DDL undone by the rollback; the service runs no DDL outside migrations,
+and DROP, ALTER, DISCARD ALL, DISCARD PLANS and DEALLOCATE ALL still clear, as psycopg does.
+
+This reaches into psycopg's private prepare manager (``Connection._prepared``, psycopg 3.2-3.3).
+If psycopg changes it, ``keep_over_rollbacks`` leaves the connection as psycopg made it, and
+``tests/casino/test_prepared_statements.py`` fails.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from psycopg import pq
+from psycopg._preparing import Prepare, PrepareManager
+
+logger = logging.getLogger(__name__)
+
+# psycopg's own rule (psycopg._preparing.PrepareManager._should_discard) less ROLLBACK.
+_FORGETS_ALL = re.compile(rb"^(?:DROP|ALTER|DISCARD ALL|DISCARD PLANS|DEALLOCATE ALL)\b").match
+
+
+class KeptOverRollbacks(PrepareManager):
+    """psycopg's prepare manager, except that a rollback does not forget the prepared statements."""
+
+    def clear(self) -> bool:
+        """psycopg calls this after every rollback; the server still has the statements."""
+        return False
+
+    def _should_discard(self, prep: Prepare, results: Sequence[pq.abc.PGresult], *_: Any) -> bool:
+        if self._names or prep == Prepare.SHOULD:
+            for result in results:
+                if result.status == pq.ExecStatus.COMMAND_OK and _FORGETS_ALL(result.command_status or b""):
+                    return super().clear()
+        return False
+
+
+def keep_over_rollbacks(*, sender: Any, connection: Any, **kwargs: Any) -> None:
+    """``connection_created`` receiver: a new PostgreSQL connection keeps its prepared statements
+    over rollbacks. Other databases, and a psycopg whose internals moved, are left alone."""
+    if connection.vendor != "postgresql":
+        return
+    raw = connection.connection
+    manager = getattr(raw, "_prepared", None)
+    if type(manager) is not PrepareManager:
+        if not isinstance(manager, KeptOverRollbacks):
+            logger.warning(
+                "psycopg's prepare manager has changed; prepared statements are forgotten on rollback"
+            )
+        return
+    kept = KeptOverRollbacks()
+    kept.prepare_threshold = manager.prepare_threshold
+    kept.prepared_max = manager.prepared_max
+    raw._prepared = kept
