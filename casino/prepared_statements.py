@@ -6,15 +6,15 @@ per connection instead of on every tap. But after any rollback, a whole transact
 savepoint's, psycopg forgets every statement it prepared and sends ``DEALLOCATE ALL``. A refused
 tap rolls back, and so does a player's first bet at a table (the ledger opens the layout and the
 action runs again). After each, every hot statement is parsed and planned again for its next
-runs. In process, one refused tap in 31 raised PostgreSQL's CPU per request from 0.90-0.95 ms to
-1.17-1.62 ms (bench/README.md, "Prepared statements kept over a rollback").
+runs. In process, one refused tap in 31 raised PostgreSQL's CPU per request from 0.86-0.95 ms to
+1.06-1.33 ms (bench/README.md, "This morning's machine; prepared statements kept over a rollback").
 
 PostgreSQL keeps a session's prepared statements over ROLLBACK and ROLLBACK TO SAVEPOINT: they
 are not transactional, even when prepared inside the transaction that rolls back. psycopg's
 clearing guards against DDL undone by the rollback; the service runs no DDL outside migrations,
 and DROP, ALTER, DISCARD ALL, DISCARD PLANS and DEALLOCATE ALL still clear, as psycopg does.
 
-This reaches into psycopg's private prepare manager (``Connection._prepared``, psycopg 3.2-3.3).
+This reaches into psycopg's private prepare manager (``Connection._prepared``, as in psycopg 3.3).
 If psycopg changes it, ``keep_over_rollbacks`` leaves the connection as psycopg made it, and
 ``tests/casino/test_prepared_statements.py`` fails.
 """
