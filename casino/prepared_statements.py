@@ -14,6 +14,12 @@ are not transactional, even when prepared inside the transaction that rolls back
 clearing guards against DDL undone by the rollback; the service runs no DDL outside migrations,
 and DROP, ALTER, DISCARD ALL, DISCARD PLANS and DEALLOCATE ALL still clear, as psycopg does.
 
+One case needs the old clearing: another session changes a column a prepared statement returns
+(a migration running beside the workers), and PostgreSQL refuses the statement ("cached plan must
+not change result type"). psycopg's clearing on the rollback that followed healed the connection.
+Here the refusal itself makes the connection forget its statements (``forget_after_stale_plan``),
+so the next request prepares them afresh.
+
 This reaches into psycopg's private prepare manager (``Connection._prepared``, as in psycopg 3.3).
 If psycopg changes it, ``keep_over_rollbacks`` leaves the connection as psycopg made it, and
 ``tests/casino/test_prepared_statements.py`` fails.
@@ -26,11 +32,15 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from django.db import DatabaseError
 from psycopg import pq
 from psycopg._preparing import Prepare, PrepareManager
 
 logger = logging.getLogger(__name__)
 
+# The SQLSTATEs of a prepared statement the server no longer runs: "cached plan must not change
+# result type" (feature_not_supported) and "prepared statement does not exist".
+STALE_PLAN = {"0A000", "26000"}
 # psycopg's own rule (psycopg._preparing.PrepareManager._should_discard) less ROLLBACK.
 _FORGETS_ALL = re.compile(rb"^(?:DROP|ALTER|DISCARD ALL|DISCARD PLANS|DEALLOCATE ALL)\b").match
 
@@ -48,6 +58,25 @@ class KeptOverRollbacks(PrepareManager):
                 if result.status == pq.ExecStatus.COMMAND_OK and _FORGETS_ALL(result.command_status or b""):
                     return super().clear()
         return False
+
+    def forget(self) -> None:
+        """Prepare every statement afresh, under new names; the server's copies are left until
+        the connection closes (a DEALLOCATE would fail in the transaction the refusal aborted)."""
+        self._names.clear()
+        self._counts.clear()
+
+
+def forget_after_stale_plan(execute: Any, sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
+    """Django execute wrapper: a statement refused for a stale plan makes its connection forget
+    its prepared statements; the refusal still reaches the caller."""
+    try:
+        return execute(sql, params, many, context)
+    except DatabaseError as error:
+        if getattr(error.__cause__, "sqlstate", None) in STALE_PLAN:
+            manager = getattr(context["connection"].connection, "_prepared", None)
+            if isinstance(manager, KeptOverRollbacks):
+                manager.forget()
+        raise
 
 
 def keep_over_rollbacks(*, sender: Any, connection: Any, **kwargs: Any) -> None:
@@ -67,3 +96,5 @@ def keep_over_rollbacks(*, sender: Any, connection: Any, **kwargs: Any) -> None:
     kept.prepare_threshold = manager.prepare_threshold
     kept.prepared_max = manager.prepared_max
     raw._prepared = kept
+    if forget_after_stale_plan not in connection.execute_wrappers:  # the wrapper outlives a reconnect
+        connection.execute_wrappers.append(forget_after_stale_plan)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.db import DataError, connection, transaction
+from django.db import DataError, NotSupportedError, connection, transaction
 
 from casino.prepared_statements import KeptOverRollbacks, keep_over_rollbacks
 from tables.models import Table
@@ -137,3 +137,36 @@ def test_a_psycopg_whose_prepare_manager_moved_is_left_alone(caplog: Any) -> Non
     keep_over_rollbacks(sender=None, connection=Wrapper())
     assert type(Wrapper.connection._prepared) is object
     assert "prepare manager has changed" in caplog.text
+
+
+def test_a_statement_refused_for_a_stale_plan_is_prepared_afresh(transactional_db: None) -> None:
+    """Another session changes the type of a column a prepared statement returns (a migration
+    beside the running workers): PostgreSQL refuses the statement once, and the connection then
+    prepares it afresh instead of being refused until it closes."""
+    import psycopg
+
+    settings_dict = connection.settings_dict
+    other = psycopg.connect(
+        dbname=settings_dict["NAME"],
+        user=settings_dict["USER"] or None,
+        host=settings_dict["HOST"] or None,
+        port=settings_dict["PORT"] or None,
+        autocommit=True,
+    )
+    probe = "SELECT n FROM ck_stale_plan_probe"
+    try:
+        other.execute("CREATE TABLE ck_stale_plan_probe (n integer)")
+        for _ in range(3):  # prepared from the third run
+            with connection.cursor() as cursor:
+                cursor.execute(probe)
+        other.execute("ALTER TABLE ck_stale_plan_probe ALTER COLUMN n TYPE bigint")
+        refused = pytest.raises(NotSupportedError, match="cached plan must not change result type")
+        with refused, connection.cursor() as cursor:
+            cursor.execute(probe)
+        for _ in range(3):  # unprepared, then prepared again: each run succeeds
+            with connection.cursor() as cursor:
+                cursor.execute(probe)
+                assert cursor.fetchall() == []
+    finally:
+        other.execute("DROP TABLE IF EXISTS ck_stale_plan_probe")
+        other.close()
