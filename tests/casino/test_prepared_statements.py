@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import psycopg
 import pytest
 from django.conf import settings
 from django.db import DataError, NotSupportedError, connection, transaction
@@ -143,8 +144,6 @@ def test_a_statement_refused_for_a_stale_plan_is_prepared_afresh(transactional_d
     """Another session changes the type of a column a prepared statement returns (a migration
     beside the running workers): PostgreSQL refuses the statement once, and the connection then
     prepares it afresh instead of being refused until it closes."""
-    import psycopg
-
     settings_dict = connection.settings_dict
     other = psycopg.connect(
         dbname=settings_dict["NAME"],
