@@ -20,10 +20,11 @@ Not a test: it prints a markdown report and writes it to build/bench/rounds.md.
     answers it (``bench.cpu_probe``), so the report gives a Faro action's apart from a round
     start's (issue 22's first target is per action).
 (c) Calibration, after those checks, under the same gunicorn and the same client: a bare Django
-    view and a view running only an action's SQL (``bench.rounds_calibration``, routed by the
+    view, the same answer from a DRF view with the API's token authentication, a view running
+    only an action's SQL, and that SQL in a DRF view (``bench.rounds_calibration``, routed by the
     bench-only ``bench.rounds_settings``), so the report shows what a tap costs at the least in
-    this stack on this machine beside what the product's tap costs. The database is dropped at
-    the end.
+    this stack on this machine beside what the product's tap costs, from /proc and as measured
+    in the workers. The database is dropped at the end.
 """
 
 from __future__ import annotations
@@ -102,7 +103,9 @@ ACTION_REQUEST, START_REQUEST = "POST /api/v1/rounds/{id}/actions", "POST /api/v
 # (c): what each calibration endpoint of bench.rounds_calibration stands for, and its route.
 CALIBRATIONS = (
     ("a bare Django view (small JSON, all the middleware)", "bare"),
+    ("the same answer from a DRF view (the API's token read, parser, permission, renderer)", "drf-bare"),
     ("an action's SQL alone (psycopg, prepared, no ORM or DRF)", "sql-action"),
+    ("the same SQL in a DRF view (the floor of a tap with DRF)", "drf-sql-action"),
 )
 
 
@@ -455,11 +458,20 @@ def calibrate(
         return tallies
 
     run(None)  # a few requests first: every worker's connection is open before CPU is sampled
+    time.sleep(PROBE_SETTLE)
+    probe_marks = cpu_probe.marks(PROBE_DIR)
     app_cpu = cpu_seconds(workers)
     db_cpu = {pid: cpu_seconds([pid]) for pid in backends(DB_NAME)}
     tallies = run(time.monotonic() + seconds)
     app_cpu = cpu_seconds(workers) - app_cpu
     db_cpu_used = sum(cpu_seconds([pid]) - db_cpu.get(pid, 0.0) for pid in backends(DB_NAME))
+    time.sleep(PROBE_SETTLE)
+    probed = [
+        m
+        for (_, what, _), ms in cpu_probe.read(PROBE_DIR, probe_marks).items()
+        if what == f"POST /bench/{route}/{{id}}"
+        for m in ms
+    ]
     failures: Counter[str] = Counter()
     for tally in tallies:
         failures.update(tally.failures)
@@ -469,6 +481,7 @@ def calibrate(
         "failures": dict(failures),
         "app_cpu": app_cpu,
         "db_cpu": db_cpu_used,
+        "probed": probed,
     }
 
 
@@ -565,10 +578,16 @@ def position_row(n: int, seen: list[tuple[float, int]]) -> tuple[str, ...]:
 
 
 def calibration_table(http: dict[str, Any], requests_made: int) -> list[str]:
-    """(c): server CPU per request of the product's requests beside the two calibration endpoints."""
+    """(c): server CPU per request of the product's requests beside the calibration endpoints."""
 
-    def row(label: str, count: int, app: float, db: float, latencies: list[float]) -> tuple[str, ...]:
+    def row(
+        label: str, count: int, app: float, db: float, latencies: list[float], probed: list[tuple[int, int]]
+    ) -> tuple[str, ...]:
         app_ms, db_ms = app / count * 1000, db / count * 1000
+        in_workers = "–"
+        if probed:
+            app_in, db_in = (sum(part) / len(probed) / 1e6 for part in zip(*probed, strict=True))
+            in_workers = f"{app_in:.2f} + {db_in:.2f} = {app_in + db_in:.2f}"
         return (
             label,
             f"{count:,}",
@@ -576,6 +595,7 @@ def calibration_table(http: dict[str, Any], requests_made: int) -> list[str]:
             f"{app_ms:.2f}",
             f"{db_ms:.2f}",
             f"{app_ms + db_ms:.2f}",
+            in_workers,
         )
 
     every = [v for values in http["latencies"].values() for v in values]
@@ -586,17 +606,35 @@ def calibration_table(http: dict[str, Any], requests_made: int) -> list[str]:
             http["app_cpu"],
             http["db_cpu"],
             every,
+            http["probed"].get(ACTION_REQUEST, []),
         )
     ]
     for (label, _), measured in zip(CALIBRATIONS, http["calibration"], strict=True):
         count = len(measured["latencies"])
         if count:
-            rows.append(row(label, count, measured["app_cpu"], measured["db_cpu"], measured["latencies"]))
+            rows.append(
+                row(
+                    label,
+                    count,
+                    measured["app_cpu"],
+                    measured["db_cpu"],
+                    measured["latencies"],
+                    measured["probed"],
+                )
+            )
     failures = {m["route"]: m["failures"] for m in http["calibration"] if m["failures"]}
     return markdown_table(
         "(c) Calibration, after the checks: server CPU per request under the same gunicorn and client"
         + (f" (failures: {failures})" if failures else ""),
-        ("Request", "count", "p50 ms", "gunicorn ms", "PostgreSQL ms", "total ms"),
+        (
+            "Request",
+            "count",
+            "p50 ms",
+            "gunicorn ms",
+            "PostgreSQL ms",
+            "total ms",
+            "in the workers: gunicorn + PostgreSQL ms (the product: a Faro action)",
+        ),
         rows,
     )
 

@@ -1,14 +1,19 @@
 """Bench-only calibration endpoints for ``bench.rounds_bench`` (never routed in the product).
 
-``bench.rounds_settings`` serves the app with these two routes beside its own, under the same
+``bench.rounds_settings`` serves the app with these routes beside its own, under the same
 gunicorn and driven by the same client as the Faro actions, so their CPU per request says what a
 tap cannot go below in this stack on this machine (issue 22):
 
 * ``POST /bench/bare/<round>``: Django and its middleware answering small JSON, nothing else.
+* ``POST /bench/drf-bare/<round>``: the same answer from a DRF view as the product's API serves
+  it: the token read and checked (``ExpiringTokenAuthentication``), the body parsed by the API's
+  parser, the permission, JSON rendered. What DRF and the token add to a bare Django view.
 * ``POST /bench/sql-action/<round>``: only the SQL an action must run, through psycopg with
   prepared statements, no ORM and no DRF: the token, the table's and the round's locks, the
   ledger function moving one cent, one statement inserting the action and its settlement row and
   updating the round, the commit. Run after the bench's checks: its rows are not a real deal.
+* ``POST /bench/drf-sql-action/<round>``: the same SQL in a DRF view, the token read by the API's
+  authentication: what a tap cannot go below with Django REST Framework, the project's stack.
 """
 
 from __future__ import annotations
@@ -23,8 +28,12 @@ from django.http import HttpRequest, JsonResponse
 from django.urls import include, path
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from casino.models import ApiToken, User
+from casino.permissions import signed_in
 from casino.tokens import token_digest
 from ledger.gaming_day import gaming_day_for
 from tables.models import Round, RoundAction, RoundSettlement, Table
@@ -61,6 +70,15 @@ def bare(request: HttpRequest, round_id: int) -> JsonResponse:
     return JsonResponse({"round": round_id, "type": body.get("type")})
 
 
+class DrfBare(APIView):
+    """DRF around a view, as every API request has it (the project's default authentication,
+    parsers, permission and renderers), answering what ``bare`` answers."""
+
+    def post(self, request: Request, round_id: int) -> Response:
+        body: dict[str, Any] = request.data  # type: ignore[assignment]  # the bench sends an object
+        return Response({"round": round_id, "type": body.get("type")})
+
+
 def _cursor() -> psycopg.Cursor[Any]:
     """A server-binding cursor on Django's connection whose ``prepare=True`` statements are prepared
     (Django turns psycopg's preparing off; ``ledger.services`` does the same for its function)."""
@@ -79,16 +97,11 @@ def _one(cursor: psycopg.Cursor[Any]) -> Any:
     return row[0]
 
 
-@csrf_exempt
-def sql_action(request: HttpRequest, round_id: int) -> JsonResponse:
-    """An action's statements and nothing else (see the module docstring); 1 cent each time."""
-    body = json.loads(request.body)
-    key = request.headers["Authorization"].split()[1]
+def _one_cent_action(round_id: int, user_id: int, body: dict[str, Any]) -> int:
+    """An action's statements after the token, in one transaction: the table's and the round's
+    locks, the ledger function moving 1 cent, the write. The round's new version."""
     now = timezone.now()
     cursor = _cursor()
-    token = cursor.execute(_TOKEN, [token_digest(key)], prepare=True).fetchone()
-    if token is None or token[2] is not None or token[1] <= now or not token[3]:
-        return JsonResponse({"error": "token"}, status=401)
     with cursor.connection.transaction():
         cursor.execute(_LOCK_TABLE, [round_id], prepare=True).fetchone()
         version = _one(cursor.execute(_LOCK_ROUND, [round_id], prepare=True)) + 1
@@ -119,7 +132,7 @@ def sql_action(request: HttpRequest, round_id: int) -> JsonResponse:
                 round_id,
                 version,
                 payload,
-                token[0],
+                user_id,
                 now,
                 transfer,
                 round_id,
@@ -132,12 +145,34 @@ def sql_action(request: HttpRequest, round_id: int) -> JsonResponse:
             ],
             prepare=True,
         )
-    return JsonResponse({"round": round_id, "version": version})
+    return version
+
+
+@csrf_exempt
+def sql_action(request: HttpRequest, round_id: int) -> JsonResponse:
+    """An action's statements and nothing else (see the module docstring); 1 cent each time."""
+    body = json.loads(request.body)
+    key = request.headers["Authorization"].split()[1]
+    token = _cursor().execute(_TOKEN, [token_digest(key)], prepare=True).fetchone()
+    if token is None or token[2] is not None or token[1] <= timezone.now() or not token[3]:
+        return JsonResponse({"error": "token"}, status=401)
+    return JsonResponse({"round": round_id, "version": _one_cent_action(round_id, token[0], body)})
+
+
+class DrfSqlAction(APIView):
+    """``sql_action`` in a DRF view as the API has it: the floor of a tap in this stack."""
+
+    def post(self, request: Request, round_id: int) -> Response:
+        body: dict[str, Any] = request.data  # type: ignore[assignment]  # the bench sends an object
+        version = _one_cent_action(round_id, signed_in(request).pk, body)
+        return Response({"round": round_id, "version": version})
 
 
 urlpatterns = [
     path("bench/bare/<int:round_id>", bare),
+    path("bench/drf-bare/<int:round_id>", DrfBare.as_view()),
     path("bench/sql-action/<int:round_id>", sql_action),
+    path("bench/drf-sql-action/<int:round_id>", DrfSqlAction.as_view()),
     path("", include("casino.urls")),
 ]
 handler400 = "casino.error_pages.bad_request"
