@@ -47,8 +47,8 @@ Decisions where GAMES.md is silent (classic Michigan/Newmarket rules; tested):
   their reserve" holds for the whole round.
 * Carry: ``dealer_seat`` is the seat that dealt *this* round; the next ``start`` moves the
   deal one occupied seat to the left of it among the seats present then. ``anted`` lists
-  the players who anted this round from the dealer's left (for splitting pots when the
-  table closes: see ``closing_split``).
+  the players who anted this round from the dealer's left, as the round's ``players`` do.
+  Pots still unwon when the table closes are split by ``tables.pots.split_unwon_pots``.
 """
 
 from __future__ import annotations
@@ -68,7 +68,6 @@ from tables.games.base import (
     replaced_at,
     seats_after,
     seats_from_left_of,
-    split_evenly,
     wallet,
 )
 from tables.games.cards import FULL_DECK, RED_SUITS, card_label, parse_card, parse_cards, rank_of, suit_of
@@ -952,26 +951,6 @@ def hand_of(state: NewmarketState, player: int) -> list[str] | None:
     if state.tracking != FULL or player not in state.order:
         return None
     return list(state.hands[state.index(player)])
-
-
-def closing_split(carry: Mapping[str, Any]) -> tuple[Settlement, ...]:
-    """Closing the table: each unwon pot splits evenly among the players who anted into its
-    last round, the odd cents one at a time from the dealer's left (GAMES.md)."""
-    pots = _carried_pots(_check_carry(carry))
-    anted = carry.get("anted")
-    if (
-        not isinstance(anted, list)
-        or not anted
-        or not all(checks.is_int(p) for p in anted)
-        or len(set(anted)) != len(anted)
-    ):
-        raise refuse("The carry does not say who anted into the last round.")
-    moves: list[Settlement] = []
-    for card, amount in zip(PAY_CARDS, pots, strict=True):
-        for player, share in split_evenly(amount, anted).items():
-            if share > 0:
-                moves.append(Settlement("pot_split", pot(card), wallet(player), share, player))
-    return tuple(moves)
 
 
 ENGINE: Engine[NewmarketState] = NewmarketEngine()

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from tables.games.base import RAKE, Settlement, TableContext, pot, wallet
 from tables.games.cards import FULL_DECK
 from tables.games.errors import IllegalAction
-from tables.games.newmarket import ENGINE, PAY_CARDS, NewmarketState, closing_split, hand_of
+from tables.games.newmarket import ENGINE, PAY_CARDS, NewmarketState, hand_of
 from tests.games.engine_support import (
     assert_bad_rules,
     assert_start_and_reserve_refuse,
@@ -686,21 +686,6 @@ def test_unwon_pot_carries_to_the_next_round_and_the_deal_passes_left() -> None:
         balance[move.payee] += move.amount
     assert {card: balance[pot(card)] for card in PAY_CARDS} == public["pots"]
     assert sum(balance.values()) == 700
-
-
-def test_closing_the_table_splits_every_unwon_pot_from_the_dealers_left() -> None:
-    carry = {"pots": {"AH": 1001, "KC": 0, "QD": 2, "JS": 300}, "dealer_seat": 1, "anted": [12, 13, 11]}
-    moves = closing_split(carry)
-    paid: Counter[str] = Counter()
-    for move in moves:
-        paid[move.payer] += move.amount
-        assert move.amount > 0
-    assert {card: paid[pot(card)] for card in PAY_CARDS} == carry["pots"]
-    assert Settlement("pot_split", pot("AH"), wallet(12), 334, 12) in moves  # the odd cent
-    assert Settlement("pot_split", pot("AH"), wallet(11), 333, 11) in moves
-    assert [m.payee for m in moves if m.payer == pot("QD")] == [wallet(12), wallet(13)]
-    with pytest.raises(IllegalAction):
-        closing_split({"pots": {"AH": 5}, "anted": [12, 12]})
 
 
 # --- count-only tracking -----------------------------------------------------------------------
