@@ -310,12 +310,6 @@ def _next_dealer_seat(seats: list[int], carry: Mapping[str, Any]) -> int:
     return seats_after(previous, seats)[0]
 
 
-def _check_carry(carry: object) -> Mapping[str, Any]:
-    if not isinstance(carry, Mapping):
-        raise refuse("The carry must be an object.")
-    return carry
-
-
 # --- action field parsing ------------------------------------------------------------------
 
 
