@@ -33,6 +33,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from tables.detection.stats import monte_carlo_p
 from tables.games.base import BANK, TableContext
 from tables.games.cards import FULL_DECK
 from tables.games.errors import IllegalAction
@@ -201,7 +202,7 @@ def sum_p_values(
     is drawn by taking one simulated win of every round, ``draws`` times, and as many as
     ``max_draws`` while fewer than ``min_hits`` draws reach the observed sum on either side
     (only a far-out subject pays for the extra resolution). Empirical p-values
-    ``(k + 1) / (B + 1)``: never zero, and no smaller than the draws can show.
+    (``stats.monte_carlo_p``): never zero, and no smaller than the draws can show.
     """
     rounds = [list(s) for s in samples if s]
     if not rounds:
@@ -217,4 +218,4 @@ def sum_p_values(
         if min(upper, lower) >= min_hits or done >= max_draws:
             break
         target = min(max_draws, done * 4)
-    return (upper + 1) / (done + 1), (lower + 1) / (done + 1), done
+    return monte_carlo_p(upper, done), monte_carlo_p(lower, done), done

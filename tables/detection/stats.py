@@ -108,13 +108,17 @@ def bh_adjusted(p_values: Sequence[float]) -> list[float]:
     return adjusted
 
 
+def monte_carlo_p(hits: int, draws: int) -> float:
+    """A Monte Carlo p-value from ``hits`` of ``draws`` null draws as extreme as the observed:
+    (k + 1) / (n + 1), never 0 and valid for any n."""
+    return (hits + 1) / (draws + 1)
+
+
 def empirical_upper(simulated: Sequence[float], observed: float) -> float:
-    """Monte Carlo p-value P(X >= observed) as (k + 1) / (n + 1): never 0, valid for any n."""
-    k = sum(1 for x in simulated if x >= observed)
-    return (k + 1) / (len(simulated) + 1)
+    """P(X >= observed) from the simulated values (``monte_carlo_p``)."""
+    return monte_carlo_p(sum(1 for x in simulated if x >= observed), len(simulated))
 
 
 def empirical_lower(simulated: Sequence[float], observed: float) -> float:
-    """Monte Carlo p-value P(X <= observed) as (k + 1) / (n + 1)."""
-    k = sum(1 for x in simulated if x <= observed)
-    return (k + 1) / (len(simulated) + 1)
+    """P(X <= observed) from the simulated values (``monte_carlo_p``)."""
+    return monte_carlo_p(sum(1 for x in simulated if x <= observed), len(simulated))
