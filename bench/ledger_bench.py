@@ -434,8 +434,7 @@ def casekeeper_profile(params: dict[str, Any]) -> dict[str, Any]:
 
     # Pass 1, no profiler: wall time per transfer split into the posting function's call, COMMIT
     # and the rest, plus the process's CPU time (what the Python side costs, whatever else the
-    # machine runs). The call is timed around ledger.services._execute_post, not with an execute
-    # wrapper: with a wrapper installed, post_transfer takes Django's (slower) cursor path.
+    # machine runs). The call is timed around ledger.services._execute_post.
     from ledger import services
 
     sql_time = [0.0]

@@ -81,7 +81,8 @@ class DrfBare(APIView):
 
 def _cursor() -> psycopg.Cursor[Any]:
     """A server-binding cursor on Django's connection whose ``prepare=True`` statements are prepared
-    (Django turns psycopg's preparing off; ``ledger.services`` does the same for its function)."""
+    (with ``DB_PREPARE_THRESHOLD`` empty, Django turns psycopg's preparing off, which also ignores
+    ``prepare=True``)."""
     connection.ensure_connection()
     raw = connection.connection
     if raw.prepare_threshold is None:

@@ -10,10 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import psycopg
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, IntegrityError, connection, connections, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
-from django.utils.asyncio import async_unsafe
 
 from ledger.errors import (
     AlreadyReversed,
@@ -231,8 +229,7 @@ def _int_array(values: Sequence[int | None]) -> str:
 def _call_post(sql: str, params: list[Any], day: dt.date) -> tuple[int, bool]:
     """Run one of the posting functions; their refusals come back as the ledger's domain errors."""
     try:
-        with connection.wrap_database_errors:
-            row = _execute_post(sql, params)
+        row = _execute_post(sql, params)
     except DatabaseError as error:
         cause = error.__cause__
         refusal = _REFUSALS.get(getattr(cause, "sqlstate", None) or "")
@@ -249,50 +246,13 @@ def _call_post(sql: str, params: list[Any], day: dt.date) -> tuple[int, bool]:
     return int(row[0]), bool(row[1])
 
 
-@async_unsafe
 def _execute_post(sql: str, params: list[Any]) -> Any:
-    """One call of a posting function, prepared once per connection and bound server-side.
-
-    Django's cursor binds on the client (psycopg quotes every value in Python) and the server
-    parses and plans each call afresh; this is the ledger's hottest statement, so it goes
-    straight to psycopg's connection under Django's (same session, same transaction), as a
-    prepared statement. While Django is logging queries (DEBUG, ``assertNumQueries``) or an
-    execute wrapper is installed, it takes Django's cursor instead, so they see it.
-    """
-    db = connections[DEFAULT_DB_ALIAS]  # once: each attribute of the ``connection`` proxy is a lookup
-    if db.queries_logged or db.execute_wrappers:
-        with db.cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchone()
-    # What Django's cursor checks before a statement, in the same order.
-    db.close_if_health_check_failed()
-    db.ensure_connection()
-    db.validate_no_broken_transaction()
-    db.validate_thread_sharing()
-    return _server_cursor(db).execute(sql, params, prepare=True).fetchone()
-
-
-_PREPARE_ONLY_WHEN_ASKED = 2**31 - 1  # a prepare_threshold no query reaches (see below)
-
-
-def _server_cursor(db: Any) -> psycopg.Cursor[Any]:
-    """A psycopg ``Cursor`` (server-side binding) on ``db``'s connection, kept for its next call.
-
-    Django's connection hands out client-binding cursors; this one is made once per psycopg
-    connection (a reconnect gets a new one) and kept on Django's connection wrapper. psycopg
-    forgets its prepared statements after any ROLLBACK (a refused transfer's savepoint
-    included) and prepares them again on their next call.
-    """
-    kept = getattr(db, "_ledger_cursor", None)
-    if kept is None or kept.connection is not db.connection or kept.closed:
-        raw = db.connection
-        if raw.prepare_threshold is None:
-            # Django turns psycopg's prepared statements off (threshold None), and then
-            # ``prepare=True`` is ignored too. With a threshold no query reaches, only the calls
-            # that ask are prepared; Django's client-binding cursors never prepare anything.
-            raw.prepare_threshold = _PREPARE_ONLY_WHEN_ASKED
-        kept = db._ledger_cursor = psycopg.Cursor(raw)
-    return kept
+    """One call of a posting function. Django's cursor binds it on the server and psycopg prepares
+    it once the connection has run it ``DB_PREPARE_THRESHOLD`` times (settings), as every hot
+    statement; it stays prepared over rollbacks (``casino.prepared_statements``)."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()
 
 
 _TRANSFERS_BY_KIND: dict[str, Any] = {}  # the counter's child per kind: labels() takes a lock each call
