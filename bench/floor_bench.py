@@ -1,6 +1,6 @@
 """Full floor benchmark: 200 tables dealt on a realistic clock, the pit watching, kiosks reading.
 
-    bench/run-floor [--quick] [--seconds S] [--tables N] [--workers N] [--keep-db]
+    bench/run-floor [--quick] [--seconds S] [--tables N] [--workers N] [--read-pool N] [--keep-db]
     .venv/bin/python -m bench.floor_bench [...]
 
 Not a test: it prints a markdown report and writes it to build/bench/floor.md; the exit status is
@@ -14,7 +14,8 @@ printed beside the figures, not enforced: a shared machine's load moves them).
 2. The service runs as deploy/ runs it (``bench.served.start_service``): gunicorn with
    ``deploy/gunicorn.conf.py`` (4 sync workers), a Celery worker (concurrency 2) and Celery beat,
    ``casino.settings.local`` with DEBUG off, on an empty Redis database of its own; gunicorn and
-   the worker also time each request's and task's CPU (``bench.cpu_probe``).
+   the worker also time each request's and task's CPU (``bench.cpu_probe``), and how long a
+   request waited for a core.
 3. The load is open loop: every stream has its own clock (``Clock``), and a request goes out when
    its time comes, not when the previous answer is back (a stream only waits for its own
    previous answer, as a dealer does; that wait shows as the stream's schedule lag).
@@ -27,7 +28,8 @@ printed beside the figures, not enforced: a shared machine's load moves them).
      a signed-in session, htmx's ``HX-Request`` and ``X-CSRFToken`` headers, a one-time form
      token per tap; the next tap is read off the screen the answer carries.
    * 10 pit screens (signed-in pit bosses) poll ``GET /pit/live/`` every 5 s.
-   * Kiosks read players' balances (``GET /players/me/balance``) at 20/s, Poisson.
+   * Kiosks read players' balances (``GET /players/me/balance``) at 20/s, Poisson
+     (``--read-pool N``: from a second gunicorn of N workers, an experiment deploy/ does not run).
 4. Afterwards the Celery queue drains, the bench waits for every settled round's ``RoundStat``
    (watched every second during the run, so "rated within 10 s" is measured), and
    ``bench.load_test``'s checks run on the database: trial balance, zero-sum transfers, stored
@@ -62,10 +64,12 @@ from bench.harness import children_of, percentile, stop_after, write_report
 from bench.load_test import CpuSampler, Tally
 from bench.served import (
     DEPLOYED_WORKER_NICE,
+    PROBED_CONFIG,
     Processes,
     answer_child,
     bench_parser,
     run_child,
+    start_gunicorn,
     start_service,
     wait_until_up,
 )
@@ -115,6 +119,8 @@ class Profile:
     worker_nice: int = DEPLOYED_WORKER_NICE  # the Celery worker's niceness
     client_switch_ms: float = CLIENT_SWITCH_MS  # how often the client's threads hand over the GIL
     stale_taps: float = 0.0  # the share of API taps first sent once with the round's previous version
+    read_pool: int = 0  # workers of a second gunicorn serving only the balance reads (0: none)
+    read_pool_nice: int = 0  # that pool's niceness (negative: ahead of the taps' pool for a core)
 
 
 QUICK = Profile("quick", 20.0, 40)
@@ -529,9 +535,15 @@ def parallel(jobs: Sequence[Callable[[], Any]], timeout: float) -> list[Any]:
 
 
 def drive(
-    base: str, floor: dict[str, Any], sessions: dict[str, Any], duration: float, stale_taps: float = 0.0
+    base: str,
+    floor: dict[str, Any],
+    sessions: dict[str, Any],
+    duration: float,
+    stale_taps: float = 0.0,
+    kiosk_base: str | None = None,
 ) -> tuple[dict[str, list[Tally]], float, float]:
-    """Every stream in a thread of its own for ``duration`` s; (tallies by group, wall s, client CPU s)."""
+    """Every stream in a thread of its own for ``duration`` s; (tallies by group, wall s, client CPU s).
+    ``kiosk_base``: where the kiosks read balances (a pool of their own, as a proxy would route them)."""
     started = time.monotonic()
     deadline = started + duration
     groups: dict[str, list[tuple[Callable[..., None], tuple[Any, ...]]]] = {
@@ -557,7 +569,7 @@ def drive(
             )
     for k, username in enumerate(floor["pit"]):
         groups["pit"].append((drive_pit, (base, sessions[username], deadline, 50 + k)))
-    groups["kiosk"].append((drive_kiosks, (base, floor["players"], deadline, 70)))
+    groups["kiosk"].append((drive_kiosks, (kiosk_base or base, floor["players"], deadline, 70)))
     tallies: dict[str, list[Tally]] = {name: [Tally() for _ in jobs] for name, jobs in groups.items()}
     threads = [
         threading.Thread(target=target, args=(*args, tally), daemon=True)
@@ -576,6 +588,47 @@ def drive(
     if stuck:
         tallies["api"][0].failures[f"{stuck} client threads still running after the deadline"] += 1
     return tallies, elapsed, client_cpu
+
+
+READ_POOL = "gunicorn-reads"  # the second pool's name and log, with --read-pool
+
+
+def start_read_pool(
+    processes: Processes, env: dict[str, str], profile: Profile
+) -> tuple[str, subprocess.Popen[bytes]]:
+    """A second gunicorn, deploy/'s configuration with ``profile.read_pool`` workers, for the kiosks'
+    balance reads alone, as a proxy routing ``GET /api/v1/players/{id}/balance`` to it would have it.
+    Its workers are warmed with reads as the main pool's are; (its base URL, its process)."""
+    port = app_db.free_port()
+    base = f"http://127.0.0.1:{port}"
+    readers = start_gunicorn(
+        processes,
+        env,
+        port=port,
+        workers=profile.read_pool,
+        config=PROBED_CONFIG,
+        name=READ_POOL,
+        nice=profile.read_pool_nice,
+    )
+    wait_until_up(
+        base, readers, path="/readyz", timeout=load_test.STARTUP_TIMEOUT, log=processes.log_path(READ_POOL)
+    )
+    return base, readers
+
+
+def log_ends(processes: Processes, pools: Sequence[str]) -> dict[str, int]:
+    """Where each pool's access log ends now: ``served_times`` reads only what comes after (the
+    warm-up's requests, the pit's first renders among them, are not the load's)."""
+    return {pool: processes.log_path(pool).stat().st_size for pool in pools}
+
+
+def served_times(processes: Processes, since: dict[str, int]) -> dict[tuple[str, str], list[float]]:
+    """gunicorn's access-log times per endpoint, over every pool in ``since``, after its mark."""
+    times: dict[tuple[str, str], list[float]] = {}
+    for pool, mark in since.items():
+        for key, values in load_test.server_times(processes.log_path(pool), mark).items():
+            times.setdefault(key, []).extend(values)
+    return times
 
 
 def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -> dict[str, Any]:
@@ -603,6 +656,7 @@ def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -
     wait_until_up(
         base, server, path="/readyz", timeout=load_test.STARTUP_TIMEOUT, log=processes.log_path("gunicorn")
     )
+    kiosk_base, readers = start_read_pool(processes, env, profile) if profile.read_pool else (base, None)
     load_test.wait_for_worker(env, worker, processes.log_path("celery"))
     app_db.log("signing in the console dealers and the pit bosses; warming up")
     names = [*floor["pit"], *(t["console"] for t in floor["tables"] if "console" in t)]
@@ -610,23 +664,28 @@ def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -
         zip(names, parallel([partial(sign_in, base, n) for n in names], SIGN_IN_TIMEOUT), strict=True)
     )
     load_test.warm_up(base, floor)
+    if readers:
+        load_test.warm_up(kiosk_base, floor)
     pit_pages = [partial(sessions[n].get, f"{base}/pit/live/", headers=HX, timeout=60) for n in floor["pit"]]
     parallel(pit_pages, 120)
     watch = RatingWatch()
     cpu = CpuSampler(
         {
-            "gunicorn": lambda: children_of(server.pid),
+            "gunicorn": lambda: children_of(server.pid) + (children_of(readers.pid) if readers else []),
             "celery": lambda: [worker.pid, *children_of(worker.pid), processes.running["beat"].pid],
             "postgres": lambda: [pid for pid in app_db.backends(DB_NAME) if pid != watch.backend_pid],
         }
     )
     load_before = os.getloadavg()
     probe_marks = cpu_probe.marks(cpu_dir)
+    log_marks = log_ends(processes, ["gunicorn", *([READ_POOL] if readers else [])])
     app_db.log(f"driving {len(floor['tables'])} tables for {profile.seconds:.0f} s")
     cpu.start()
     watch.start()
     sys.setswitchinterval(profile.client_switch_ms / 1000)
-    tallies, elapsed, client_cpu = drive(base, floor, sessions, profile.seconds, profile.stale_taps)
+    tallies, elapsed, client_cpu = drive(
+        base, floor, sessions, profile.seconds, profile.stale_taps, kiosk_base
+    )
     cpu.finish()
     load_after = os.getloadavg()
     uptime = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
@@ -663,7 +722,7 @@ def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -
         "load_before": load_before,
         "load_after": load_after,
         "uptime": uptime,
-        "served": load_test.server_times(processes.log_path("gunicorn")),
+        "served": served_times(processes, log_marks),
         "probed": probed,
     }
 
@@ -830,13 +889,53 @@ def linger_line(lingers: list[int], run: dict[str, Any]) -> str:
     )
 
 
+def wait_lines(waits: dict[str, list[tuple[int, ...]]]) -> list[str]:
+    """Where a request's time in the worker went, for the slowest 1 % of each endpoint: on a core
+    (the worker's and its backend's CPU), runnable but waiting for one (the scheduler's run delay of
+    both), and the rest (the network between them, locks, the disk)."""
+    if not waits:
+        return []
+    lines = [
+        "Time in the worker, from `pre_request` to `post_request` (the access log's span, without "
+        "reading the request), split for the slowest 1 % of the requests of each endpoint with 100 "
+        "or more into time on a core (the worker's and its PostgreSQL backend's CPU), time runnable "
+        "but waiting for a core (both processes' run delay, /proc/<pid>/schedstat) and the rest "
+        "(waiting on each other over the socket, on a lock, on the disk). The worker and its "
+        "backend overlap a little (one is still on a core or waiting for one while the other "
+        "wakes), so the parts can add up to a little more than the time: the rest is then negative.",
+        "",
+        "| endpoint | requests | in the worker p50 / p99 ms | mean ms: in the worker = on a core + "
+        "waiting + the rest | slowest 1 %: ms in the worker | on a core | waiting for a core | the rest |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for label, values in sorted(waits.items(), key=lambda item: -len(item[1])):
+        if len(values) < 100:
+            continue
+        ordered = sorted(values)
+        slowest = ordered[len(ordered) - max(1, len(ordered) // 100) :]
+        mean_wall, mean_waited, mean_cpu = (sum(v[i] for v in ordered) / len(ordered) / 1e6 for i in range(3))
+        wall, waited, cpu = (sum(v[i] for v in slowest) / len(slowest) / 1e6 for i in range(3))
+        walls = [v[0] / 1e6 for v in ordered]
+        lines.append(
+            f"| {label} | {len(values):,} | {percentile(walls, 0.5):.1f} / {percentile(walls, 0.99):.1f} "
+            f"| {mean_wall:.1f} = {mean_cpu:.1f} + {mean_waited:.1f} + "
+            f"{mean_wall - mean_cpu - mean_waited:.1f} "
+            f"| {wall:.1f} | {cpu:.1f} | {waited:.1f} | {wall - cpu - waited:.1f} |"
+        )
+    return lines
+
+
 def cpu_lines(run: dict[str, Any]) -> list[str]:
     """Server CPU per request by endpoint (and game), and per Celery task, from ``bench.cpu_probe``."""
     rows: dict[str, list[tuple[int, int]]] = {}
     tasks: dict[str, list[tuple[int, int]]] = {}
     pauses: list[int] = []  # the gunicorn workers' full garbage collections, wall ns each
     lingers: list[int] = []  # the workers' waits for a client to close its connection, wall ns each
+    waits: dict[str, list[tuple[int, ...]]] = {}  # per request: (wall, waiting for a core, CPU) ns
     for (kind, what, game), values in run["probed"].items():
+        if kind == "wait":
+            waits.setdefault(probe_row(what, game), []).extend(values)
+            continue
         if kind == "gc":
             pauses += [wall for wall, _ in values]
             continue
@@ -882,6 +981,8 @@ def cpu_lines(run: dict[str, Any]) -> list[str]:
         ),
         "",
         linger_line(lingers, run),
+        "",
+        *wait_lines(waits),
     ]
     if tasks:
         task_total = sum(app + db for values in tasks.values() for app, db in values) / 1e9
@@ -916,7 +1017,14 @@ def report(run: dict[str, Any], env: str) -> str:
         f"Load average: {', '.join(f'{x:.2f}' for x in run['load_before'])} before the load, "
         f"{', '.join(f'{x:.2f}' for x in run['load_after'])} at its end (`uptime`: {run['uptime']}).",
         "",
-        f"gunicorn (`deploy/gunicorn.conf.py`, {profile.workers} sync workers), a Celery worker "
+        f"gunicorn (`deploy/gunicorn.conf.py`, {profile.workers} sync workers"
+        + (
+            f"; the kiosks' reads go to a second pool of {profile.read_pool}, niceness "
+            f"{profile.read_pool_nice}"
+            if profile.read_pool
+            else ""
+        )
+        + "), a Celery worker "
         f"(concurrency {load_test.CELERY_CONCURRENCY}, niceness {profile.worker_nice}) and Celery beat "
         "on 127.0.0.1, DEBUG off. "
         f"{tables} tables ({', '.join(f'{g} {n}' for g, n in sorted(games.items()))}) for {elapsed:.0f} s; "
@@ -1025,6 +1133,16 @@ def main(argv: list[str] | None = None) -> int:
         default=0.0,
         help="share of API dealer taps first sent from a screen one action behind, refused 409 (0.05: 5 %%)",
     )
+    parser.add_argument(
+        "--read-pool",
+        type=int,
+        default=0,
+        help="serve the balance reads from a second gunicorn of this many workers, as a proxy routing "
+        "them to a pool of their own would (0, deploy/'s: every request to one pool)",
+    )
+    parser.add_argument(
+        "--read-pool-nice", type=int, default=0, help="that pool's niceness (negative needs root)"
+    )
     args = parser.parse_args(argv)
     if answer_child(args, {"setup": child_setup}):
         return 0
@@ -1037,6 +1155,8 @@ def main(argv: list[str] | None = None) -> int:
         args.worker_nice,
         args.client_switch_ms,
         args.stale_taps,
+        args.read_pool,
+        args.read_pool_nice,
     )
     stop_after(profile.seconds + BUDGET)
     env = app_db.describe_machine()

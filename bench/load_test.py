@@ -834,10 +834,13 @@ SERVER_PATHS = (
 )
 
 
-def server_times(access_log: Path) -> dict[tuple[str, str], list[float]]:
-    """Milliseconds per request as gunicorn logged them (access log, one JSON object a line)."""
+def server_times(access_log: Path, since: int = 0) -> dict[tuple[str, str], list[float]]:
+    """Milliseconds per request as gunicorn logged them (access log, one JSON object a line), from
+    byte ``since`` of the log on (where it ended when the measured load began)."""
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
-    with contextlib.suppress(OSError), access_log.open() as lines:
+    with contextlib.suppress(OSError), access_log.open("rb") as log:
+        log.seek(since)
+        lines = log.read().decode(errors="replace").splitlines()
         for line in lines:
             if not line.startswith('{"request_id"'):
                 continue

@@ -468,8 +468,8 @@ def calibrate(
     time.sleep(PROBE_SETTLE)
     probed = [
         m
-        for (_, what, _), ms in cpu_probe.read(PROBE_DIR, probe_marks).items()
-        if what == f"POST /bench/{route}/{{id}}"
+        for (kind, what, _), ms in cpu_probe.read(PROBE_DIR, probe_marks).items()
+        if kind == "request" and what == f"POST /bench/{route}/{{id}}"
         for m in ms
     ]
     failures: Counter[str] = Counter()
@@ -523,8 +523,8 @@ def run_http(duration: float, calibration_seconds: float) -> dict[str, Any]:
         time.sleep(PROBE_SETTLE)
         probed = {
             what: measured
-            for (_, what, _), measured in cpu_probe.read(PROBE_DIR, probe_marks).items()
-            if what in (ACTION_REQUEST, START_REQUEST)
+            for (kind, what, _), measured in cpu_probe.read(PROBE_DIR, probe_marks).items()
+            if kind == "request" and what in (ACTION_REQUEST, START_REQUEST)
         }
         checks = run_child("bench.rounds_bench", "verify", service_env())
         calibration = [

@@ -131,13 +131,18 @@ def start_gunicorn(
     port: int,
     workers: int,
     config: str = GUNICORN_CONFIG,
+    name: str = "gunicorn",
+    nice: int = 0,
 ) -> subprocess.Popen[bytes]:
     """gunicorn with ``deploy/gunicorn.conf.py`` on 127.0.0.1:``port``, as deploy/systemd starts it
-    (``config``: a bench's file that adds hooks to it, ``bench/probe_gunicorn.conf.py``)."""
+    (``config``: a bench's file that adds hooks to it, ``bench/probe_gunicorn.conf.py``). A second
+    pool beside the first gets another ``name`` (its log); ``nice``: its niceness (negative needs
+    root)."""
     return processes.start(
-        "gunicorn",
+        name,
         # No control socket: its default path is shared by every gunicorn on the machine.
         [
+            *(["nice", "-n", str(nice)] if nice else []),
             str(VENV_BIN / "gunicorn"),
             "casino.wsgi:application",
             "-c",
