@@ -878,13 +878,14 @@ def linger_line(lingers: list[int], run: dict[str, Any]) -> str:
     if not lingers:
         return "Waits of the gunicorn workers for a client to close its connection: none measured."
     waits = sorted(ns / 1e6 for ns in lingers)  # ms
+    workers = run["profile"].workers + run["profile"].read_pool  # every pool's workers linger
     held = sum(waits) / 1000
     return (
         "After each answer a sync worker half-closes the connection and waits for the client to "
         "close its side before it takes the next request (gunicorn's graceful close): "
         f"{len(waits):,} waits, p50 {percentile(waits, 0.5):.2f} ms, p99 "
         f"{percentile(waits, 0.99):.2f} ms, longest {waits[-1]:.1f} ms, {held:,.1f} "
-        f"worker-seconds in all ({held / (run['profile'].workers * run['elapsed']) * 100:.1f} % of the "
+        f"worker-seconds in all ({held / (workers * run['elapsed']) * 100:.1f} % of the "
         "workers' time). Behind deploy/'s proxy the proxy is the client."
     )
 
