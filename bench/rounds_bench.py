@@ -577,6 +577,14 @@ def position_row(n: int, seen: list[tuple[float, int]]) -> tuple[str, ...]:
     )
 
 
+def mean_ms(measured: list[tuple[int, int]]) -> tuple[float, float]:
+    """The mean gunicorn and PostgreSQL ms of requests measured in the workers (``bench.cpu_probe``)."""
+    return (
+        sum(app for app, _ in measured) / len(measured) / 1e6,
+        sum(db for _, db in measured) / len(measured) / 1e6,
+    )
+
+
 def calibration_table(http: dict[str, Any], requests_made: int) -> list[str]:
     """(c): server CPU per request of the product's requests beside the calibration endpoints."""
 
@@ -586,7 +594,7 @@ def calibration_table(http: dict[str, Any], requests_made: int) -> list[str]:
         app_ms, db_ms = app / count * 1000, db / count * 1000
         in_workers = "–"
         if probed:
-            app_in, db_in = (sum(part) / len(probed) / 1e6 for part in zip(*probed, strict=True))
+            app_in, db_in = mean_ms(probed)
             in_workers = f"{app_in:.2f} + {db_in:.2f} = {app_in + db_in:.2f}"
         return (
             label,
@@ -648,14 +656,8 @@ def probed_lines(http: dict[str, Any]) -> list[str]:
     if not actions or not made:
         return []
 
-    def per(measured: list[tuple[int, int]]) -> tuple[float, float]:
-        return (
-            sum(app for app, _ in measured) / len(measured) / 1e6,
-            sum(db for _, db in measured) / len(measured) / 1e6,
-        )
-
-    action_app, action_db = per(actions)
-    start_app, start_db = per(starts) if starts else (0.0, 0.0)
+    action_app, action_db = mean_ms(actions)
+    start_app, start_db = mean_ms(starts) if starts else (0.0, 0.0)
     app_ms = (http["app_cpu"] - start_app * len(starts) / 1000) / made * 1000
     db_ms = (http["db_cpu"] - start_db * len(starts) / 1000) / made * 1000
     return [

@@ -48,7 +48,9 @@ Decisions where GAMES.md is silent (classic Michigan/Newmarket rules; tested):
 * Carry: ``dealer_seat`` is the seat that dealt *this* round; the next ``start`` moves the
   deal one occupied seat to the left of it among the seats present then. ``anted`` lists
   the players who anted this round from the dealer's left, as the round's ``players`` do.
-  Pots still unwon when the table closes are split by ``tables.pots.split_unwon_pots``.
+  Nothing reads it any more (pots still unwon when the table closes are split by
+  ``tables.pots.split_unwon_pots``); it stays because the rounds already stored carry it, and
+  replaying them must give the carry they stored.
 """
 
 from __future__ import annotations
@@ -923,7 +925,7 @@ class NewmarketEngine(NoHandsToShow):
         return {
             "pots": dict(zip(PAY_CARDS, state.pots, strict=True)),
             "dealer_seat": state.dealer_seat,
-            "anted": list(state.order),
+            "anted": list(state.order),  # read by nothing; stored rounds carry it (module docstring)
         }
 
 
