@@ -224,19 +224,6 @@ def _post_settlements(
         return post(), legs
 
 
-def _record_settlements(
-    *,
-    round_: Round,
-    action: RoundAction | None,
-    transfer: Transfer | None,
-    settlements: Sequence[Settlement],
-    legs: Sequence[Leg],
-) -> None:
-    """One row per leg, beside the transfer: what the round API lists and the audit replays."""
-    if transfer is not None:
-        RoundSettlement.objects.bulk_create(_settlement_rows(round_, action, transfer, settlements, legs))
-
-
 def _settlement_rows(
     round_: Round,
     action: RoundAction | None,
@@ -244,6 +231,7 @@ def _settlement_rows(
     settlements: Sequence[Settlement],
     legs: Sequence[Leg],
 ) -> list[RoundSettlement]:
+    """One row per leg, beside the transfer: what the round API lists and the audit replays."""
     return [
         RoundSettlement(
             round=round_,
@@ -424,7 +412,8 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
     transfer, legs = _post_settlements(
         accounts=accounts, round_=round_, seq=0, settlements=opening, key=f"round:{round_.pk}:start"
     )
-    _record_settlements(round_=round_, action=None, transfer=transfer, settlements=opening, legs=legs)
+    if transfer is not None:
+        RoundSettlement.objects.bulk_create(_settlement_rows(round_, None, transfer, opening, legs))
     if engine.is_over(state):
         round_.save(update_fields=finish_round(round_, engine, state))
     STATE_CACHE.put(round_, state)
