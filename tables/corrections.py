@@ -129,25 +129,16 @@ def request_correction(*, actor: User, round_id: int, void: Any, reason: Any) ->
     return correction
 
 
-def _lock_pending(correction_id: int) -> Correction:
-    correction = Correction.objects.select_related("round").filter(pk=correction_id).first()
-    if correction is None:
-        raise NotFound("No such correction.")
-    return correction
-
-
-def _check_decider(actor: User, correction: Correction) -> None:
-    require(actor, "correction.decide")
-    require_second_person(actor=actor, requested_by_id=correction.requested_by_id, thing="correction")
-
-
 def _locked_for_decision(actor: User, correction_id: int) -> tuple[Table, Round, Correction]:
     """Table, round, then the correction row: the write path's order."""
-    found = _lock_pending(correction_id)
+    found = Correction.objects.select_related("round").filter(pk=correction_id).first()
+    if found is None:
+        raise NotFound("No such correction.")
     table = lock_table(table_id=found.round.table_id)
     round_ = Round.objects.select_for_update(of=("self",)).get(pk=found.round_id)
     correction = Correction.objects.select_for_update(of=("self",)).get(pk=correction_id)
-    _check_decider(actor, correction)
+    require(actor, "correction.decide")
+    require_second_person(actor=actor, requested_by_id=correction.requested_by_id, thing="correction")
     if correction.status != CorrectionStatus.PENDING:
         raise Conflict(f"This correction was already {correction.status}.", code="correction_decided")
     return table, round_, correction
