@@ -115,12 +115,7 @@ class GamingDayCloseApi(APIView):
         data = valid(self.InputSerializer, request.data)
         actor = cast(User, request.user)  # require_role let only staff through
         report = request_audit(day=gaming_day, actor=actor, force=data["force"])
-        body = {
-            "task_id": report.task_id,
-            "gaming_day": report.gaming_day.isoformat(),
-            "status": report.status,
-        }
-        return Response(body, status=status.HTTP_202_ACCEPTED)
+        return Response(self.OutputSerializer(report).data, status=status.HTTP_202_ACCEPTED)
 
 
 class GamingDayReportApi(APIView):
