@@ -40,22 +40,14 @@ def _dollars(value: float, _pos: int | None = None) -> str:
     return f"{sign}${dollars:,.0f}"
 
 
-def _png(figure: Figure, dpi: int) -> bytes:
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")
-    return buffer.getvalue()
-
-
 def _finished(figure: Figure, ax: Any, title: str, dpi: int) -> bytes:
     """Every chart's last strokes: its title on the left, no top or right frame; then the PNG."""
     ax.set_title(title, loc="left", fontweight="bold")
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
-    return _png(figure, dpi)
-
-
-def _figure(width: float, height: float) -> Figure:
-    return Figure(figsize=(width, height))
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight")
+    return buffer.getvalue()
 
 
 def _styled(draw: Callable[..., bytes]) -> Callable[..., bytes]:
@@ -85,7 +77,7 @@ def win_by_table(report: Mapping[str, Any], *, dpi: int = 160) -> bytes:
         title += f" (the {half} lowest and {half} highest of {len(tables)})"
         tables = tables[:half] + tables[-half:]
     height = max(1.6, 0.16 * len(tables) + 0.8)
-    figure = _figure(WIDTH, height)
+    figure = Figure(figsize=(WIDTH, height))
     ax = figure.add_subplot()
     if not tables:
         _empty(ax, "No table had play this day")
@@ -115,7 +107,7 @@ def hold_vs_theoretical(report: Mapping[str, Any], *, dpi: int = 160) -> bytes:
         rows = sorted(rows, key=lambda t: t["handle"], reverse=True)[:MAX_BARS]
         rows.sort(key=lambda t: t["name"])
         title += f", the {MAX_BARS} busiest tables"
-    figure = _figure(WIDTH, 2.3)
+    figure = Figure(figsize=(WIDTH, 2.3))
     ax = figure.add_subplot()
     if not rows:
         _empty(ax, "No house-banked table took bets this day")
@@ -201,7 +193,7 @@ def running_net(report: Mapping[str, Any]) -> list[int]:
 def cash_flow(report: Mapping[str, Any], *, dpi: int = 160) -> bytes:
     """The cage hour by hour: buy-ins up, cash-outs down, and the running net."""
     hours: Sequence[Mapping[str, Any]] = report.get("cash_flow", [])
-    figure = _figure(WIDTH, 2.0)
+    figure = Figure(figsize=(WIDTH, 2.0))
     ax = figure.add_subplot()
     if not any(_moved(h) for h in hours):
         _empty(ax, "No cash moved this day")
