@@ -40,7 +40,7 @@ from tables.models import (
     TrayRequestStatus,
 )
 from tables.pots import split_unwon_pots
-from tables.selectors import last_closing_count
+from tables.selectors import get_live_round, get_open_session, last_closing_count
 
 MAX_SEATS = 12
 DROP_KINDS = ("bet", "ante")
@@ -289,20 +289,16 @@ def _approved_total(table: Table, kind: str, since: Any) -> int:
     )
 
 
-def live_round_exists(table: Table) -> bool:
-    return Round.objects.filter(table=table, status__in=LIVE_ROUND_STATUSES).exists()
-
-
 @transaction.atomic
 def close_table(*, actor: User, table_id: int, closing_inventory: Any) -> TableSession:
     """Close with the count; the summary gives drop, fills, credits, win and the variance."""
     table = lock_table(table_id=table_id)
     require(actor, "table.open_close", table=table)
     count = check_cents(closing_inventory, field="closing_inventory", allow_zero=True)
-    session = TableSession.objects.filter(table=table, closed_at__isnull=True).first()
+    session = get_open_session(table)
     if table.status != TableStatus.OPEN or session is None:
         raise Conflict(f"{table.name} is not open.", code="table_closed")
-    if live_round_exists(table):
+    if get_live_round(table) is not None:
         raise Conflict("Finish or void the live round before closing the table.", code="round_live")
     session.pot_splits = split_unwon_pots(table=table, actor=actor, session=session)
     table.tray.refresh_from_db()
