@@ -147,7 +147,7 @@ def finish_tables(audit: AuditState) -> None:
                     table_name=table.name,
                 )
             )
-        audit.table_rows.append(_table_row(audit, acc))
+        audit.table_rows.append(_table_row(audit, acc, ledger_win))
 
 
 def _record_variance(
@@ -174,10 +174,9 @@ def _record_variance(
     )
 
 
-def _table_row(audit: AuditState, acc: TableAcc) -> shape.TableData:
+def _table_row(audit: AuditState, acc: TableAcc, ledger_win: int) -> shape.TableData:
     table = acc.table
     sessions = acc.sessions
-    ledger_win = sum(v for k, v in acc.tray_by_kind.items() if k not in NON_PLAY_TRAY_KINDS)
     opener = sessions[0].opening_inventory if sessions else None
     last = sessions[-1] if sessions else None
     is_open = last is not None and last.closed_at is None
