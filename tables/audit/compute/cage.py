@@ -50,12 +50,9 @@ def section_cage(audit: AuditState) -> None:
             )
     ctr: list[shape.CtrData] = []
     for player_id, player in sorted(audit.players.items()):
-        directions = [
-            label
-            for label, total in (("cash_in", player.cash_in), ("cash_out", player.cash_out))
-            if total > audit.ctr_threshold
-        ]
-        if not directions:
+        totals = (("cash_in", player.cash_in), ("cash_out", player.cash_out))
+        over = [(label, total) for label, total in totals if total > audit.ctr_threshold]
+        if not over:
             continue
         name = audit.player_names.get(player_id, "")
         ctr.append(
@@ -64,7 +61,7 @@ def section_cage(audit: AuditState) -> None:
                 "name": name,
                 "cash_in": player.cash_in,
                 "cash_out": player.cash_out,
-                "directions": directions,
+                "directions": [label for label, _ in over],
             }
         )
         audit.add(
@@ -72,11 +69,7 @@ def section_cage(audit: AuditState) -> None:
                 "ctr_required",
                 "compliance",
                 f"{name}: "
-                + " and ".join(
-                    f"{label.replace('_', ' ')} {format_dollars(total)}"
-                    for label, total in (("cash_in", player.cash_in), ("cash_out", player.cash_out))
-                    if label in directions
-                )
+                + " and ".join(f"{label.replace('_', ' ')} {format_dollars(total)}" for label, total in over)
                 + f" above the CTR threshold of {format_dollars(audit.ctr_threshold)}: "
                 "a Currency Transaction Report is due.",
                 player=player_id,
