@@ -66,12 +66,8 @@ class TableOutputSerializer(serializers.Serializer):
     session = serializers.SerializerMethodField()
 
     def get_seats(self, table: Any) -> list[dict[str, Any]]:
-        seats = getattr(table, "active_seats", None)
-        if seats is None:
-            seats = (
-                table.seatings.filter(left_at__isnull=True).select_related("player__user").order_by("number")
-            )
-        return SeatOutputSerializer(seats, many=True).data  # type: ignore[return-value]
+        # Every table served here is read by tables.selectors, which prefetches ``active_seats``.
+        return SeatOutputSerializer(table.active_seats, many=True).data  # type: ignore[return-value]
 
     def get_session(self, table: Any) -> dict[str, Any] | None:
         session = get_open_session(table)
