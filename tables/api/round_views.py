@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from casino.api.idempotency import HEADER as IDEMPOTENCY_KEY
 from casino.api.idempotency import run_idempotent
+from casino.api.inputs import valid
 from casino.api.pagination import NewestFirstCursorPagination
 from casino.api.schema import IDEMPOTENCY_HEADER, errors
 from casino.errors import NotFound
@@ -169,11 +170,8 @@ class RoundCreateApi(APIView):
             raise NotFound("No such table.")
 
         def handle() -> Response:
-            data = self.InputSerializer(data=request.data)
-            data.is_valid(raise_exception=True)
-            round_ = start_round(
-                actor=signed_in(request), table_id=table_id, shoe=data.validated_data["shoe"]
-            )
+            shoe = valid(self.InputSerializer, request.data)["shoe"]
+            round_ = start_round(actor=signed_in(request), table_id=table_id, shoe=shoe)
             return round_response(round_, status.HTTP_201_CREATED)
 
         return run_idempotent(request, handle)
