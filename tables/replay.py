@@ -43,19 +43,13 @@ def check_round(round_: Round) -> ReplayCheck:
     if round_.status == RoundStatus.VOID:
         problems = void_problems(round_, void_rows([round_.pk])[round_.pk])
     else:
-        rows = list(round_.settlements.select_related("action"))
-        parties = PartyMap.of_codes(
-            round_.table_id, [code for r in rows for code in (r.from_account, r.to_account)]
+        rows = list(
+            round_.settlements.values_list("action__seq", "kind", "from_account", "to_account", "amount")
         )
+        parties = PartyMap.of_codes(round_.table_id, [code for row in rows for code in row[2:4]])
         stored: Counter[Move] = Counter(
-            (
-                row.action.seq if row.action else 0,
-                row.kind,
-                parties.party(row.from_account),
-                parties.party(row.to_account),
-                row.amount,
-            )
-            for row in rows
+            (seq or 0, kind, parties.party(payer), parties.party(payee), amount)
+            for seq, kind, payer, payee, amount in rows
         )
         problems = replay_problems(
             round_, round_.actions.order_by("seq").values_list("seq", "payload"), stored
