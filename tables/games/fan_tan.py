@@ -151,7 +151,7 @@ class FanTanEngine(NoHandsToShow):
 
     def start(self, ctx: TableContext) -> tuple[FanTanState, tuple[Settlement, ...]]:
         plan = _plan(self, ctx)
-        carried = checks.carried_pot(checks.check_carry(ctx.carry), MAIN)
+        carried = checks.carried_pot(ctx.carry, MAIN)
         deck = None if ctx.deck is None else checks.check_deck(ctx.deck, FULL_DECK)
         players = tuple(
             Player(player=p, seat=s, dealt=dealt, reserve_left=held - ante)
@@ -257,7 +257,7 @@ def _plan(engine: FanTanEngine, ctx: TableContext) -> _Plan:
     """Both ``reserve`` and ``start`` come through here, so the context is checked once for both."""
     rules, ante, pairs = checks.pot_table(engine, ctx, game="Fan Tan", fewest=FEWEST, most=MOST)
     chip, seats = rules["chip"], dict(pairs)
-    dealer_seat = _dealer_seat(checks.check_carry(ctx.carry), list(seats))
+    dealer_seat = _dealer_seat(ctx.carry, list(seats))
     ordered = tuple((s, seats[s]) for s in seats_after(dealer_seat, list(seats)))
     share, extra = divmod(len(FULL_DECK), len(ordered))
     dealt = tuple(share + (1 if i < extra else 0) for i in range(len(ordered)))

@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tables.games import input_checks as checks
-from tables.games.base import RAKE, Engine, Settlement, TableContext, pot, seats_after, wallet
+from tables.games.base import RAKE, Engine, Settlement, TableContext, pot, seats_from_left_of, wallet
 from tables.games.cards import FARMER_DECK, hand_points, parse_card
 from tables.games.errors import IllegalAction
 from tables.games.payments import PercentRake, Reserves, percent_rake
@@ -134,7 +134,6 @@ class FarmerEngine:
     def start(self, ctx: TableContext) -> tuple[FarmerState, tuple[Settlement, ...]]:
         rules, ante, seats = checks.pot_table(self, ctx, game="Farmer", fewest=FEWEST, most=MOST)
         reserves = self.reserve(ctx)
-        carry = checks.check_carry(ctx.carry)
         deck = None if ctx.deck is None else checks.check_deck(ctx.deck, FARMER_DECK)
         hands = tuple(Hand(player=p, seat=s, reserve_left=reserves[p] - ante) for s, p in seats)
         antes = tuple(Settlement("ante", wallet(p), pot(FARM), ante, p) for _, p in seats)
@@ -144,10 +143,10 @@ class FarmerEngine:
             rake=percent_rake(rules),
             deck=deck,
             hands=hands,
-            farm=checks.carried_pot(carry, FARM) + ante * len(seats),
+            farm=checks.carried_pot(ctx.carry, FARM) + ante * len(seats),
             phase="deal",
         )
-        return _choose_farmer(state, ctx, carry), antes
+        return _choose_farmer(state, ctx), antes
 
     def apply(
         self, state: FarmerState, action: Mapping[str, Any]
@@ -247,27 +246,27 @@ class FarmerEngine:
 # --- start ---------------------------------------------------------------------------------
 
 
-def _choose_farmer(state: FarmerState, ctx: TableContext, carry: Mapping[str, Any]) -> FarmerState:
+def _choose_farmer(state: FarmerState, ctx: TableContext) -> FarmerState:
     seats = {hand.seat: hand.player for hand in state.hands}
-    carried = checks.carried_int(carry, "farmer")
+    carried = checks.carried_int(ctx.carry, "farmer")
     if carried is None:
         return _first_farmer(state, ctx, seats)
     if carried in seats.values():
         return _with_farmer(state, carried)
-    old_seat = checks.carried_int(carry, "farmer_seat")
+    old_seat = checks.carried_int(ctx.carry, "farmer_seat")
     if old_seat is None:
         return _with_farmer(state, seats[min(seats)])
-    return _with_farmer(state, seats[seats_after(old_seat, list(seats))[0]])
+    return _with_farmer(state, seats_from_left_of(old_seat, seats)[0])
 
 
 def _first_farmer(state: FarmerState, ctx: TableContext, seats: dict[int, int]) -> FarmerState:
     """The 6♥ draw; with a manual shoe the dealer keys the result (`farmer`)."""
     if state.deck is None:
         return replace(state, phase="draw")
-    if not isinstance(ctx.extra_decks, tuple | list) or not ctx.extra_decks:
+    if not ctx.extra_decks:
         raise IllegalAction("illegal_action", "The first Farmer round needs a second deck for the 6♥ draw.")
     draw_deck = checks.check_deck(ctx.extra_decks[0], FARMER_DECK, what="The 6♥ draw deck")
-    receivers = [seats[s] for s in seats_after(min(seats), list(seats))]
+    receivers = seats_from_left_of(min(seats), seats)
     draw: list[tuple[int, str]] = []
     for index, card in enumerate(draw_deck):
         draw.append((receivers[index % len(receivers)], card))
@@ -277,9 +276,8 @@ def _first_farmer(state: FarmerState, ctx: TableContext, seats: dict[int, int]) 
 
 
 def _with_farmer(state: FarmerState, farmer: int) -> FarmerState:
-    seats = [hand.seat for hand in state.hands]
     by_seat = {hand.seat: hand.player for hand in state.hands}
-    order = tuple(by_seat[s] for s in seats_after(state.seat_of(farmer), seats))
+    order = tuple(seats_from_left_of(state.seat_of(farmer), by_seat))
     return replace(state, farmer=farmer, order=order, phase="deal")
 
 

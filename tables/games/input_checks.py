@@ -102,7 +102,8 @@ def check_context(ctx: object) -> TableContext:
         raise IllegalAction("illegal_action", "The extra decks must be a list of decks.")
     for deck in ctx.extra_decks:
         _check_card_strings(deck, "An extra deck")
-    check_carry(ctx.carry)
+    if not isinstance(ctx.carry, Mapping):
+        raise IllegalAction("illegal_action", "The carry from the last round must be a JSON object.")
     return ctx
 
 
@@ -171,33 +172,20 @@ def _check_rake_fields(
 # --- pot games: the table's context --------------------------------------------------------
 
 
-def seat_pairs(seats: object, *, game: str, fewest: int, most: int) -> tuple[tuple[int, int], ...]:
-    """(seat, player) pairs in seat order, after refusing anything a table could not hold."""
-    if not isinstance(seats, Mapping):
-        raise IllegalAction("illegal_action", "The seats must map seat numbers to player ids.")
-    pairs = []
-    for seat, player in seats.items():
-        if not is_int(seat) or not is_int(player):
-            raise IllegalAction("illegal_action", "Seat numbers and player ids must be whole numbers.")
-        pairs.append((seat, player))
-    if len({player for _, player in pairs}) != len(pairs):
-        raise IllegalAction("illegal_action", "A player cannot sit in two seats.")
-    if not fewest <= len(pairs) <= most:
-        raise IllegalAction(
-            "illegal_action", f"{game} needs {fewest} to {most} players; {len(pairs)} are dealt in."
-        )
-    return tuple(sorted(pairs))
-
-
 def pot_table(
     engine: Engine[Any], ctx: TableContext, *, game: str, fewest: int, most: int
 ) -> tuple[dict[str, Any], int, tuple[tuple[int, int], ...]]:
-    """A pot game's checked rules, ante and (seat, player) pairs: what ``reserve`` and ``start``
-    both read first, refused in this order."""
+    """A pot game's checked rules, ante and (seat, player) pairs in seat order: what ``reserve``
+    and ``start`` both read first, refused in this order (``check_context`` has already
+    refused seats of the wrong shape, so only their number is left to check)."""
     check_context(ctx)
     rules = engine.validate_rules(ctx.rules)
     ante = table_ante(ctx, rules["chip"])
-    return rules, ante, seat_pairs(ctx.seats, game=game, fewest=fewest, most=most)
+    if not fewest <= len(ctx.seats) <= most:
+        raise IllegalAction(
+            "illegal_action", f"{game} needs {fewest} to {most} players; {len(ctx.seats)} are dealt in."
+        )
+    return rules, ante, tuple(sorted(ctx.seats.items()))
 
 
 def table_ante(ctx: TableContext, chip: int) -> int:
@@ -205,29 +193,22 @@ def table_ante(ctx: TableContext, chip: int) -> int:
 
     Pot-game antes must be whole chips and lie within the table limits (GAMES.md).
     """
-    ante = check_int(ctx.ante, what="The table's ante")
-    ante = ante or chip
+    ante = ctx.ante or chip
     if ante % chip:
         raise IllegalAction(
             "illegal_action", f"The ante ({dollars(ante)}) must be a whole number of chips ({dollars(chip)})."
         )
-    if is_int(ctx.min_bet) and ante < ctx.min_bet:
+    if ante < ctx.min_bet:
         raise IllegalAction(
             "below_minimum",
             f"The ante ({dollars(ante)}) is below the table minimum ({dollars(ctx.min_bet)}).",
         )
-    if is_int(ctx.max_bet) and ante > ctx.max_bet:
+    if ante > ctx.max_bet:
         raise IllegalAction(
             "limit_exceeded",
             f"The ante ({dollars(ante)}) is above the table maximum ({dollars(ctx.max_bet)}).",
         )
     return ante
-
-
-def check_carry(carry: object) -> Mapping[str, Any]:
-    if not isinstance(carry, Mapping):
-        raise IllegalAction("illegal_action", "The carry from the last round must be a JSON object.")
-    return carry
 
 
 def carried_pot(carry: Mapping[str, Any], name: str) -> int:
@@ -249,9 +230,10 @@ def carried_int(carry: Mapping[str, Any], key: str) -> int | None:
     return value
 
 
-def check_deck(deck: object, full: Sequence[str], *, what: str = "The shoe") -> tuple[str, ...]:
-    """An electronic deck must be exactly the game's cards in some order."""
-    if not isinstance(deck, tuple | list) or sorted(map(str, deck)) != sorted(full) or len(deck) != len(full):
+def check_deck(deck: Sequence[str], full: Sequence[str], *, what: str = "The shoe") -> tuple[str, ...]:
+    """An electronic deck must be exactly the game's cards in some order (``check_context`` has
+    already refused a deck that is not a list of strings)."""
+    if sorted(deck) != sorted(full):
         raise IllegalAction(
             "bad_card", f"{what} is not a shuffled copy of this game's {len(full)}-card deck."
         )
@@ -357,7 +339,7 @@ def check_time_rake(rake: object) -> dict[str, Any] | None:
 def check_stake(ctx: TableContext, chip: int) -> int:
     """The table's ante is the stake: a positive multiple of the chip within the limits."""
     stake = ctx.ante
-    if not is_int(stake) or stake <= 0:
+    if stake <= 0:
         raise IllegalAction("illegal_action", "The table's stake (ante) must be a positive amount.")
     if stake % chip:
         raise IllegalAction(
@@ -376,23 +358,15 @@ def check_stake(ctx: TableContext, chip: int) -> int:
 
 def stakes_table(engine: Engine[Any], ctx: TableContext, *, most: int | None) -> tuple[dict[str, Any], int]:
     """A stakes game's checked rules and stake, its seats checked for 2 to ``most`` players:
-    what ``reserve`` and ``start`` both read first, refused in this order."""
+    what ``reserve`` and ``start`` both read first, refused in this order (``check_context``
+    has already refused seats of the wrong shape, so only their number is left to check)."""
     check_context(ctx)
     rules = engine.validate_rules(ctx.rules)
     stake = check_stake(ctx, rules["chip"])
-    check_seats(ctx, low=2, high=most)
+    if len(ctx.seats) < 2 or (most is not None and len(ctx.seats) > most):
+        wanted = f"2 to {most}" if most is not None else "at least 2"
+        raise IllegalAction("illegal_action", f"This game needs {wanted} players, not {len(ctx.seats)}.")
     return rules, stake
-
-
-def check_seats(ctx: TableContext, *, low: int, high: int | None) -> None:
-    seats = ctx.seats
-    if not all(is_int(seat) and is_int(player) for seat, player in seats.items()):
-        raise IllegalAction("illegal_action", "Seats and players must be whole numbers.")
-    if len(set(seats.values())) != len(seats):
-        raise IllegalAction("illegal_action", "A player cannot sit in two seats.")
-    if len(seats) < low or (high is not None and len(seats) > high):
-        wanted = f"{low} to {high}" if high is not None else f"at least {low}"
-        raise IllegalAction("illegal_action", f"This game needs {wanted} players, not {len(seats)}.")
 
 
 def dealer_seat_for(seats: Mapping[int, int], carry: Mapping[str, Any]) -> int:

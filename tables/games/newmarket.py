@@ -246,25 +246,15 @@ def _check_rake(rake: object) -> dict[str, Any] | None:
     return checked
 
 
-def _check_seats(seats: object) -> dict[int, int]:
-    if not isinstance(seats, Mapping):
-        raise refuse("The table's seats must map seat numbers to player ids.")
-    checked: dict[int, int] = {}
-    for seat, player in seats.items():
-        if not checks.is_int(seat) or not checks.is_int(player):
-            raise refuse("Seat numbers and player ids must be whole numbers.")
-        checked[seat] = player
-    if not MIN_PLAYERS <= len(checked) <= MAX_PLAYERS:
-        raise refuse(f"Newmarket is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(checked)}.")
-    if len(set(checked.values())) != len(checked):
-        raise refuse("A player cannot sit in two seats.")
-    return checked
+def _check_seats(seats: Mapping[int, int]) -> dict[int, int]:
+    """How many sit; ``check_context`` has already refused seats of the wrong shape."""
+    if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+        raise refuse(f"Newmarket is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(seats)}.")
+    return dict(seats)
 
 
 def _check_ante(ctx: TableContext, chip: int) -> int:
-    ante, low, high = ctx.ante, ctx.min_bet, ctx.max_bet
-    if not checks.is_int(ante) or not checks.is_int(low) or not checks.is_int(high):
-        raise refuse("The ante and table limits must be whole numbers of cents.")
+    ante, low, high = ctx.ante, ctx.min_bet, ctx.max_bet  # whole cents (``check_context``)
     if ante <= 0 or ante < low:
         raise refuse(f"The ante {dollars(ante)} is below the table minimum {dollars(low)}.", "below_minimum")
     if ante > high:
@@ -276,14 +266,11 @@ def _check_ante(ctx: TableContext, chip: int) -> int:
     return ante
 
 
-def _check_deck(deck: object) -> tuple[str, ...] | None:
+def _check_deck(deck: Sequence[str] | None) -> tuple[str, ...] | None:
+    """``check_context`` has made the deck a list of strings; here it must be the whole deck."""
     if deck is None:
         return None
-    if (
-        not isinstance(deck, tuple | list)
-        or not all(isinstance(card, str) for card in deck)
-        or sorted(deck) != sorted(FULL_DECK)
-    ):
+    if sorted(deck) != sorted(FULL_DECK):
         raise refuse("The electronic shoe must hold the 52-card deck exactly once each.")
     return tuple(deck)
 
