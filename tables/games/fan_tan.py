@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tables.games import input_checks as checks
-from tables.games.base import RAKE, Engine, NoHandsToShow, Settlement, TableContext, pot, seats_after, wallet
+from tables.games.base import Engine, NoHandsToShow, Settlement, TableContext, pot, seats_after, wallet
 from tables.games.cards import (
     FULL_DECK,
     RANKS,
@@ -56,7 +56,7 @@ from tables.games.cards import (
     suit_of,
 )
 from tables.games.errors import IllegalAction
-from tables.games.payments import PercentRake, Reserves, percent_rake
+from tables.games.payments import PercentRake, Reserves, pay_pot, percent_rake
 from tables.games.shoe import check_keyed_card
 
 GAME = "fan_tan"
@@ -614,10 +614,6 @@ class _Payments:
     def to_player(self, kind: str, player: int, payee: int, amount: int) -> None:
         self.reserves.pay(kind, player, wallet(payee), amount)
 
-    def from_pot(self, kind: str, payee: str, amount: int, player: int | None) -> None:
-        self.pot -= amount
-        self.reserves.move(kind, pot(MAIN), payee, amount, player)
-
     def apply(self, state: FanTanState) -> FanTanState:
         players = tuple(replace(p, reserve_left=self.reserves.left[p.player]) for p in state.players)
         return replace(state, players=players, pot=self.pot)
@@ -632,9 +628,8 @@ def _settle(state: FanTanState, winner: int) -> tuple[FanTanState, tuple[Settlem
     for p in state.players:
         if p.player != winner:
             pay.to_pot("cards_left", p.player, p.count * state.chip)
-    cut = state.rake.take(pay.pot) if state.rake else 0
-    pay.from_pot("rake", RAKE, cut, None)
-    pay.from_pot("pot", wallet(winner), pay.pot, winner)
+    pay_pot(pay.reserves, MAIN, pay.pot, winner, state.rake)
+    pay.pot = 0
     return replace(pay.apply(state), phase="settled", winner=winner), pay.done()
 
 

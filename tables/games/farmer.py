@@ -37,10 +37,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tables.games import input_checks as checks
-from tables.games.base import RAKE, Engine, Settlement, TableContext, pot, seats_from_left_of, wallet
+from tables.games.base import Engine, Settlement, TableContext, pot, seats_from_left_of, wallet
 from tables.games.cards import FARMER_DECK, hand_points, parse_card
 from tables.games.errors import IllegalAction
-from tables.games.payments import PercentRake, Reserves, percent_rake
+from tables.games.payments import PercentRake, Reserves, pay_pot, percent_rake
 from tables.games.shoe import check_keyed_card
 
 GAME = "farmer"
@@ -371,10 +371,12 @@ def _showdown(state: FarmerState) -> tuple[FarmerState, tuple[Settlement, ...]]:
     payments = Reserves({hand.player: hand.reserve_left for hand in state.hands})
     sixteens = [h for h in hands if h.total == TARGET]
     winner = _farm_winner(sixteens, state) if sixteens else None
-    farm = _win_farm(state, winner, payments) if winner is not None else state.farm
     best, best_total = ([], None) if sixteens else _best_hands(hands)
-    if not sixteens:
-        farm += _pay_best(state, hands, best, payments)
+    if winner is not None:
+        pay_pot(payments, FARM, state.farm, winner, state.rake)
+        farm = 0
+    else:
+        farm = state.farm + _pay_best(state, hands, best, payments)
     farmer = state.farmer
     assert farmer is not None
     for hand in hands:
@@ -402,13 +404,6 @@ def _farm_winner(sixteens: list[Hand], state: FarmerState) -> int:
     if state.farmer in tied:
         return state.farmer
     return tied[0]  # ``sixteens`` is in order from the farmer's left
-
-
-def _win_farm(state: FarmerState, winner: int, payments: Reserves) -> int:
-    cut = state.rake.take(state.farm) if state.rake else 0
-    payments.move("rake", pot(FARM), RAKE, cut, None)
-    payments.move("pot", pot(FARM), wallet(winner), state.farm - cut, winner)
-    return 0
 
 
 def _best_hands(hands: list[Hand]) -> tuple[list[int], int | None]:

@@ -61,7 +61,6 @@ from typing import Any
 
 from tables.games import input_checks as checks
 from tables.games.base import (
-    RAKE,
     Engine,
     NoHandsToShow,
     Settlement,
@@ -74,7 +73,7 @@ from tables.games.base import (
 )
 from tables.games.cards import FULL_DECK, RED_SUITS, card_label, parse_card, parse_cards, rank_of, suit_of
 from tables.games.errors import refuse
-from tables.games.payments import PercentRake, Reserves, dollars, percent_rake
+from tables.games.payments import PercentRake, Reserves, dollars, pay_pot, percent_rake
 from tables.games.shoe import check_keyed_card
 
 PAY_CARDS: tuple[str, ...] = ("AH", "KC", "QD", "JS")
@@ -340,13 +339,9 @@ def _hand_slot(state: NewmarketState, key: object) -> int:
 def _win_pot(state: NewmarketState, card: str, player: int) -> tuple[NewmarketState, list[Settlement]]:
     """A pay card wins its pot at once; a percent rake comes off the pot as it is won."""
     slot = PAY_CARDS.index(card)
-    amount = state.pots[slot]
-    cut = state.rake.take(amount) if state.rake else 0
-    moves = [
-        Settlement("rake", pot(card), RAKE, cut, player),
-        Settlement("pot", pot(card), wallet(player), amount - cut, player),
-    ]
-    return replace(state, pots=replaced_at(state.pots, slot, 0)), [m for m in moves if m.amount > 0]
+    moves = Reserves({})  # out of a pot: no reserve pays
+    pay_pot(moves, card, state.pots[slot], player, state.rake, rake_player=player)
+    return replace(state, pots=replaced_at(state.pots, slot, 0)), moves.settlements
 
 
 def _pay(
