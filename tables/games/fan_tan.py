@@ -55,7 +55,7 @@ from tables.games.cards import (
     rank_of,
     suit_of,
 )
-from tables.games.errors import IllegalAction
+from tables.games.errors import IllegalAction, refuse
 from tables.games.payments import PercentRake, Reserves, pay_pot, percent_rake
 from tables.games.shoe import check_keyed_card
 
@@ -279,7 +279,7 @@ def _dealer_seat(carry: Mapping[str, Any], seat_numbers: list[int]) -> int:
 
 def _do_deal(state: FanTanState, action: Mapping[str, Any]) -> tuple[FanTanState, tuple[Settlement, ...]]:
     if state.phase != "deal":
-        raise IllegalAction("illegal_action", "The cards have already been dealt.")
+        raise refuse("The cards have already been dealt.")
     if state.deck is not None:
         checks.forbid_cards(action, "hands")
         count = len(state.players)
@@ -303,9 +303,7 @@ def _keyed_hands(state: FanTanState, raw: object) -> dict[int, tuple[str, ...]]:
     for p in state.players:
         cards = parse_cards(keyed[p.player], field=f"hands.{p.player}")
         if len(cards) != p.dealt:
-            raise IllegalAction(
-                "illegal_action", f"Player {p.player} is dealt {p.dealt} cards, not {len(cards)}."
-            )
+            raise refuse(f"Player {p.player} is dealt {p.dealt} cards, not {len(cards)}.")
         for card in cards:
             check_keyed_card(card, deck=FULL_DECK, out=frozenset(out))
             out.add(card)
@@ -325,7 +323,7 @@ def _do_play(state: FanTanState, action: Mapping[str, Any]) -> tuple[FanTanState
     card = parse_card(action.get("card"))
     check_keyed_card(card, deck=FULL_DECK, out=state.played)
     if player.hand is not None and card not in player.hand:
-        raise IllegalAction("illegal_action", f"Player {player.player} does not hold {card_label(card)}.")
+        raise refuse(f"Player {player.player} does not hold {card_label(card)}.")
     if not _playable(state.layout, card):
         raise IllegalAction(
             "bad_placement", f"{card_label(card)} cannot go on the layout now ({_needs(state, card)})."
@@ -374,10 +372,7 @@ def _do_penalty(state: FanTanState, action: Mapping[str, Any]) -> tuple[FanTanSt
     """
     checks.check_phase(state.phase, "play", "key a penalty")
     if state.tracking != "count":
-        raise IllegalAction(
-            "illegal_action",
-            "Penalties are keyed only with count-only tracking; known hands are charged at once.",
-        )
+        raise refuse("Penalties are keyed only with count-only tracking; known hands are charged at once.")
     passer = state.get(checks.action_player(action, state.ids))
     index = _pass_index(action, passer)
     at_pass = _AtPass(state, passer, index)
@@ -421,7 +416,7 @@ class _AtPass:
 def _pass_index(action: Mapping[str, Any], passer: Player) -> int:
     """The pass punished: ``pass`` (0 for the player's first pass of the round), else their last."""
     if passer.passes == 0:
-        raise IllegalAction("illegal_action", f"Player {passer.player} has not passed this round.")
+        raise refuse(f"Player {passer.player} has not passed this round.")
     value = action.get("pass")
     if value is None:
         return passer.passes - 1
@@ -438,17 +433,14 @@ def _pass_index(action: Mapping[str, Any], passer: Player) -> int:
 def _same_pass(action: Mapping[str, Any], passer: Player, index: int) -> bool:
     same_pass = action.get("same_pass", False)
     if not isinstance(same_pass, bool):
-        raise IllegalAction("illegal_action", "'same_pass' must be true or false.")
+        raise refuse("'same_pass' must be true or false.")
     penalised = index in passer.penalised
     if same_pass and (action.get("seven") is None or not penalised):
-        raise IllegalAction(
-            "illegal_action", "'same_pass' adds a further seven to a pass already penalised: name the seven."
-        )
+        raise refuse("'same_pass' adds a further seven to a pass already penalised: name the seven.")
     if not same_pass and penalised:
-        raise IllegalAction(
-            "illegal_action",
+        raise refuse(
             f"Player {passer.player}'s pass {index} is already penalised; name another with 'pass', "
-            "or add a further seven of it with 'same_pass'.",
+            "or add a further seven of it with 'same_pass'."
         )
     return same_pass
 
@@ -457,23 +449,19 @@ def _penalised_seven(action: Mapping[str, Any], at_pass: _AtPass) -> str:
     """A seven the passer held at the pass: not on the layout then, not played since by another."""
     seven = parse_card(action.get("seven"))
     if rank_of(seven) != "7":
-        raise IllegalAction("illegal_action", f"'seven' must be a seven, not {card_label(seven)}.")
+        raise refuse(f"'seven' must be a seven, not {card_label(seven)}.")
     if seven in at_pass.on_layout:
-        raise IllegalAction(
-            "illegal_action",
-            f"{card_label(seven)} was already on the layout at {at_pass.name()}: they did not hold it.",
+        raise refuse(
+            f"{card_label(seven)} was already on the layout at {at_pass.name()}: they did not hold it."
         )
     player = at_pass.played_since_by(seven)
     if player is not None and player != at_pass.passer.player:
-        raise IllegalAction(
-            "illegal_action",
+        raise refuse(
             f"{card_label(seven)} was played by player {player} after {at_pass.name()}, "
-            "so the passer did not hold it.",
+            "so the passer did not hold it."
         )
     if (at_pass.index, seven) in at_pass.passer.sevens:
-        raise IllegalAction(
-            "illegal_action", f"{card_label(seven)} is already penalised for {at_pass.name()}."
-        )
+        raise refuse(f"{card_label(seven)} is already penalised for {at_pass.name()}.")
     return seven
 
 
@@ -490,10 +478,9 @@ def _holder(action: Mapping[str, Any], at_pass: _AtPass, rank: str, seven: str) 
     )
     if card in at_pass.on_layout:
         if named is not None:
-            raise IllegalAction(
-                "illegal_action",
+            raise refuse(
                 f"{card_label(card)} was on the layout at {at_pass.name()}; "
-                f"nothing is due: leave out '{field}'.",
+                f"nothing is due: leave out '{field}'."
             )
         return None
     played_by = at_pass.played_since_by(card)

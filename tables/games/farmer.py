@@ -39,7 +39,7 @@ from typing import Any
 from tables.games import input_checks as checks
 from tables.games.base import Engine, Settlement, TableContext, pot, seats_from_left_of, wallet
 from tables.games.cards import FARMER_DECK, hand_points, parse_card
-from tables.games.errors import IllegalAction
+from tables.games.errors import refuse
 from tables.games.payments import PercentRake, Reserves, pay_pot, percent_rake
 from tables.games.shoe import check_keyed_card
 
@@ -264,7 +264,7 @@ def _first_farmer(state: FarmerState, ctx: TableContext, seats: dict[int, int]) 
     if state.deck is None:
         return replace(state, phase="draw")
     if not ctx.extra_decks:
-        raise IllegalAction("illegal_action", "The first Farmer round needs a second deck for the 6♥ draw.")
+        raise refuse("The first Farmer round needs a second deck for the 6♥ draw.")
     draw_deck = checks.check_deck(ctx.extra_decks[0], FARMER_DECK, what="The 6♥ draw deck")
     receivers = seats_from_left_of(min(seats), seats)
     draw: list[tuple[int, str]] = []
@@ -286,9 +286,7 @@ def _with_farmer(state: FarmerState, farmer: int) -> FarmerState:
 
 def _do_farmer(state: FarmerState, action: Mapping[str, Any]) -> tuple[FarmerState, tuple[Settlement, ...]]:
     if state.phase != "draw":
-        raise IllegalAction(
-            "illegal_action", "The farmer is keyed only before the deal of a table's first manual-shoe round."
-        )
+        raise refuse("The farmer is keyed only before the deal of a table's first manual-shoe round.")
     player = checks.action_player(action, state.players)
     return _with_farmer(state, player), ()
 
@@ -307,7 +305,7 @@ def _do_deal(state: FarmerState, action: Mapping[str, Any]) -> tuple[FarmerState
 
 def _keyed_deal(state: FarmerState, raw: object) -> dict[int, str]:
     if raw is None:
-        raise IllegalAction("illegal_action", "With a manual shoe, 'cards' must give each player's card.")
+        raise refuse("With a manual shoe, 'cards' must give each player's card.")
     keyed = checks.by_player(raw, state.players, field="cards")
     cards: dict[int, str] = {}
     for player in state.order:
@@ -328,7 +326,7 @@ def _turn_player(state: FarmerState, action: Mapping[str, Any], doing: str) -> H
 def _do_hit(state: FarmerState, action: Mapping[str, Any]) -> tuple[FarmerState, tuple[Settlement, ...]]:
     hand = _turn_player(state, action, "hit")
     if hand.busted:
-        raise IllegalAction("illegal_action", f"Player {hand.player} is over 16 and must stay.")
+        raise refuse(f"Player {hand.player} is over 16 and must stay.")
     card = _next_card(state, action)
     state = state.with_hand(replace(hand, cards=(*hand.cards, card)))
     if state.stock == 0:
@@ -341,7 +339,7 @@ def _next_card(state: FarmerState, action: Mapping[str, Any]) -> str:
         checks.forbid_cards(action, "card")
         return state.deck[state.dealt]
     if action.get("card") is None:
-        raise IllegalAction("illegal_action", "With a manual shoe, 'card' must name the card dealt.")
+        raise refuse("With a manual shoe, 'card' must name the card dealt.")
     card = parse_card(action.get("card"))
     out = frozenset(c for hand in state.hands for c in hand.cards)
     check_keyed_card(card, deck=FARMER_DECK, out=out)
@@ -351,7 +349,7 @@ def _next_card(state: FarmerState, action: Mapping[str, Any]) -> str:
 def _do_stay(state: FarmerState, action: Mapping[str, Any]) -> tuple[FarmerState, tuple[Settlement, ...]]:
     hand = _turn_player(state, action, "stay")
     if len(hand.cards) < 2:
-        raise IllegalAction("illegal_action", f"Player {hand.player} must hit at least once before staying.")
+        raise refuse(f"Player {hand.player} must hit at least once before staying.")
     state = state.with_hand(replace(hand, done=True))
     assert state.turn is not None
     if state.turn + 1 == len(state.order):

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeGuard
 
 from tables.games.base import Engine, TableContext, seats_after
-from tables.games.errors import IllegalAction
+from tables.games.errors import IllegalAction, refuse
 from tables.games.payments import dollars
 
 DEFAULT_CHIP = 100
@@ -53,7 +53,7 @@ def id_from_key(key: object, *, signed: bool = False) -> int | None:
 
 def check_dealt_in(player: int, players: Sequence[int]) -> int:
     if player not in players:
-        raise IllegalAction("illegal_action", f"Player {player} is not dealt into this round.")
+        raise refuse(f"Player {player} is not dealt into this round.")
     return player
 
 
@@ -64,13 +64,13 @@ def check_turn(player: int, due: int) -> None:
 
 def check_phase(phase: str, wanted: str, doing: str) -> None:
     if phase != wanted:
-        raise IllegalAction("illegal_action", f"Cannot {doing} now: the round is at '{phase}'.")
+        raise refuse(f"Cannot {doing} now: the round is at '{phase}'.")
 
 
 def action_type(action: object) -> object:
     """The action's ``type``, unchecked, once the action is an object (stakes games, Newmarket)."""
     if not isinstance(action, Mapping):
-        raise IllegalAction("illegal_action", "An action must be an object with a 'type'.")
+        raise refuse("An action must be an object with a 'type'.")
     return action.get("type")
 
 
@@ -83,27 +83,27 @@ def check_context(ctx: object) -> TableContext:
     strings); each game still checks its own counts, rules and decks.
     """
     if not isinstance(ctx, TableContext):
-        raise IllegalAction("illegal_action", "The table's context is missing.")
+        raise refuse("The table's context is missing.")
     if not isinstance(ctx.rules, Mapping):
         raise IllegalAction("bad_rules", "The rules must be a JSON object.")
     if not isinstance(ctx.seats, Mapping):
-        raise IllegalAction("illegal_action", "The seats must map seat numbers to player ids.")
+        raise refuse("The seats must map seat numbers to player ids.")
     if not all(is_int(seat) and is_int(player) for seat, player in ctx.seats.items()):
-        raise IllegalAction("illegal_action", "Seat numbers and player ids must be whole numbers.")
+        raise refuse("Seat numbers and player ids must be whole numbers.")
     if len(set(ctx.seats.values())) != len(ctx.seats):
-        raise IllegalAction("illegal_action", "A player cannot sit in two seats.")
+        raise refuse("A player cannot sit in two seats.")
     for name in ("min_bet", "max_bet", "ante"):
         value = getattr(ctx, name)
         if not is_int(value) or value < 0:
-            raise IllegalAction("illegal_action", f"The table's {name} must be whole cents, not {value!r}.")
+            raise refuse(f"The table's {name} must be whole cents, not {value!r}.")
     if ctx.deck is not None:
         _check_card_strings(ctx.deck, "The shoe")
     if not isinstance(ctx.extra_decks, tuple | list):
-        raise IllegalAction("illegal_action", "The extra decks must be a list of decks.")
+        raise refuse("The extra decks must be a list of decks.")
     for deck in ctx.extra_decks:
         _check_card_strings(deck, "An extra deck")
     if not isinstance(ctx.carry, Mapping):
-        raise IllegalAction("illegal_action", "The carry from the last round must be a JSON object.")
+        raise refuse("The carry from the last round must be a JSON object.")
     return ctx
 
 
@@ -182,9 +182,7 @@ def pot_table(
     rules = engine.validate_rules(ctx.rules)
     ante = table_ante(ctx, rules["chip"])
     if not fewest <= len(ctx.seats) <= most:
-        raise IllegalAction(
-            "illegal_action", f"{game} needs {fewest} to {most} players; {len(ctx.seats)} are dealt in."
-        )
+        raise refuse(f"{game} needs {fewest} to {most} players; {len(ctx.seats)} are dealt in.")
     return rules, ante, tuple(sorted(ctx.seats.items()))
 
 
@@ -195,9 +193,7 @@ def table_ante(ctx: TableContext, chip: int) -> int:
     """
     ante = ctx.ante or chip
     if ante % chip:
-        raise IllegalAction(
-            "illegal_action", f"The ante ({dollars(ante)}) must be a whole number of chips ({dollars(chip)})."
-        )
+        raise refuse(f"The ante ({dollars(ante)}) must be a whole number of chips ({dollars(chip)}).")
     if ante < ctx.min_bet:
         raise IllegalAction(
             "below_minimum",
@@ -217,7 +213,7 @@ def carried_pot(carry: Mapping[str, Any], name: str) -> int:
     if pots is None:
         return 0
     if not isinstance(pots, Mapping):
-        raise IllegalAction("illegal_action", "The carried pots must be a JSON object.")
+        raise refuse("The carried pots must be a JSON object.")
     return check_int(pots.get(name, 0), what=f"The carried pot '{name}'")
 
 
@@ -226,7 +222,7 @@ def carried_int(carry: Mapping[str, Any], key: str) -> int | None:
     if value is None:
         return None
     if not is_int(value):
-        raise IllegalAction("illegal_action", f"The carried '{key}' must be a whole number.")
+        raise refuse(f"The carried '{key}' must be a whole number.")
     return value
 
 
@@ -246,13 +242,13 @@ def check_deck(deck: Sequence[str], full: Sequence[str], *, what: str = "The sho
 def handler_for[H](action: object, handlers: Mapping[str, H], *, game: str) -> tuple[H, Mapping[str, Any]]:
     """The handler of the action's ``type``, refused when ``game`` has no such action."""
     if not isinstance(action, Mapping):
-        raise IllegalAction("illegal_action", "An action must be a JSON object with a 'type'.")
+        raise refuse("An action must be a JSON object with a 'type'.")
     kind = action.get("type")
     if not isinstance(kind, str):
-        raise IllegalAction("illegal_action", "An action needs a 'type' string.")
+        raise refuse("An action needs a 'type' string.")
     handler = handlers.get(kind)
     if handler is None:
-        raise IllegalAction("illegal_action", f"{game} has no action '{kind}' ({', '.join(handlers)}).")
+        raise refuse(f"{game} has no action '{kind}' ({', '.join(handlers)}).")
     return handler, action
 
 
@@ -260,14 +256,14 @@ def action_player(action: Mapping[str, Any], players: Sequence[int], *, field: s
     """A player id from an action: an int (not a bool or string) of a dealt-in player."""
     value = action.get(field)
     if not is_int(value):
-        raise IllegalAction("illegal_action", f"'{field}' must be a player id (a whole number).")
+        raise refuse(f"'{field}' must be a player id (a whole number).")
     return check_dealt_in(value, players)
 
 
 def _pot_key_player(key: object, players: Sequence[int], field: str) -> int:
     player = id_from_key(key, signed=True)
     if player is None:
-        raise IllegalAction("illegal_action", f"{key!r} is not a player id.")
+        raise refuse(f"{key!r} is not a player id.")
     return check_dealt_in(player, players)
 
 
@@ -276,17 +272,13 @@ def by_player(value: object, players: Sequence[int], *, field: str) -> dict[int,
     keyed = player_map(value, players, field, key_player=_pot_key_player)
     missing = [p for p in players if p not in keyed]
     if missing:
-        raise IllegalAction(
-            "illegal_action", f"'{field}' is missing player(s) {', '.join(map(str, missing))}."
-        )
+        raise refuse(f"'{field}' is missing player(s) {', '.join(map(str, missing))}.")
     return keyed
 
 
 def forbid_cards(action: Mapping[str, Any], field: str) -> None:
     if action.get(field) is not None:
-        raise IllegalAction(
-            "illegal_action", f"With an electronic shoe the cards come from the shoe; do not send '{field}'."
-        )
+        raise refuse(f"With an electronic shoe the cards come from the shoe; do not send '{field}'.")
 
 
 # --- stakes games: rules -------------------------------------------------------------------
@@ -340,11 +332,9 @@ def check_stake(ctx: TableContext, chip: int) -> int:
     """The table's ante is the stake: a positive multiple of the chip within the limits."""
     stake = ctx.ante
     if stake <= 0:
-        raise IllegalAction("illegal_action", "The table's stake (ante) must be a positive amount.")
+        raise refuse("The table's stake (ante) must be a positive amount.")
     if stake % chip:
-        raise IllegalAction(
-            "illegal_action", f"The stake {dollars(stake)} is not a multiple of the chip ({dollars(chip)})."
-        )
+        raise refuse(f"The stake {dollars(stake)} is not a multiple of the chip ({dollars(chip)}).")
     if stake < ctx.min_bet:
         raise IllegalAction(
             "below_minimum", f"The stake {dollars(stake)} is below the table minimum {dollars(ctx.min_bet)}."
@@ -365,7 +355,7 @@ def stakes_table(engine: Engine[Any], ctx: TableContext, *, most: int | None) ->
     stake = check_stake(ctx, rules["chip"])
     if len(ctx.seats) < 2 or (most is not None and len(ctx.seats) > most):
         wanted = f"2 to {most}" if most is not None else "at least 2"
-        raise IllegalAction("illegal_action", f"This game needs {wanted} players, not {len(ctx.seats)}.")
+        raise refuse(f"This game needs {wanted} players, not {len(ctx.seats)}.")
     return rules, stake
 
 
@@ -379,7 +369,7 @@ def dealer_seat_for(seats: Mapping[int, int], carry: Mapping[str, Any]) -> int:
     if previous is None:
         return min(seats)
     if not is_int(previous):
-        raise IllegalAction("illegal_action", "The carried dealer seat is not a seat number.")
+        raise refuse("The carried dealer seat is not a seat number.")
     if carry.get("same_dealer") is True and previous in seats:
         return int(previous)
     return seats_after(previous, seats)[0]
@@ -391,19 +381,19 @@ def dealer_seat_for(seats: Mapping[int, int], carry: Mapping[str, Any]) -> int:
 def player_field(action: Mapping[str, Any], key: str, players: Sequence[int]) -> int:
     """The seated player an action names; ids are JSON integers, not strings or booleans."""
     if key not in action:
-        raise IllegalAction("illegal_action", f"The action needs '{key}' (a player id).")
+        raise refuse(f"The action needs '{key}' (a player id).")
     value = action[key]
     if not is_int(value):
-        raise IllegalAction("illegal_action", f"'{key}' must be a player id (a whole number), not {value!r}.")
+        raise refuse(f"'{key}' must be a player id (a whole number), not {value!r}.")
     return check_dealt_in(int(value), players)
 
 
 def _stakes_key_player(key: object, players: Sequence[int], field: str) -> int:
     player = id_from_key(key)
     if player is None:
-        raise IllegalAction("illegal_action", f"'{field}' is keyed by player ids, not {key!r}.")
+        raise refuse(f"'{field}' is keyed by player ids, not {key!r}.")
     if player not in players:
-        raise IllegalAction("illegal_action", f"'{field}' names player {player}, who is not in this round.")
+        raise refuse(f"'{field}' names player {player}, who is not in this round.")
     return player
 
 
@@ -416,12 +406,12 @@ def player_map(
 ) -> dict[int, Any]:
     """An object keyed by player id, each player once; ``key_player`` reads (or refuses) a key."""
     if not isinstance(value, Mapping):
-        raise IllegalAction("illegal_action", f"'{field}' must be an object keyed by player id.")
+        raise refuse(f"'{field}' must be an object keyed by player id.")
     result: dict[int, Any] = {}
     for key, item in value.items():
         player = key_player(key, players, field)
         if player in result:
-            raise IllegalAction("illegal_action", f"'{field}' names player {player} twice.")
+            raise refuse(f"'{field}' names player {player} twice.")
         result[player] = item
     return result
 
@@ -431,7 +421,7 @@ def player_map_for_all(value: object, players: Sequence[int], field: str) -> dic
     mapping = player_map(value, players, field)
     missing = [p for p in players if p not in mapping]
     if missing:
-        raise IllegalAction("illegal_action", f"'{field}' is missing player(s) {missing}.")
+        raise refuse(f"'{field}' is missing player(s) {missing}.")
     return mapping
 
 
@@ -440,5 +430,5 @@ def int_map_for_all(value: object, players: Sequence[int], field: str) -> dict[i
     mapping = player_map_for_all(value, players, field)
     for player, number in mapping.items():
         if not is_int(number):
-            raise IllegalAction("illegal_action", f"'{field}' for player {player} must be a whole number.")
+            raise refuse(f"'{field}' for player {player} must be a whole number.")
     return {p: int(mapping[p]) for p in players}
