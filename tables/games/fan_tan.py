@@ -230,7 +230,9 @@ class FanTanEngine(NoHandsToShow):
             return []
         turn = state.players[state.turn]
         cards = turn.hand if turn.hand is not None else _open_cards(state.layout)
-        actions = [play_action(turn.player, c) for c in cards if _playable(state.layout, c)]
+        actions = [
+            {"type": "play", "player": turn.player, "card": c} for c in cards if _playable(state.layout, c)
+        ]
         passing: dict[str, Any] = {"type": "pass", "player": turn.player}
         actions.append(passing | {"illegal": True} if turn.hand is not None and actions else passing)
         if state.tracking == "count":
@@ -538,10 +540,6 @@ def _seven_hints(state: FanTanState, p: Player, passes: list[int]) -> dict[str, 
             "eight_holder": ids,
         },
     }
-
-
-def play_action(player: int, card: str) -> dict[str, Any]:
-    return {"type": "play", "player": player, "card": card}
 
 
 def _next_turn(state: FanTanState) -> FanTanState:

@@ -648,14 +648,12 @@ def _pass_lead(state: NewmarketState, player: int) -> NewmarketState:
 
 def _finish(state: NewmarketState, winner: int) -> tuple[NewmarketState, list[Settlement]]:
     """First out wins one chip per card left in every other hand, paid from reserves."""
-    moves: list[Settlement] = []
+    reserves = Reserves(zip(state.order, state.reserve_left, strict=True))
     start = state.index(winner)
-    for step in range(1, len(state.order)):
-        payer = state.order[(start + step) % len(state.order)]
-        owed = state.sizes[state.index(payer)] * state.chip
-        state, paid = _pay(state, payer, winner, owed, "cards_left")
-        moves += paid
-    return replace(state, phase=OVER, winner=winner, stage=LEAD, leader=None, next_card=None), moves
+    for payer in state.order[start + 1 :] + state.order[:start]:
+        reserves.pay("cards_left", payer, wallet(winner), state.sizes[state.index(payer)] * state.chip)
+    over = replace(state, phase=OVER, winner=winner, stage=LEAD, leader=None, next_card=None)
+    return replace(over, reserve_left=reserves.remaining(state.order)), reserves.settlements
 
 
 _HANDLERS = {
