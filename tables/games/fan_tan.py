@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tables.games import input_checks as checks
-from tables.games.base import RAKE, Engine, NoHandsToShow, Settlement, TableContext, pot, seats_after, wallet
+from tables.games.base import Engine, NoHandsToShow, Settlement, TableContext, pot, seats_after, wallet
 from tables.games.cards import (
     FULL_DECK,
     RANKS,
@@ -55,8 +55,8 @@ from tables.games.cards import (
     rank_of,
     suit_of,
 )
-from tables.games.errors import IllegalAction
-from tables.games.payments import PercentRake, Reserves, percent_rake
+from tables.games.errors import IllegalAction, refuse
+from tables.games.payments import PercentRake, Reserves, pay_pot, percent_rake
 from tables.games.shoe import check_keyed_card
 
 GAME = "fan_tan"
@@ -151,7 +151,7 @@ class FanTanEngine(NoHandsToShow):
 
     def start(self, ctx: TableContext) -> tuple[FanTanState, tuple[Settlement, ...]]:
         plan = _plan(self, ctx)
-        carried = checks.carried_pot(checks.check_carry(ctx.carry), MAIN)
+        carried = checks.carried_pot(ctx.carry, MAIN)
         deck = None if ctx.deck is None else checks.check_deck(ctx.deck, FULL_DECK)
         players = tuple(
             Player(player=p, seat=s, dealt=dealt, reserve_left=held - ante)
@@ -230,7 +230,9 @@ class FanTanEngine(NoHandsToShow):
             return []
         turn = state.players[state.turn]
         cards = turn.hand if turn.hand is not None else _open_cards(state.layout)
-        actions = [play_action(turn.player, c) for c in cards if _playable(state.layout, c)]
+        actions = [
+            {"type": "play", "player": turn.player, "card": c} for c in cards if _playable(state.layout, c)
+        ]
         passing: dict[str, Any] = {"type": "pass", "player": turn.player}
         actions.append(passing | {"illegal": True} if turn.hand is not None and actions else passing)
         if state.tracking == "count":
@@ -257,7 +259,7 @@ def _plan(engine: FanTanEngine, ctx: TableContext) -> _Plan:
     """Both ``reserve`` and ``start`` come through here, so the context is checked once for both."""
     rules, ante, pairs = checks.pot_table(engine, ctx, game="Fan Tan", fewest=FEWEST, most=MOST)
     chip, seats = rules["chip"], dict(pairs)
-    dealer_seat = _dealer_seat(checks.check_carry(ctx.carry), list(seats))
+    dealer_seat = _dealer_seat(ctx.carry, list(seats))
     ordered = tuple((s, seats[s]) for s in seats_after(dealer_seat, list(seats)))
     share, extra = divmod(len(FULL_DECK), len(ordered))
     dealt = tuple(share + (1 if i < extra else 0) for i in range(len(ordered)))
@@ -279,7 +281,7 @@ def _dealer_seat(carry: Mapping[str, Any], seat_numbers: list[int]) -> int:
 
 def _do_deal(state: FanTanState, action: Mapping[str, Any]) -> tuple[FanTanState, tuple[Settlement, ...]]:
     if state.phase != "deal":
-        raise IllegalAction("illegal_action", "The cards have already been dealt.")
+        raise refuse("The cards have already been dealt.")
     if state.deck is not None:
         checks.forbid_cards(action, "hands")
         count = len(state.players)
@@ -303,9 +305,7 @@ def _keyed_hands(state: FanTanState, raw: object) -> dict[int, tuple[str, ...]]:
     for p in state.players:
         cards = parse_cards(keyed[p.player], field=f"hands.{p.player}")
         if len(cards) != p.dealt:
-            raise IllegalAction(
-                "illegal_action", f"Player {p.player} is dealt {p.dealt} cards, not {len(cards)}."
-            )
+            raise refuse(f"Player {p.player} is dealt {p.dealt} cards, not {len(cards)}.")
         for card in cards:
             check_keyed_card(card, deck=FULL_DECK, out=frozenset(out))
             out.add(card)
@@ -325,7 +325,7 @@ def _do_play(state: FanTanState, action: Mapping[str, Any]) -> tuple[FanTanState
     card = parse_card(action.get("card"))
     check_keyed_card(card, deck=FULL_DECK, out=state.played)
     if player.hand is not None and card not in player.hand:
-        raise IllegalAction("illegal_action", f"Player {player.player} does not hold {card_label(card)}.")
+        raise refuse(f"Player {player.player} does not hold {card_label(card)}.")
     if not _playable(state.layout, card):
         raise IllegalAction(
             "bad_placement", f"{card_label(card)} cannot go on the layout now ({_needs(state, card)})."
@@ -374,10 +374,7 @@ def _do_penalty(state: FanTanState, action: Mapping[str, Any]) -> tuple[FanTanSt
     """
     checks.check_phase(state.phase, "play", "key a penalty")
     if state.tracking != "count":
-        raise IllegalAction(
-            "illegal_action",
-            "Penalties are keyed only with count-only tracking; known hands are charged at once.",
-        )
+        raise refuse("Penalties are keyed only with count-only tracking; known hands are charged at once.")
     passer = state.get(checks.action_player(action, state.ids))
     index = _pass_index(action, passer)
     at_pass = _AtPass(state, passer, index)
@@ -421,7 +418,7 @@ class _AtPass:
 def _pass_index(action: Mapping[str, Any], passer: Player) -> int:
     """The pass punished: ``pass`` (0 for the player's first pass of the round), else their last."""
     if passer.passes == 0:
-        raise IllegalAction("illegal_action", f"Player {passer.player} has not passed this round.")
+        raise refuse(f"Player {passer.player} has not passed this round.")
     value = action.get("pass")
     if value is None:
         return passer.passes - 1
@@ -438,17 +435,14 @@ def _pass_index(action: Mapping[str, Any], passer: Player) -> int:
 def _same_pass(action: Mapping[str, Any], passer: Player, index: int) -> bool:
     same_pass = action.get("same_pass", False)
     if not isinstance(same_pass, bool):
-        raise IllegalAction("illegal_action", "'same_pass' must be true or false.")
+        raise refuse("'same_pass' must be true or false.")
     penalised = index in passer.penalised
     if same_pass and (action.get("seven") is None or not penalised):
-        raise IllegalAction(
-            "illegal_action", "'same_pass' adds a further seven to a pass already penalised: name the seven."
-        )
+        raise refuse("'same_pass' adds a further seven to a pass already penalised: name the seven.")
     if not same_pass and penalised:
-        raise IllegalAction(
-            "illegal_action",
+        raise refuse(
             f"Player {passer.player}'s pass {index} is already penalised; name another with 'pass', "
-            "or add a further seven of it with 'same_pass'.",
+            "or add a further seven of it with 'same_pass'."
         )
     return same_pass
 
@@ -457,23 +451,19 @@ def _penalised_seven(action: Mapping[str, Any], at_pass: _AtPass) -> str:
     """A seven the passer held at the pass: not on the layout then, not played since by another."""
     seven = parse_card(action.get("seven"))
     if rank_of(seven) != "7":
-        raise IllegalAction("illegal_action", f"'seven' must be a seven, not {card_label(seven)}.")
+        raise refuse(f"'seven' must be a seven, not {card_label(seven)}.")
     if seven in at_pass.on_layout:
-        raise IllegalAction(
-            "illegal_action",
-            f"{card_label(seven)} was already on the layout at {at_pass.name()}: they did not hold it.",
+        raise refuse(
+            f"{card_label(seven)} was already on the layout at {at_pass.name()}: they did not hold it."
         )
     player = at_pass.played_since_by(seven)
     if player is not None and player != at_pass.passer.player:
-        raise IllegalAction(
-            "illegal_action",
+        raise refuse(
             f"{card_label(seven)} was played by player {player} after {at_pass.name()}, "
-            "so the passer did not hold it.",
+            "so the passer did not hold it."
         )
     if (at_pass.index, seven) in at_pass.passer.sevens:
-        raise IllegalAction(
-            "illegal_action", f"{card_label(seven)} is already penalised for {at_pass.name()}."
-        )
+        raise refuse(f"{card_label(seven)} is already penalised for {at_pass.name()}.")
     return seven
 
 
@@ -490,10 +480,9 @@ def _holder(action: Mapping[str, Any], at_pass: _AtPass, rank: str, seven: str) 
     )
     if card in at_pass.on_layout:
         if named is not None:
-            raise IllegalAction(
-                "illegal_action",
+            raise refuse(
                 f"{card_label(card)} was on the layout at {at_pass.name()}; "
-                f"nothing is due: leave out '{field}'.",
+                f"nothing is due: leave out '{field}'."
             )
         return None
     played_by = at_pass.played_since_by(card)
@@ -553,10 +542,6 @@ def _seven_hints(state: FanTanState, p: Player, passes: list[int]) -> dict[str, 
     }
 
 
-def play_action(player: int, card: str) -> dict[str, Any]:
-    return {"type": "play", "player": player, "card": card}
-
-
 def _next_turn(state: FanTanState) -> FanTanState:
     return replace(state, turn=(state.turn + 1) % len(state.players))
 
@@ -614,10 +599,6 @@ class _Payments:
     def to_player(self, kind: str, player: int, payee: int, amount: int) -> None:
         self.reserves.pay(kind, player, wallet(payee), amount)
 
-    def from_pot(self, kind: str, payee: str, amount: int, player: int | None) -> None:
-        self.pot -= amount
-        self.reserves.move(kind, pot(MAIN), payee, amount, player)
-
     def apply(self, state: FanTanState) -> FanTanState:
         players = tuple(replace(p, reserve_left=self.reserves.left[p.player]) for p in state.players)
         return replace(state, players=players, pot=self.pot)
@@ -632,9 +613,8 @@ def _settle(state: FanTanState, winner: int) -> tuple[FanTanState, tuple[Settlem
     for p in state.players:
         if p.player != winner:
             pay.to_pot("cards_left", p.player, p.count * state.chip)
-    cut = state.rake.take(pay.pot) if state.rake else 0
-    pay.from_pot("rake", RAKE, cut, None)
-    pay.from_pot("pot", wallet(winner), pay.pot, winner)
+    pay_pot(pay.reserves, MAIN, pay.pot, winner, state.rake)
+    pay.pot = 0
     return replace(pay.apply(state), phase="settled", winner=winner), pay.done()
 
 

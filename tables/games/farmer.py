@@ -37,10 +37,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tables.games import input_checks as checks
-from tables.games.base import RAKE, Engine, Settlement, TableContext, pot, seats_after, wallet
+from tables.games.base import Engine, Settlement, TableContext, pot, seats_from_left_of, wallet
 from tables.games.cards import FARMER_DECK, hand_points, parse_card
-from tables.games.errors import IllegalAction
-from tables.games.payments import PercentRake, Reserves, percent_rake
+from tables.games.errors import refuse
+from tables.games.payments import PercentRake, Reserves, pay_pot, percent_rake
 from tables.games.shoe import check_keyed_card
 
 GAME = "farmer"
@@ -134,7 +134,6 @@ class FarmerEngine:
     def start(self, ctx: TableContext) -> tuple[FarmerState, tuple[Settlement, ...]]:
         rules, ante, seats = checks.pot_table(self, ctx, game="Farmer", fewest=FEWEST, most=MOST)
         reserves = self.reserve(ctx)
-        carry = checks.check_carry(ctx.carry)
         deck = None if ctx.deck is None else checks.check_deck(ctx.deck, FARMER_DECK)
         hands = tuple(Hand(player=p, seat=s, reserve_left=reserves[p] - ante) for s, p in seats)
         antes = tuple(Settlement("ante", wallet(p), pot(FARM), ante, p) for _, p in seats)
@@ -144,10 +143,10 @@ class FarmerEngine:
             rake=percent_rake(rules),
             deck=deck,
             hands=hands,
-            farm=checks.carried_pot(carry, FARM) + ante * len(seats),
+            farm=checks.carried_pot(ctx.carry, FARM) + ante * len(seats),
             phase="deal",
         )
-        return _choose_farmer(state, ctx, carry), antes
+        return _choose_farmer(state, ctx), antes
 
     def apply(
         self, state: FarmerState, action: Mapping[str, Any]
@@ -247,27 +246,27 @@ class FarmerEngine:
 # --- start ---------------------------------------------------------------------------------
 
 
-def _choose_farmer(state: FarmerState, ctx: TableContext, carry: Mapping[str, Any]) -> FarmerState:
+def _choose_farmer(state: FarmerState, ctx: TableContext) -> FarmerState:
     seats = {hand.seat: hand.player for hand in state.hands}
-    carried = checks.carried_int(carry, "farmer")
+    carried = checks.carried_int(ctx.carry, "farmer")
     if carried is None:
         return _first_farmer(state, ctx, seats)
     if carried in seats.values():
         return _with_farmer(state, carried)
-    old_seat = checks.carried_int(carry, "farmer_seat")
+    old_seat = checks.carried_int(ctx.carry, "farmer_seat")
     if old_seat is None:
         return _with_farmer(state, seats[min(seats)])
-    return _with_farmer(state, seats[seats_after(old_seat, list(seats))[0]])
+    return _with_farmer(state, seats_from_left_of(old_seat, seats)[0])
 
 
 def _first_farmer(state: FarmerState, ctx: TableContext, seats: dict[int, int]) -> FarmerState:
     """The 6♥ draw; with a manual shoe the dealer keys the result (`farmer`)."""
     if state.deck is None:
         return replace(state, phase="draw")
-    if not isinstance(ctx.extra_decks, tuple | list) or not ctx.extra_decks:
-        raise IllegalAction("illegal_action", "The first Farmer round needs a second deck for the 6♥ draw.")
+    if not ctx.extra_decks:
+        raise refuse("The first Farmer round needs a second deck for the 6♥ draw.")
     draw_deck = checks.check_deck(ctx.extra_decks[0], FARMER_DECK, what="The 6♥ draw deck")
-    receivers = [seats[s] for s in seats_after(min(seats), list(seats))]
+    receivers = seats_from_left_of(min(seats), seats)
     draw: list[tuple[int, str]] = []
     for index, card in enumerate(draw_deck):
         draw.append((receivers[index % len(receivers)], card))
@@ -277,9 +276,8 @@ def _first_farmer(state: FarmerState, ctx: TableContext, seats: dict[int, int]) 
 
 
 def _with_farmer(state: FarmerState, farmer: int) -> FarmerState:
-    seats = [hand.seat for hand in state.hands]
     by_seat = {hand.seat: hand.player for hand in state.hands}
-    order = tuple(by_seat[s] for s in seats_after(state.seat_of(farmer), seats))
+    order = tuple(seats_from_left_of(state.seat_of(farmer), by_seat))
     return replace(state, farmer=farmer, order=order, phase="deal")
 
 
@@ -288,9 +286,7 @@ def _with_farmer(state: FarmerState, farmer: int) -> FarmerState:
 
 def _do_farmer(state: FarmerState, action: Mapping[str, Any]) -> tuple[FarmerState, tuple[Settlement, ...]]:
     if state.phase != "draw":
-        raise IllegalAction(
-            "illegal_action", "The farmer is keyed only before the deal of a table's first manual-shoe round."
-        )
+        raise refuse("The farmer is keyed only before the deal of a table's first manual-shoe round.")
     player = checks.action_player(action, state.players)
     return _with_farmer(state, player), ()
 
@@ -309,7 +305,7 @@ def _do_deal(state: FarmerState, action: Mapping[str, Any]) -> tuple[FarmerState
 
 def _keyed_deal(state: FarmerState, raw: object) -> dict[int, str]:
     if raw is None:
-        raise IllegalAction("illegal_action", "With a manual shoe, 'cards' must give each player's card.")
+        raise refuse("With a manual shoe, 'cards' must give each player's card.")
     keyed = checks.by_player(raw, state.players, field="cards")
     cards: dict[int, str] = {}
     for player in state.order:
@@ -330,7 +326,7 @@ def _turn_player(state: FarmerState, action: Mapping[str, Any], doing: str) -> H
 def _do_hit(state: FarmerState, action: Mapping[str, Any]) -> tuple[FarmerState, tuple[Settlement, ...]]:
     hand = _turn_player(state, action, "hit")
     if hand.busted:
-        raise IllegalAction("illegal_action", f"Player {hand.player} is over 16 and must stay.")
+        raise refuse(f"Player {hand.player} is over 16 and must stay.")
     card = _next_card(state, action)
     state = state.with_hand(replace(hand, cards=(*hand.cards, card)))
     if state.stock == 0:
@@ -343,7 +339,7 @@ def _next_card(state: FarmerState, action: Mapping[str, Any]) -> str:
         checks.forbid_cards(action, "card")
         return state.deck[state.dealt]
     if action.get("card") is None:
-        raise IllegalAction("illegal_action", "With a manual shoe, 'card' must name the card dealt.")
+        raise refuse("With a manual shoe, 'card' must name the card dealt.")
     card = parse_card(action.get("card"))
     out = frozenset(c for hand in state.hands for c in hand.cards)
     check_keyed_card(card, deck=FARMER_DECK, out=out)
@@ -353,7 +349,7 @@ def _next_card(state: FarmerState, action: Mapping[str, Any]) -> str:
 def _do_stay(state: FarmerState, action: Mapping[str, Any]) -> tuple[FarmerState, tuple[Settlement, ...]]:
     hand = _turn_player(state, action, "stay")
     if len(hand.cards) < 2:
-        raise IllegalAction("illegal_action", f"Player {hand.player} must hit at least once before staying.")
+        raise refuse(f"Player {hand.player} must hit at least once before staying.")
     state = state.with_hand(replace(hand, done=True))
     assert state.turn is not None
     if state.turn + 1 == len(state.order):
@@ -373,10 +369,12 @@ def _showdown(state: FarmerState) -> tuple[FarmerState, tuple[Settlement, ...]]:
     payments = Reserves({hand.player: hand.reserve_left for hand in state.hands})
     sixteens = [h for h in hands if h.total == TARGET]
     winner = _farm_winner(sixteens, state) if sixteens else None
-    farm = _win_farm(state, winner, payments) if winner is not None else state.farm
     best, best_total = ([], None) if sixteens else _best_hands(hands)
-    if not sixteens:
-        farm += _pay_best(state, hands, best, payments)
+    if winner is not None:
+        pay_pot(payments, FARM, state.farm, winner, state.rake)
+        farm = 0
+    else:
+        farm = state.farm + _pay_best(state, hands, best, payments)
     farmer = state.farmer
     assert farmer is not None
     for hand in hands:
@@ -404,13 +402,6 @@ def _farm_winner(sixteens: list[Hand], state: FarmerState) -> int:
     if state.farmer in tied:
         return state.farmer
     return tied[0]  # ``sixteens`` is in order from the farmer's left
-
-
-def _win_farm(state: FarmerState, winner: int, payments: Reserves) -> int:
-    cut = state.rake.take(state.farm) if state.rake else 0
-    payments.move("rake", pot(FARM), RAKE, cut, None)
-    payments.move("pot", pot(FARM), wallet(winner), state.farm - cut, winner)
-    return 0
 
 
 def _best_hands(hands: list[Hand]) -> tuple[list[int], int | None]:

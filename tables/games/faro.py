@@ -48,7 +48,7 @@ from tables.games.base import BANK, Engine, NoHandsToShow, Settlement, TableCont
 from tables.games.cards import FULL_DECK, RANKS, card_label, parse_card, parse_rank, rank_index, rank_of
 from tables.games.errors import refuse
 from tables.games.faro_layout import PLACEMENTS, is_placement
-from tables.games.input_checks import check_context, is_int
+from tables.games.input_checks import DEFAULT_CHIP, action_type, check_context, is_int
 from tables.games.payments import dollars
 from tables.games.shoe import check_keyed_card
 
@@ -59,7 +59,7 @@ TARGETS: tuple[str, ...] = ("even", "odd", "high")
 EVEN_RANKS = frozenset({"2", "4", "6", "8", "10", "Q"})
 ODD_RANKS = frozenset({"A", "3", "5", "7", "9", "J", "K"})
 DEFAULT_RULES: dict[str, Any] = {
-    "chip": 100,
+    "chip": DEFAULT_CHIP,
     "max_player_action": None,
     "call_turn_pays": 4,
     "cat_hop_pays": 2,
@@ -321,7 +321,8 @@ def _decide_rank_bet(bet: Bet, loser: str, winner: str) -> tuple[Bet | None, Mov
     return None, _to_bank(bet, bet.amount)
 
 
-def _target_wins(target: str | None, loser: str, winner: str) -> bool:
+def target_wins(target: str | None, loser: str, winner: str) -> bool:
+    """Whether an even/odd/high bet wins a turn that is no split (``faro_edge`` prices it too)."""
     if target == "even":
         return winner in EVEN_RANKS
     if target == "odd":
@@ -334,7 +335,7 @@ def _decide_target_bet(bet: Bet, loser: str, winner: str) -> tuple[Bet | None, M
     if loser == winner:
         half = bet.amount // 2
         return None, _to_bank(bet, half, "split") + _to_wallet(bet, bet.amount - half)
-    if _target_wins(bet.target, loser, winner):
+    if target_wins(bet.target, loser, winner):
         return None, [_win(bet, bet.amount), *_to_wallet(bet, bet.amount)]
     return None, _to_bank(bet, bet.amount)
 
@@ -660,9 +661,7 @@ class FaroEngine(NoHandsToShow):
     def apply(self, state: Any, action: Mapping[str, Any]) -> tuple[FaroState, tuple[Settlement, ...]]:
         if not isinstance(state, FaroState):
             raise refuse("This is not a Faro deal.")
-        if not isinstance(action, Mapping):
-            raise refuse("An action must be an object with a 'type'.")
-        kind = action.get("type")
+        kind = action_type(action)
         handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
             raise refuse(f"That is not a Faro action; Faro actions are {', '.join(_HANDLERS)}.")

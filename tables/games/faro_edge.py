@@ -59,13 +59,12 @@ from functools import lru_cache
 from typing import Any
 
 from tables.games.cards import RANKS, parse_rank, rank_index
+from tables.games.faro import DEFAULT_RULES, TARGETS, target_wins
 
 DECK_SIZE = 52
 LAST_TURN_CARDS = 3
-EVEN_RANKS = frozenset({"2", "4", "6", "8", "10", "Q"})
-ODD_RANKS = frozenset({"A", "3", "5", "7", "9", "J", "K"})
-DEFAULT_CALL_TURN_PAYS = 4
-DEFAULT_CAT_HOP_PAYS = 2
+DEFAULT_CALL_TURN_PAYS: int = DEFAULT_RULES["call_turn_pays"]
+DEFAULT_CAT_HOP_PAYS: int = DEFAULT_RULES["cat_hop_pays"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,15 +188,9 @@ def first_decision_edge(covered_left: Sequence[int], remaining: int) -> float:
 def _target_gain(target: str, banker: str, player: str) -> float:
     if banker == player:
         return 0.5
-    if target == "even":
-        won = player in EVEN_RANKS
-    elif target == "odd":
-        won = player in ODD_RANKS
-    elif target == "high":
-        won = rank_index(player) > rank_index(banker)
-    else:
+    if target not in TARGETS:
         raise ValueError(f"No Faro target {target!r}.")
-    return -1.0 if won else 1.0
+    return -1.0 if target_wins(target, banker, player) else 1.0
 
 
 def _target_at_turn(target: str, left: Mapping[str, int], remaining: int) -> tuple[float, float]:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeGuard
 
 from tables.games.base import Engine, TableContext, seats_after
-from tables.games.errors import IllegalAction
+from tables.games.errors import IllegalAction, refuse
 from tables.games.payments import dollars
 
 DEFAULT_CHIP = 100
@@ -53,7 +53,7 @@ def id_from_key(key: object, *, signed: bool = False) -> int | None:
 
 def check_dealt_in(player: int, players: Sequence[int]) -> int:
     if player not in players:
-        raise IllegalAction("illegal_action", f"Player {player} is not dealt into this round.")
+        raise refuse(f"Player {player} is not dealt into this round.")
     return player
 
 
@@ -64,13 +64,13 @@ def check_turn(player: int, due: int) -> None:
 
 def check_phase(phase: str, wanted: str, doing: str) -> None:
     if phase != wanted:
-        raise IllegalAction("illegal_action", f"Cannot {doing} now: the round is at '{phase}'.")
+        raise refuse(f"Cannot {doing} now: the round is at '{phase}'.")
 
 
 def action_type(action: object) -> object:
     """The action's ``type``, unchecked, once the action is an object (stakes games, Newmarket)."""
     if not isinstance(action, Mapping):
-        raise IllegalAction("illegal_action", "An action must be an object with a 'type'.")
+        raise refuse("An action must be an object with a 'type'.")
     return action.get("type")
 
 
@@ -83,26 +83,27 @@ def check_context(ctx: object) -> TableContext:
     strings); each game still checks its own counts, rules and decks.
     """
     if not isinstance(ctx, TableContext):
-        raise IllegalAction("illegal_action", "The table's context is missing.")
+        raise refuse("The table's context is missing.")
     if not isinstance(ctx.rules, Mapping):
         raise IllegalAction("bad_rules", "The rules must be a JSON object.")
     if not isinstance(ctx.seats, Mapping):
-        raise IllegalAction("illegal_action", "The seats must map seat numbers to player ids.")
+        raise refuse("The seats must map seat numbers to player ids.")
     if not all(is_int(seat) and is_int(player) for seat, player in ctx.seats.items()):
-        raise IllegalAction("illegal_action", "Seat numbers and player ids must be whole numbers.")
+        raise refuse("Seat numbers and player ids must be whole numbers.")
     if len(set(ctx.seats.values())) != len(ctx.seats):
-        raise IllegalAction("illegal_action", "A player cannot sit in two seats.")
+        raise refuse("A player cannot sit in two seats.")
     for name in ("min_bet", "max_bet", "ante"):
         value = getattr(ctx, name)
         if not is_int(value) or value < 0:
-            raise IllegalAction("illegal_action", f"The table's {name} must be whole cents, not {value!r}.")
+            raise refuse(f"The table's {name} must be whole cents, not {value!r}.")
     if ctx.deck is not None:
         _check_card_strings(ctx.deck, "The shoe")
     if not isinstance(ctx.extra_decks, tuple | list):
-        raise IllegalAction("illegal_action", "The extra decks must be a list of decks.")
+        raise refuse("The extra decks must be a list of decks.")
     for deck in ctx.extra_decks:
         _check_card_strings(deck, "An extra deck")
-    check_carry(ctx.carry)
+    if not isinstance(ctx.carry, Mapping):
+        raise refuse("The carry from the last round must be a JSON object.")
     return ctx
 
 
@@ -171,33 +172,18 @@ def _check_rake_fields(
 # --- pot games: the table's context --------------------------------------------------------
 
 
-def seat_pairs(seats: object, *, game: str, fewest: int, most: int) -> tuple[tuple[int, int], ...]:
-    """(seat, player) pairs in seat order, after refusing anything a table could not hold."""
-    if not isinstance(seats, Mapping):
-        raise IllegalAction("illegal_action", "The seats must map seat numbers to player ids.")
-    pairs = []
-    for seat, player in seats.items():
-        if not is_int(seat) or not is_int(player):
-            raise IllegalAction("illegal_action", "Seat numbers and player ids must be whole numbers.")
-        pairs.append((seat, player))
-    if len({player for _, player in pairs}) != len(pairs):
-        raise IllegalAction("illegal_action", "A player cannot sit in two seats.")
-    if not fewest <= len(pairs) <= most:
-        raise IllegalAction(
-            "illegal_action", f"{game} needs {fewest} to {most} players; {len(pairs)} are dealt in."
-        )
-    return tuple(sorted(pairs))
-
-
 def pot_table(
     engine: Engine[Any], ctx: TableContext, *, game: str, fewest: int, most: int
 ) -> tuple[dict[str, Any], int, tuple[tuple[int, int], ...]]:
-    """A pot game's checked rules, ante and (seat, player) pairs: what ``reserve`` and ``start``
-    both read first, refused in this order."""
+    """A pot game's checked rules, ante and (seat, player) pairs in seat order: what ``reserve``
+    and ``start`` both read first, refused in this order (``check_context`` has already
+    refused seats of the wrong shape, so only their number is left to check)."""
     check_context(ctx)
     rules = engine.validate_rules(ctx.rules)
     ante = table_ante(ctx, rules["chip"])
-    return rules, ante, seat_pairs(ctx.seats, game=game, fewest=fewest, most=most)
+    if not fewest <= len(ctx.seats) <= most:
+        raise refuse(f"{game} needs {fewest} to {most} players; {len(ctx.seats)} are dealt in.")
+    return rules, ante, tuple(sorted(ctx.seats.items()))
 
 
 def table_ante(ctx: TableContext, chip: int) -> int:
@@ -205,29 +191,20 @@ def table_ante(ctx: TableContext, chip: int) -> int:
 
     Pot-game antes must be whole chips and lie within the table limits (GAMES.md).
     """
-    ante = check_int(ctx.ante, what="The table's ante")
-    ante = ante or chip
+    ante = ctx.ante or chip
     if ante % chip:
-        raise IllegalAction(
-            "illegal_action", f"The ante ({dollars(ante)}) must be a whole number of chips ({dollars(chip)})."
-        )
-    if is_int(ctx.min_bet) and ante < ctx.min_bet:
+        raise refuse(f"The ante ({dollars(ante)}) must be a whole number of chips ({dollars(chip)}).")
+    if ante < ctx.min_bet:
         raise IllegalAction(
             "below_minimum",
             f"The ante ({dollars(ante)}) is below the table minimum ({dollars(ctx.min_bet)}).",
         )
-    if is_int(ctx.max_bet) and ante > ctx.max_bet:
+    if ante > ctx.max_bet:
         raise IllegalAction(
             "limit_exceeded",
             f"The ante ({dollars(ante)}) is above the table maximum ({dollars(ctx.max_bet)}).",
         )
     return ante
-
-
-def check_carry(carry: object) -> Mapping[str, Any]:
-    if not isinstance(carry, Mapping):
-        raise IllegalAction("illegal_action", "The carry from the last round must be a JSON object.")
-    return carry
 
 
 def carried_pot(carry: Mapping[str, Any], name: str) -> int:
@@ -236,7 +213,7 @@ def carried_pot(carry: Mapping[str, Any], name: str) -> int:
     if pots is None:
         return 0
     if not isinstance(pots, Mapping):
-        raise IllegalAction("illegal_action", "The carried pots must be a JSON object.")
+        raise refuse("The carried pots must be a JSON object.")
     return check_int(pots.get(name, 0), what=f"The carried pot '{name}'")
 
 
@@ -245,13 +222,14 @@ def carried_int(carry: Mapping[str, Any], key: str) -> int | None:
     if value is None:
         return None
     if not is_int(value):
-        raise IllegalAction("illegal_action", f"The carried '{key}' must be a whole number.")
+        raise refuse(f"The carried '{key}' must be a whole number.")
     return value
 
 
-def check_deck(deck: object, full: Sequence[str], *, what: str = "The shoe") -> tuple[str, ...]:
-    """An electronic deck must be exactly the game's cards in some order."""
-    if not isinstance(deck, tuple | list) or sorted(map(str, deck)) != sorted(full) or len(deck) != len(full):
+def check_deck(deck: Sequence[str], full: Sequence[str], *, what: str = "The shoe") -> tuple[str, ...]:
+    """An electronic deck must be exactly the game's cards in some order (``check_context`` has
+    already refused a deck that is not a list of strings)."""
+    if sorted(deck) != sorted(full):
         raise IllegalAction(
             "bad_card", f"{what} is not a shuffled copy of this game's {len(full)}-card deck."
         )
@@ -264,13 +242,13 @@ def check_deck(deck: object, full: Sequence[str], *, what: str = "The shoe") -> 
 def handler_for[H](action: object, handlers: Mapping[str, H], *, game: str) -> tuple[H, Mapping[str, Any]]:
     """The handler of the action's ``type``, refused when ``game`` has no such action."""
     if not isinstance(action, Mapping):
-        raise IllegalAction("illegal_action", "An action must be a JSON object with a 'type'.")
+        raise refuse("An action must be a JSON object with a 'type'.")
     kind = action.get("type")
     if not isinstance(kind, str):
-        raise IllegalAction("illegal_action", "An action needs a 'type' string.")
+        raise refuse("An action needs a 'type' string.")
     handler = handlers.get(kind)
     if handler is None:
-        raise IllegalAction("illegal_action", f"{game} has no action '{kind}' ({', '.join(handlers)}).")
+        raise refuse(f"{game} has no action '{kind}' ({', '.join(handlers)}).")
     return handler, action
 
 
@@ -278,14 +256,14 @@ def action_player(action: Mapping[str, Any], players: Sequence[int], *, field: s
     """A player id from an action: an int (not a bool or string) of a dealt-in player."""
     value = action.get(field)
     if not is_int(value):
-        raise IllegalAction("illegal_action", f"'{field}' must be a player id (a whole number).")
+        raise refuse(f"'{field}' must be a player id (a whole number).")
     return check_dealt_in(value, players)
 
 
 def _pot_key_player(key: object, players: Sequence[int], field: str) -> int:
     player = id_from_key(key, signed=True)
     if player is None:
-        raise IllegalAction("illegal_action", f"{key!r} is not a player id.")
+        raise refuse(f"{key!r} is not a player id.")
     return check_dealt_in(player, players)
 
 
@@ -294,17 +272,13 @@ def by_player(value: object, players: Sequence[int], *, field: str) -> dict[int,
     keyed = player_map(value, players, field, key_player=_pot_key_player)
     missing = [p for p in players if p not in keyed]
     if missing:
-        raise IllegalAction(
-            "illegal_action", f"'{field}' is missing player(s) {', '.join(map(str, missing))}."
-        )
+        raise refuse(f"'{field}' is missing player(s) {', '.join(map(str, missing))}.")
     return keyed
 
 
 def forbid_cards(action: Mapping[str, Any], field: str) -> None:
     if action.get(field) is not None:
-        raise IllegalAction(
-            "illegal_action", f"With an electronic shoe the cards come from the shoe; do not send '{field}'."
-        )
+        raise refuse(f"With an electronic shoe the cards come from the shoe; do not send '{field}'.")
 
 
 # --- stakes games: rules -------------------------------------------------------------------
@@ -357,12 +331,10 @@ def check_time_rake(rake: object) -> dict[str, Any] | None:
 def check_stake(ctx: TableContext, chip: int) -> int:
     """The table's ante is the stake: a positive multiple of the chip within the limits."""
     stake = ctx.ante
-    if not is_int(stake) or stake <= 0:
-        raise IllegalAction("illegal_action", "The table's stake (ante) must be a positive amount.")
+    if stake <= 0:
+        raise refuse("The table's stake (ante) must be a positive amount.")
     if stake % chip:
-        raise IllegalAction(
-            "illegal_action", f"The stake {dollars(stake)} is not a multiple of the chip ({dollars(chip)})."
-        )
+        raise refuse(f"The stake {dollars(stake)} is not a multiple of the chip ({dollars(chip)}).")
     if stake < ctx.min_bet:
         raise IllegalAction(
             "below_minimum", f"The stake {dollars(stake)} is below the table minimum {dollars(ctx.min_bet)}."
@@ -376,23 +348,15 @@ def check_stake(ctx: TableContext, chip: int) -> int:
 
 def stakes_table(engine: Engine[Any], ctx: TableContext, *, most: int | None) -> tuple[dict[str, Any], int]:
     """A stakes game's checked rules and stake, its seats checked for 2 to ``most`` players:
-    what ``reserve`` and ``start`` both read first, refused in this order."""
+    what ``reserve`` and ``start`` both read first, refused in this order (``check_context``
+    has already refused seats of the wrong shape, so only their number is left to check)."""
     check_context(ctx)
     rules = engine.validate_rules(ctx.rules)
     stake = check_stake(ctx, rules["chip"])
-    check_seats(ctx, low=2, high=most)
+    if len(ctx.seats) < 2 or (most is not None and len(ctx.seats) > most):
+        wanted = f"2 to {most}" if most is not None else "at least 2"
+        raise refuse(f"This game needs {wanted} players, not {len(ctx.seats)}.")
     return rules, stake
-
-
-def check_seats(ctx: TableContext, *, low: int, high: int | None) -> None:
-    seats = ctx.seats
-    if not all(is_int(seat) and is_int(player) for seat, player in seats.items()):
-        raise IllegalAction("illegal_action", "Seats and players must be whole numbers.")
-    if len(set(seats.values())) != len(seats):
-        raise IllegalAction("illegal_action", "A player cannot sit in two seats.")
-    if len(seats) < low or (high is not None and len(seats) > high):
-        wanted = f"{low} to {high}" if high is not None else f"at least {low}"
-        raise IllegalAction("illegal_action", f"This game needs {wanted} players, not {len(seats)}.")
 
 
 def dealer_seat_for(seats: Mapping[int, int], carry: Mapping[str, Any]) -> int:
@@ -405,7 +369,7 @@ def dealer_seat_for(seats: Mapping[int, int], carry: Mapping[str, Any]) -> int:
     if previous is None:
         return min(seats)
     if not is_int(previous):
-        raise IllegalAction("illegal_action", "The carried dealer seat is not a seat number.")
+        raise refuse("The carried dealer seat is not a seat number.")
     if carry.get("same_dealer") is True and previous in seats:
         return int(previous)
     return seats_after(previous, seats)[0]
@@ -417,19 +381,19 @@ def dealer_seat_for(seats: Mapping[int, int], carry: Mapping[str, Any]) -> int:
 def player_field(action: Mapping[str, Any], key: str, players: Sequence[int]) -> int:
     """The seated player an action names; ids are JSON integers, not strings or booleans."""
     if key not in action:
-        raise IllegalAction("illegal_action", f"The action needs '{key}' (a player id).")
+        raise refuse(f"The action needs '{key}' (a player id).")
     value = action[key]
     if not is_int(value):
-        raise IllegalAction("illegal_action", f"'{key}' must be a player id (a whole number), not {value!r}.")
+        raise refuse(f"'{key}' must be a player id (a whole number), not {value!r}.")
     return check_dealt_in(int(value), players)
 
 
 def _stakes_key_player(key: object, players: Sequence[int], field: str) -> int:
     player = id_from_key(key)
     if player is None:
-        raise IllegalAction("illegal_action", f"'{field}' is keyed by player ids, not {key!r}.")
+        raise refuse(f"'{field}' is keyed by player ids, not {key!r}.")
     if player not in players:
-        raise IllegalAction("illegal_action", f"'{field}' names player {player}, who is not in this round.")
+        raise refuse(f"'{field}' names player {player}, who is not in this round.")
     return player
 
 
@@ -442,12 +406,12 @@ def player_map(
 ) -> dict[int, Any]:
     """An object keyed by player id, each player once; ``key_player`` reads (or refuses) a key."""
     if not isinstance(value, Mapping):
-        raise IllegalAction("illegal_action", f"'{field}' must be an object keyed by player id.")
+        raise refuse(f"'{field}' must be an object keyed by player id.")
     result: dict[int, Any] = {}
     for key, item in value.items():
         player = key_player(key, players, field)
         if player in result:
-            raise IllegalAction("illegal_action", f"'{field}' names player {player} twice.")
+            raise refuse(f"'{field}' names player {player} twice.")
         result[player] = item
     return result
 
@@ -457,7 +421,7 @@ def player_map_for_all(value: object, players: Sequence[int], field: str) -> dic
     mapping = player_map(value, players, field)
     missing = [p for p in players if p not in mapping]
     if missing:
-        raise IllegalAction("illegal_action", f"'{field}' is missing player(s) {missing}.")
+        raise refuse(f"'{field}' is missing player(s) {missing}.")
     return mapping
 
 
@@ -466,5 +430,5 @@ def int_map_for_all(value: object, players: Sequence[int], field: str) -> dict[i
     mapping = player_map_for_all(value, players, field)
     for player, number in mapping.items():
         if not is_int(number):
-            raise IllegalAction("illegal_action", f"'{field}' for player {player} must be a whole number.")
+            raise refuse(f"'{field}' for player {player} must be a whole number.")
     return {p: int(mapping[p]) for p in players}

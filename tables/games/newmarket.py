@@ -61,7 +61,6 @@ from typing import Any
 
 from tables.games import input_checks as checks
 from tables.games.base import (
-    RAKE,
     Engine,
     NoHandsToShow,
     Settlement,
@@ -74,7 +73,7 @@ from tables.games.base import (
 )
 from tables.games.cards import FULL_DECK, RED_SUITS, card_label, parse_card, parse_cards, rank_of, suit_of
 from tables.games.errors import refuse
-from tables.games.payments import PercentRake, Reserves, dollars, percent_rake
+from tables.games.payments import PercentRake, Reserves, dollars, pay_pot, percent_rake
 from tables.games.shoe import check_keyed_card
 
 PAY_CARDS: tuple[str, ...] = ("AH", "KC", "QD", "JS")
@@ -246,25 +245,15 @@ def _check_rake(rake: object) -> dict[str, Any] | None:
     return checked
 
 
-def _check_seats(seats: object) -> dict[int, int]:
-    if not isinstance(seats, Mapping):
-        raise refuse("The table's seats must map seat numbers to player ids.")
-    checked: dict[int, int] = {}
-    for seat, player in seats.items():
-        if not checks.is_int(seat) or not checks.is_int(player):
-            raise refuse("Seat numbers and player ids must be whole numbers.")
-        checked[seat] = player
-    if not MIN_PLAYERS <= len(checked) <= MAX_PLAYERS:
-        raise refuse(f"Newmarket is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(checked)}.")
-    if len(set(checked.values())) != len(checked):
-        raise refuse("A player cannot sit in two seats.")
-    return checked
+def _check_seats(seats: Mapping[int, int]) -> dict[int, int]:
+    """How many sit; ``check_context`` has already refused seats of the wrong shape."""
+    if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+        raise refuse(f"Newmarket is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(seats)}.")
+    return dict(seats)
 
 
 def _check_ante(ctx: TableContext, chip: int) -> int:
-    ante, low, high = ctx.ante, ctx.min_bet, ctx.max_bet
-    if not checks.is_int(ante) or not checks.is_int(low) or not checks.is_int(high):
-        raise refuse("The ante and table limits must be whole numbers of cents.")
+    ante, low, high = ctx.ante, ctx.min_bet, ctx.max_bet  # whole cents (``check_context``)
     if ante <= 0 or ante < low:
         raise refuse(f"The ante {dollars(ante)} is below the table minimum {dollars(low)}.", "below_minimum")
     if ante > high:
@@ -276,14 +265,11 @@ def _check_ante(ctx: TableContext, chip: int) -> int:
     return ante
 
 
-def _check_deck(deck: object) -> tuple[str, ...] | None:
+def _check_deck(deck: Sequence[str] | None) -> tuple[str, ...] | None:
+    """``check_context`` has made the deck a list of strings; here it must be the whole deck."""
     if deck is None:
         return None
-    if (
-        not isinstance(deck, tuple | list)
-        or not all(isinstance(card, str) for card in deck)
-        or sorted(deck) != sorted(FULL_DECK)
-    ):
+    if sorted(deck) != sorted(FULL_DECK):
         raise refuse("The electronic shoe must hold the 52-card deck exactly once each.")
     return tuple(deck)
 
@@ -353,13 +339,9 @@ def _hand_slot(state: NewmarketState, key: object) -> int:
 def _win_pot(state: NewmarketState, card: str, player: int) -> tuple[NewmarketState, list[Settlement]]:
     """A pay card wins its pot at once; a percent rake comes off the pot as it is won."""
     slot = PAY_CARDS.index(card)
-    amount = state.pots[slot]
-    cut = state.rake.take(amount) if state.rake else 0
-    moves = [
-        Settlement("rake", pot(card), RAKE, cut, player),
-        Settlement("pot", pot(card), wallet(player), amount - cut, player),
-    ]
-    return replace(state, pots=replaced_at(state.pots, slot, 0)), [m for m in moves if m.amount > 0]
+    moves = Reserves({})  # out of a pot: no reserve pays
+    pay_pot(moves, card, state.pots[slot], player, state.rake, rake_player=player)
+    return replace(state, pots=replaced_at(state.pots, slot, 0)), moves.settlements
 
 
 def _pay(
@@ -666,14 +648,12 @@ def _pass_lead(state: NewmarketState, player: int) -> NewmarketState:
 
 def _finish(state: NewmarketState, winner: int) -> tuple[NewmarketState, list[Settlement]]:
     """First out wins one chip per card left in every other hand, paid from reserves."""
-    moves: list[Settlement] = []
+    reserves = Reserves(zip(state.order, state.reserve_left, strict=True))
     start = state.index(winner)
-    for step in range(1, len(state.order)):
-        payer = state.order[(start + step) % len(state.order)]
-        owed = state.sizes[state.index(payer)] * state.chip
-        state, paid = _pay(state, payer, winner, owed, "cards_left")
-        moves += paid
-    return replace(state, phase=OVER, winner=winner, stage=LEAD, leader=None, next_card=None), moves
+    for payer in state.order[start + 1 :] + state.order[:start]:
+        reserves.pay("cards_left", payer, wallet(winner), state.sizes[state.index(payer)] * state.chip)
+    over = replace(state, phase=OVER, winner=winner, stage=LEAD, leader=None, next_card=None)
+    return replace(over, reserve_left=reserves.remaining(state.order)), reserves.settlements
 
 
 _HANDLERS = {

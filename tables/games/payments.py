@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger.dollars import dollars as _dollars
-from tables.games.base import Settlement, split_evenly, wallet
+from tables.games.base import RAKE, Settlement, pot, split_evenly, wallet
 
 HUGE = 10**15  # cents; beyond this a message says "that amount" (int→str has a length limit)
 
@@ -95,3 +95,19 @@ def percent_rake(rules: Mapping[str, Any]) -> PercentRake | None:
     if rake is None or rake.get("kind") != "percent":
         return None
     return PercentRake(percent=rake["percent"], cap=rake["cap"])
+
+
+def pay_pot(
+    reserves: Reserves,
+    name: str,
+    amount: int,
+    winner: int,
+    rake: PercentRake | None,
+    *,
+    rake_player: int | None = None,
+) -> None:
+    """The winner takes pot ``name`` less the house's percent cut, taken "from each pot as it is
+    won" (GAMES.md); ``rake_player`` is whom the rake's settlement names (Newmarket: the winner)."""
+    cut = rake.take(amount) if rake else 0
+    reserves.move("rake", pot(name), RAKE, cut, rake_player)
+    reserves.move("pot", pot(name), wallet(winner), amount - cut, winner)

@@ -34,7 +34,7 @@ from typing import Any
 
 from tables.games import input_checks as checks
 from tables.games.base import Engine, NoHandsToShow, Settlement, TableContext, seats_from_left_of, wallet
-from tables.games.errors import IllegalAction
+from tables.games.errors import IllegalAction, refuse
 from tables.games.payments import Reserves, share_among
 
 FIRST_OUT = "first_out"
@@ -163,9 +163,9 @@ class StakesEngine(NoHandsToShow):
     def apply(self, state: StakesState, action: Mapping[str, Any]) -> Step:
         kind = checks.action_type(action)
         if kind != "result":
-            raise IllegalAction("illegal_action", f"A stakes round takes only 'result', not {kind!r}.")
+            raise refuse(f"A stakes round takes only 'result', not {kind!r}.")
         if state.result is not None:
-            raise IllegalAction("illegal_action", "This round already has its result; it is settled.")
+            raise refuse("This round already has its result; it is settled.")
         self._refuse_other_fields(state, action)
         handler = {
             FIRST_OUT: self._first_out,
@@ -180,14 +180,13 @@ class StakesEngine(NoHandsToShow):
         wanted = RESULT_FIELD[state.settle]
         for field in ("winner", "loser", "scores"):
             if field != wanted and checks.present(action, field):
-                raise IllegalAction(
-                    "illegal_action",
-                    f"{VARIANTS[state.variant][0]} settles by {state.settle}: key '{wanted}', not '{field}'.",
+                raise refuse(
+                    f"{VARIANTS[state.variant][0]} settles by {state.settle}: key '{wanted}', not '{field}'."
                 )
         if not checks.present(action, wanted):
-            raise IllegalAction("illegal_action", f"The result needs '{wanted}'.")
+            raise refuse(f"The result needs '{wanted}'.")
         if checks.present(action, "stop") and (state.variant != "fifty_one" or state.settle != HIGH_SCORE):
-            raise IllegalAction("illegal_action", "'stop' applies only to Fifty-One settled by high score.")
+            raise refuse("'stop' applies only to Fifty-One settled by high score.")
 
     def _finish(
         self, state: StakesState, reserves: Reserves, result: dict[str, Any], winners: tuple[int, ...]

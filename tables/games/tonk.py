@@ -865,7 +865,7 @@ class TonkEngine:
         hold = self.reserve(ctx)
         rules = self.validate_rules(ctx.rules)
         if ctx.deck is not None and (len(ctx.deck) != len(FULL_DECK) or set(ctx.deck) != set(FULL_DECK)):
-            raise IllegalAction("illegal_action", "The electronic deck must be the 52 cards, each once.")
+            raise refuse("The electronic deck must be the 52 cards, each once.")
         dealer_seat = checks.dealer_seat_for(ctx.seats, ctx.carry)
         players = tuple(seats_from_left_of(dealer_seat, ctx.seats))
         state = TonkState(
@@ -884,9 +884,9 @@ class TonkEngine:
         kind = checks.action_type(action)
         handler = HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise IllegalAction("illegal_action", f"Tonk has no action {kind!r}.")
+            raise refuse(f"Tonk has no action {kind!r}.")
         if state.phase == OVER:
-            raise IllegalAction("illegal_action", "This round is over.")
+            raise refuse("This round is over.")
         return handler(state, action)
 
     def public_state(self, state: TonkState) -> dict[str, Any]:

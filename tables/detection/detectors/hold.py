@@ -42,8 +42,8 @@ from ledger.gaming_day import gaming_day_for
 from tables.detection.base import Finding, Window, multiple_testing, threshold, window_evidence
 from tables.detection.faro_null import mc_rng, null_of_deal, sum_p_values
 from tables.detection.stats import benjamini_hochberg, bh_adjusted, rounded, tail_at_least, tail_at_most
-from tables.games.cards import rank_index, rank_of
-from tables.games.faro_edge import EVEN_RANKS
+from tables.games.cards import rank_of
+from tables.games.faro import TARGETS, target_wins
 from tables.games.registry import engine_for
 from tables.models import MILLI, Round, RoundStat, RoundStatus
 from tables.round_state import context_of, fold
@@ -107,13 +107,9 @@ def _bet_gain(bet: dict[str, Any], banker: str, player: str) -> int:
         return sign * amount * (int(loses) - int(wins))
     if kind == "target":
         target = bet.get("target")
-        if target == "high":
-            won = rank_index(player) > rank_index(banker)
-        elif target in {"even", "odd"}:
-            won = (player in EVEN_RANKS) == (target == "even")
-        else:
+        if target not in TARGETS:
             return 0
-        return -amount if won else amount
+        return -amount if target_wins(target, banker, player) else amount
     return 0  # a called turn is decided by all three last cards, not by this order
 
 
