@@ -312,6 +312,7 @@ def _pair_flow(
 
 
 def _dealer_findings(trials: dict[int, list[Trial]]) -> list[Candidate]:
+    """Every (player, dealer) that ``dealer_affinity`` and ``never_loses`` test, in that order."""
     findings: list[Candidate] = []
     for player, player_trials in trials.items():
         by_dealer: dict[int, list[Trial]] = defaultdict(list)
@@ -319,12 +320,8 @@ def _dealer_findings(trials: dict[int, list[Trial]]) -> list[Candidate]:
             by_dealer[trial.dealer_id].append(trial)
         for dealer, under in by_dealer.items():
             elsewhere = [t for t in player_trials if t.dealer_id != dealer]
-            affinity = _affinity(player, dealer, under, elsewhere)
-            if affinity is not None:
-                findings.append(affinity)
-            never = _never_loses(player, dealer, under)
-            if never is not None:
-                findings.append(never)
+            tested = (_affinity(player, dealer, under, elsewhere), _never_loses(player, dealer, under))
+            findings += [candidate for candidate in tested if candidate is not None]
     return findings
 
 
