@@ -26,7 +26,7 @@ from typing import Any
 
 from ledger.gaming_day import gaming_day_for
 from tables.detection.base import Finding, Window, multiple_testing, threshold, window_evidence
-from tables.detection.faro_splits import splits_tail
+from tables.detection.faro_splits import PAIRS, splits_tail
 from tables.detection.stats import bh_discoveries, rounded, tail_at_least, twice_smaller
 from tables.games.cards import RANKS
 from tables.models import Round, RoundStatus, ShoeKind
@@ -35,14 +35,13 @@ KINDS = ("faro_split_rate", "faro_split_deal", "faro_impossible_state")
 MONEY: frozenset[str] = frozenset()  # no evidence of these kinds is money
 FAIR_SPLITS_PER_DEAL = 25 / 17
 FAIR_SPLITS_SD = 1.19
-DECISIONS_PER_DEAL = 25
 CARDS_PER_RANK = 4
 
 
 def _splits(state: dict[str, Any]) -> tuple[int, list[int]] | None:
     """(splits, the turn numbers that split) of a completed deal; None if it was not dealt out."""
     turns = state.get("turns") or []
-    if len(turns) != DECISIONS_PER_DEAL:
+    if len(turns) != PAIRS:  # a dealt-out deal decides every pair under the soda
         return None
     numbers = [int(turn.get("number", i + 1)) for i, turn in enumerate(turns) if turn.get("split")]
     return len(numbers), numbers
