@@ -579,18 +579,24 @@ class Injector:
         self.stats[name][key] = self.stats[name].get(key, 0) + 1
 
     # --- the truth -----------------------------------------------------------------------
-    def truth(self) -> dict[str, Any]:
+    def truth(self, path: str | None = None) -> dict[str, Any]:
+        """The ground truth of the night's scenarios, also written to ``path`` (JSON) if given."""
         items = []
         for name, rate in self.rates.items():
             item = self._truth_item(name)
             items.append({"scenario": name, "rate": rate, **item, "stats": self.stats.get(name, {})})
-        return {
+        truth = {
             "seed": self.night.config.seed,
             "inject": self.rates,
             "gaming_day": gaming_day_for().isoformat(),
             "tables": [t.pk for t in self.night.table_list],
             "scenarios": items,
         }
+        if path:
+            target = Path(path)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(json.dumps(truth, indent=2, default=str))
+        return truth
 
     def _truth_item(self, name: str) -> dict[str, Any]:
         role = self.roles.get(name, {})
@@ -650,10 +656,3 @@ class Injector:
             subjects = {"tables": [row["table"] for row in shorted]}
             expected = [{"kind": "short_count", "table": row["table"]} for row in shorted]
         return {"subjects": subjects, "expected": expected, "tolerated": tolerated}
-
-    def write_truth(self, path: str) -> dict[str, Any]:
-        truth = self.truth()
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(truth, indent=2, default=str))
-        return truth

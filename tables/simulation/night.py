@@ -410,11 +410,7 @@ class Night:
         self.close_tables()
         self.cash_out_everyone()
         if self.injector:
-            self.summary.truth = (
-                self.injector.write_truth(self.config.truth_path)
-                if self.config.truth_path
-                else self.injector.truth()
-            )
+            self.summary.truth = self.injector.truth(self.config.truth_path)
         made = Transfer.objects.filter(pk__gt=first_transfer)
         self.summary.transfers = made.count()
         self.summary.transfers_by_kind = dict(
