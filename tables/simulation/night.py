@@ -187,8 +187,8 @@ class Night:
             table.refresh_from_db()
             if table.status == TableStatus.OPEN:
                 continue
-            spec = SPECS[table.game]
-            count = max(table.tray.balance, spec.opening) if table.tray.balance == 0 else table.tray.balance
+            # an empty tray opens with the game's bankroll, one closed on an earlier night on what it holds
+            count = table.tray.balance or SPECS[table.game].opening
             services.open_table(actor=dealer, table_id=table.pk, opening_inventory=count)
 
     def seat_players(self, table: Table) -> None:
