@@ -154,9 +154,6 @@ class Stint:
     top_up_below: int = 10_000
     top_up: int = 50_000
 
-    def table_at(self, number: int) -> Table | None:
-        return self.tables.get(number)
-
 
 class Injector:
     """Plays the scenarios on top of a night (a ``Floor``): the night calls its hooks at fixed points."""
@@ -389,7 +386,7 @@ class Injector:
         """Seat the scenario's players who belong here this pass; send away those who do not."""
         for stint in self.stints.values():
             current = Seat.objects.filter(player=stint.player, left_at__isnull=True).first()
-            wanted = stint.table_at(number)
+            wanted = stint.tables.get(number)
             here = wanted is not None and wanted.pk == table.pk
             seated_here = current is not None and current.table_id == table.pk
             if here and stint.top_up_below and self.night.available(stint.player) < stint.top_up_below:
