@@ -36,13 +36,11 @@ class RoundResults:
         return [p for p, r in self.results.items() if r < 0]
 
 
-def settled_rounds(window: Window, *, games: tuple[str, ...] | None = None) -> list[RoundResults]:
+def settled_rounds(window: Window) -> list[RoundResults]:
     """The window's settled rounds (by when they ended) with their players' results, oldest first."""
     rounds = Round.objects.filter(
         status=RoundStatus.SETTLED, ended_at__gte=window.start, ended_at__lt=window.end
     )
-    if games is not None:
-        rounds = rounds.filter(game__in=games)
     by_id = {
         pk: RoundResults(
             round_id=pk,

@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from tables.detection.stats import monte_carlo_p
@@ -142,18 +143,8 @@ def _in_play(state: FaroState, action: Mapping[str, Any], rng: random.Random) ->
 def _replay(
     context: TableContext, deck: tuple[str, ...], script: Sequence[Mapping[str, Any]], rng: random.Random
 ) -> int:
-    ctx = TableContext(
-        rules=context.rules,
-        seats=context.seats,
-        min_bet=context.min_bet,
-        max_bet=context.max_bet,
-        ante=context.ante,
-        deck=deck,
-        extra_decks=(),
-        carry={},
-    )
     state: FaroState
-    state, moves = ENGINE.start(ctx)
+    state, moves = ENGINE.start(replace(context, deck=deck, extra_decks=(), carry={}))
     win = house_win(moves)
     placed = 0  # recorded bets so far: the recorded id of the next one is b<placed + 1>
     ids: dict[str, str] = {}  # recorded bet id -> the id the simulated deal gave it

@@ -54,6 +54,12 @@ def binomial_upper(n: int, k: int) -> float:
     return min(1.0, sum(math.comb(n, i) for i in range(k, n + 1)) / 2**n)
 
 
+def twice_smaller(a: float, b: float) -> float:
+    """Twice the smaller of two p-values, at most 1: a two-sided p from its two tails, or two
+    tests of one subject combined (Bonferroni)."""
+    return min(1.0, 2 * min(a, b))
+
+
 def rounded(value: float, places: int = 4) -> float:
     return float(f"{value:.{places}g}") if value and abs(value) < 1e-3 else round(value, places)
 
@@ -106,6 +112,13 @@ def bh_adjusted(p_values: Sequence[float]) -> list[float]:
         running = min(running, p_values[i] * m / rank)
         adjusted[i] = min(1.0, running)
     return adjusted
+
+
+def bh_discoveries(p_values: Sequence[float], fdr: float) -> list[tuple[int, float]]:
+    """The positions Benjamini–Hochberg rejects at ``fdr``, in order, each with its q-value
+    (``bh_adjusted``): the subjects a rule alerts on and the rate each would be found at."""
+    hits = benjamini_hochberg(p_values, fdr)
+    return [(i, q) for i, (q, hit) in enumerate(zip(bh_adjusted(p_values), hits, strict=True)) if hit]
 
 
 def monte_carlo_p(hits: int, draws: int) -> float:

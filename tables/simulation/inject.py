@@ -154,9 +154,6 @@ class Stint:
     top_up_below: int = 10_000
     top_up: int = 50_000
 
-    def table_at(self, number: int) -> Table | None:
-        return self.tables.get(number)
-
 
 class Injector:
     """Plays the scenarios on top of a night (a ``Floor``): the night calls its hooks at fixed points."""
@@ -201,7 +198,7 @@ class Injector:
         """Pick the cheats' dealers and players, before the tables open."""
         night = self.night
         faro = [t for t in night.table_list if t.game == "faro"]
-        index_of = {t.pk: i for i, t in enumerate(night.table_list)}
+        dealer_at = {t.pk: dealer for t, dealer in zip(night.table_list, night.dealers, strict=False)}
         needs_faro = {
             "split_stacker",
             "fill_abuser",
@@ -213,25 +210,22 @@ class Injector:
         }
         if needs_faro & self.rates.keys() and len(faro) < 2:
             raise ValueError("Injected Faro scenarios need at least two Faro tables.")
+
+        def pin(name: str, table: Table, **more: Any) -> None:
+            """The scenario's table and the dealer who opens it, kept there all night."""
+            self.roles[name] = {"table": table, "dealer": dealer_at[table.pk], **more}
+            self.pinned[table.pk] = dealer_at[table.pk].pk
+
         if "split_stacker" in self.rates:
-            table = faro[0]
-            self.roles["split_stacker"] = {"table": table, "dealer": night.dealers[index_of[table.pk]]}
-            self.pinned[table.pk] = night.dealers[index_of[table.pk]].pk
+            pin("split_stacker", faro[0])
         if "fill_abuser" in self.rates:
-            table = faro[1]
-            dealer = night.dealers[index_of[table.pk]]
-            self.roles["fill_abuser"] = {"table": table, "dealer": dealer, "approver": night.pit[1]}
-            self.pinned[table.pk] = dealer.pk
+            pin("fill_abuser", faro[1], approver=night.pit[1])
         if "dealer_partner" in self.rates:
-            table = self.tables_for["dealer_partner"]
-            self.pinned[table.pk] = night.dealers[index_of[table.pk]].pk
+            pin("dealer_partner", self.tables_for["dealer_partner"])  # the partner is picked below
         if "cold_deck" in self.rates:
-            table = faro[-1]
-            if table.pk in self.pinned:
+            if faro[-1].pk in self.pinned:
                 raise ValueError("cold_deck needs a Faro table of its own: add tables.")
-            dealer = night.dealers[index_of[table.pk]]
-            self.roles["cold_deck"] = {"table": table, "dealer": dealer}
-            self.pinned[table.pk] = dealer.pk
+            pin("cold_deck", faro[-1])
         rng = self._cast_rng()
         pool = list(night.players)
         rng.shuffle(pool)
@@ -251,11 +245,7 @@ class Injector:
         if "dealer_partner" in self.rates:
             partner = take()
             table = self.tables_for["dealer_partner"]
-            self.roles["dealer_partner"] = {
-                "table": table,
-                "dealer": night.dealers[index_of[table.pk]],
-                "player": partner,
-            }
+            self.roles["dealer_partner"]["player"] = partner
             later = self._elsewhere_for_partner(table, faro[-1])
             self.stints[partner.pk] = Stint(partner, {n: table if n <= half else later for n in passes})
         for name, at in (("structurer", faro[min(2, len(faro) - 1)]), ("chip_walker", faro[-1])):
@@ -396,22 +386,15 @@ class Injector:
         """Seat the scenario's players who belong here this pass; send away those who do not."""
         for stint in self.stints.values():
             current = Seat.objects.filter(player=stint.player, left_at__isnull=True).first()
-            wanted = stint.table_at(number)
+            wanted = stint.tables.get(number)
             here = wanted is not None and wanted.pk == table.pk
+            seated_here = current is not None and current.table_id == table.pk
             if here and stint.top_up_below and self.night.available(stint.player) < stint.top_up_below:
                 buy_in(actor=self.night.cashier, player=stint.player, amount=stint.top_up)
-            if (
-                current is not None
-                and current.table_id == table.pk
-                and (wanted is None or wanted.pk != table.pk)
-            ):
+            if seated_here and not here:
                 services.unseat_player(actor=self.night.pit[0], table_id=table.pk, player_id=stint.player.pk)
                 continue
-            if (
-                wanted is None
-                or wanted.pk != table.pk
-                or (current is not None and current.table_id == table.pk)
-            ):
+            if not here or seated_here:
                 continue
             if current is not None:
                 if Round.objects.filter(table_id=current.table_id, status__in=LIVE_ROUND_STATUSES).exists():
@@ -593,18 +576,24 @@ class Injector:
         self.stats[name][key] = self.stats[name].get(key, 0) + 1
 
     # --- the truth -----------------------------------------------------------------------
-    def truth(self) -> dict[str, Any]:
+    def truth(self, path: str | None = None) -> dict[str, Any]:
+        """The ground truth of the night's scenarios, also written to ``path`` (JSON) if given."""
         items = []
         for name, rate in self.rates.items():
             item = self._truth_item(name)
             items.append({"scenario": name, "rate": rate, **item, "stats": self.stats.get(name, {})})
-        return {
+        truth = {
             "seed": self.night.config.seed,
             "inject": self.rates,
             "gaming_day": gaming_day_for().isoformat(),
             "tables": [t.pk for t in self.night.table_list],
             "scenarios": items,
         }
+        if path:
+            target = Path(path)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(json.dumps(truth, indent=2, default=str))
+        return truth
 
     def _truth_item(self, name: str) -> dict[str, Any]:
         role = self.roles.get(name, {})
@@ -664,10 +653,3 @@ class Injector:
             subjects = {"tables": [row["table"] for row in shorted]}
             expected = [{"kind": "short_count", "table": row["table"]} for row in shorted]
         return {"subjects": subjects, "expected": expected, "tolerated": tolerated}
-
-    def write_truth(self, path: str) -> dict[str, Any]:
-        truth = self.truth()
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(truth, indent=2, default=str))
-        return truth

@@ -187,8 +187,8 @@ class Night:
             table.refresh_from_db()
             if table.status == TableStatus.OPEN:
                 continue
-            spec = SPECS[table.game]
-            count = max(table.tray.balance, spec.opening) if table.tray.balance == 0 else table.tray.balance
+            # an empty tray opens with the game's bankroll, one closed on an earlier night on what it holds
+            count = table.tray.balance or SPECS[table.game].opening
             services.open_table(actor=dealer, table_id=table.pk, opening_inventory=count)
 
     def seat_players(self, table: Table) -> None:
@@ -410,11 +410,7 @@ class Night:
         self.close_tables()
         self.cash_out_everyone()
         if self.injector:
-            self.summary.truth = (
-                self.injector.write_truth(self.config.truth_path)
-                if self.config.truth_path
-                else self.injector.truth()
-            )
+            self.summary.truth = self.injector.truth(self.config.truth_path)
         made = Transfer.objects.filter(pk__gt=first_transfer)
         self.summary.transfers = made.count()
         self.summary.transfers_by_kind = dict(

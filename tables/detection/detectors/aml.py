@@ -89,6 +89,7 @@ def cash_by_player(window: Window) -> dict[int, Cash]:
 def detect(window: Window) -> list[Finding]:
     wide = window.widened(int(threshold("STRUCTURING_DAYS")))
     cash = cash_by_player(wide)
+    # each player's play in the day (a player who did not play reads zeros and no tables)
     play: dict[int, dict[str, Any]] = defaultdict(lambda: {"handle": 0, "result": 0, "tables": set()})
     for round_ in settled_rounds(window):
         for player, result in round_.results.items():
@@ -98,16 +99,10 @@ def detect(window: Window) -> list[Finding]:
             row["tables"].add(round_.table_id)
     findings = []
     for player, money in cash.items():
-        structuring = _structuring(window, player, money)
-        if structuring is not None:
-            findings.append(structuring)
-        minimal = _minimal_play(window, player, money, play.get(player))
-        if minimal is not None:
-            findings.append(minimal)
-        if not window.live:
-            walking = _chip_walking(window, player, money, play.get(player))
-            if walking is not None:
-                findings.append(walking)
+        found = [_structuring(window, player, money), _minimal_play(window, player, money, play[player])]
+        if not window.live:  # players still hold their chips while the day is in progress
+            found.append(_chip_walking(window, player, money, play[player]))
+        findings += [finding for finding in found if finding is not None]
     return findings
 
 
@@ -167,11 +162,11 @@ def _structuring(window: Window, player: int, money: Cash) -> Finding | None:
     )
 
 
-def _minimal_play(window: Window, player: int, money: Cash, play: dict[str, Any] | None) -> Finding | None:
+def _minimal_play(window: Window, player: int, money: Cash, play: dict[str, Any]) -> Finding | None:
     cashed = money.total("cash_out", day=window.day)
     if cashed < int(threshold("MINPLAY_MIN_CASH_OUT")):
         return None
-    handle = int(play["handle"]) if play else 0
+    handle: int = play["handle"]
     ratio = float(threshold("MINPLAY_RATIO"))
     if handle > ratio * cashed:
         return None
@@ -187,24 +182,24 @@ def _minimal_play(window: Window, player: int, money: Cash, play: dict[str, Any]
             "cash_out": cashed,
             "cash_in": money.total("buy_in", day=window.day),
             "handle": handle,
-            "result": int(play["result"]) if play else 0,
+            "result": play["result"],
             "ratio": round(handle / cashed, 4),
             "threshold_ratio": ratio,
-            "tables": sorted(play["tables"]) if play else [],
+            "tables": sorted(play["tables"]),
             "transactions": _json_days(money.of("cash_out", day=window.day)),
         },
         player_id=player,
     )
 
 
-def _chip_walking(window: Window, player: int, money: Cash, play: dict[str, Any] | None) -> Finding | None:
+def _chip_walking(window: Window, player: int, money: Cash, play: dict[str, Any]) -> Finding | None:
     bought = money.total("buy_in", day=window.day)
     if bought < int(threshold("WALK_MIN_BUY_IN")):
         return None
-    handle = int(play["handle"]) if play else 0
+    handle: int = play["handle"]
+    result: int = play["result"]
     if handle > float(threshold("WALK_PLAY_RATIO")) * bought:
         return None
-    result = int(play["result"]) if play else 0
     cashed = money.total("cash_out", day=window.day)
     unredeemed = bought + result - cashed
     if unredeemed < float(threshold("WALK_UNREDEEMED_RATIO")) * bought:
@@ -224,7 +219,7 @@ def _chip_walking(window: Window, player: int, money: Cash, play: dict[str, Any]
             "result": result,
             "cash_out": cashed,
             "unredeemed": unredeemed,
-            "tables": sorted(play["tables"]) if play else [],
+            "tables": sorted(play["tables"]),
             "transactions": _json_days(money.of("buy_in", day=window.day)),
         },
         player_id=player,

@@ -64,12 +64,12 @@ from casino.money import format_dollars
 from tables.detection.base import Finding, Window, multiple_testing, threshold, window_evidence
 from tables.detection.data import RoundResults, settled_rounds
 from tables.detection.stats import (
-    benjamini_hochberg,
-    bh_adjusted,
+    bh_discoveries,
     binomial_upper,
     rounded,
     tail_at_least,
     tail_at_most,
+    twice_smaller,
 )
 
 KINDS = ("chip_flow", "dealer_affinity", "never_loses")
@@ -103,10 +103,9 @@ def detect(window: Window) -> list[Finding]:
     findings = []
     for kind in KINDS:
         tested = [c for c in candidates if c.kind == kind]
-        p_values = [c.p_value for c in tested]
-        hits = benjamini_hochberg(p_values, fdr)
-        for candidate, q, hit in zip(tested, bh_adjusted(p_values), hits, strict=True):
-            if hit and candidate.finding is not None:
+        for i, q in bh_discoveries([c.p_value for c in tested], fdr):
+            candidate = tested[i]
+            if candidate.finding is not None:
                 finding = candidate.finding
                 rounds_of = finding.evidence["rounds"]
                 finding.evidence.update(
@@ -256,7 +255,7 @@ def _pair_flow(
     p_top_else = tail_at_least([c for c, _ in top_elsewhere], sum(1 for _, hit in top_elsewhere if hit))
     not_luck = p_luck <= float(threshold("FLOW_LUCK_P"))
     not_weak_payer = p_top_else > float(threshold("FLOW_TOP_ELSEWHERE_P"))
-    p_pair = min(1.0, 2 * min(p_direction if not_luck else 1.0, p_top if not_weak_payer else 1.0))
+    p_pair = twice_smaller(p_direction if not_luck else 1.0, p_top if not_weak_payer else 1.0)
     net = amount - reverse
     one_way = net >= int(threshold("FLOW_MIN_AMOUNT"))
     by_wins = one_way and not_luck and p_direction <= p_max
@@ -313,6 +312,7 @@ def _pair_flow(
 
 
 def _dealer_findings(trials: dict[int, list[Trial]]) -> list[Candidate]:
+    """Every (player, dealer) that ``dealer_affinity`` and ``never_loses`` test, in that order."""
     findings: list[Candidate] = []
     for player, player_trials in trials.items():
         by_dealer: dict[int, list[Trial]] = defaultdict(list)
@@ -320,12 +320,8 @@ def _dealer_findings(trials: dict[int, list[Trial]]) -> list[Candidate]:
             by_dealer[trial.dealer_id].append(trial)
         for dealer, under in by_dealer.items():
             elsewhere = [t for t in player_trials if t.dealer_id != dealer]
-            affinity = _affinity(player, dealer, under, elsewhere)
-            if affinity is not None:
-                findings.append(affinity)
-            never = _never_loses(player, dealer, under)
-            if never is not None:
-                findings.append(never)
+            tested = (_affinity(player, dealer, under, elsewhere), _never_loses(player, dealer, under))
+            findings += [candidate for candidate in tested if candidate is not None]
     return findings
 
 

@@ -26,8 +26,8 @@ from typing import Any
 
 from ledger.gaming_day import gaming_day_for
 from tables.detection.base import Finding, Window, multiple_testing, threshold, window_evidence
-from tables.detection.faro_splits import splits_tail
-from tables.detection.stats import benjamini_hochberg, bh_adjusted, rounded, tail_at_least
+from tables.detection.faro_splits import PAIRS, splits_tail
+from tables.detection.stats import bh_discoveries, rounded, tail_at_least, twice_smaller
 from tables.games.cards import RANKS
 from tables.models import Round, RoundStatus, ShoeKind
 
@@ -35,14 +35,13 @@ KINDS = ("faro_split_rate", "faro_split_deal", "faro_impossible_state")
 MONEY: frozenset[str] = frozenset()  # no evidence of these kinds is money
 FAIR_SPLITS_PER_DEAL = 25 / 17
 FAIR_SPLITS_SD = 1.19
-DECISIONS_PER_DEAL = 25
 CARDS_PER_RANK = 4
 
 
 def _splits(state: dict[str, Any]) -> tuple[int, list[int]] | None:
     """(splits, the turn numbers that split) of a completed deal; None if it was not dealt out."""
     turns = state.get("turns") or []
-    if len(turns) != DECISIONS_PER_DEAL:
+    if len(turns) != PAIRS:  # a dealt-out deal decides every pair under the soda
         return None
     numbers = [int(turn.get("number", i + 1)) for i, turn in enumerate(turns) if turn.get("split")]
     return len(numbers), numbers
@@ -79,11 +78,8 @@ def _split_findings(window: Window) -> list[Finding]:
     findings = _deal_findings(today, fdr, window)
     dealers = [(d, deals) for d, deals in sorted(per_dealer.items()) if len(deals) >= min_deals]
     tests = [_rate_tests(deals) for _d, deals in dealers]
-    p_values = [tested.p_value for tested in tests]
-    hits = benjamini_hochberg(p_values, fdr)
-    for (dealer_id, deals), tested, q, hit in zip(dealers, tests, bh_adjusted(p_values), hits, strict=True):
-        if hit:
-            findings.append(_rate_finding(dealer_id, deals, tested, q, fdr, span))
+    for i, q in bh_discoveries([tested.p_value for tested in tests], fdr):
+        findings.append(_rate_finding(*dealers[i], tests[i], q, fdr, span))
     return findings
 
 
@@ -98,7 +94,7 @@ class RateTests:
 
     @property
     def p_value(self) -> float:
-        return min(1.0, 2 * min(self.p_total, self.p_extreme))
+        return twice_smaller(self.p_total, self.p_extreme)
 
 
 def _rate_tests(deals: list[dict[str, Any]]) -> RateTests:
@@ -124,11 +120,8 @@ def _deal_findings(deals: list[tuple[int, dict[str, Any]]], fdr: float, window: 
     """One deal with more splits than a fair deck gives, among the day's deals (BH over them)."""
     p_values = [splits_tail(1, deal["splits"]) for _dealer, deal in deals]
     findings = []
-    for (dealer_id, deal), p, q, hit in zip(
-        deals, p_values, bh_adjusted(p_values), benjamini_hochberg(p_values, fdr), strict=True
-    ):
-        if not hit:
-            continue
+    for i, q in bh_discoveries(p_values, fdr):
+        (dealer_id, deal), p = deals[i], p_values[i]
         findings.append(
             Finding(
                 kind="faro_split_deal",

@@ -41,7 +41,7 @@ from casino.money import format_dollars as dollars
 from ledger.gaming_day import gaming_day_for
 from tables.detection.base import Finding, Window, multiple_testing, threshold, window_evidence
 from tables.detection.faro_null import mc_rng, null_of_deal, sum_p_values
-from tables.detection.stats import benjamini_hochberg, bh_adjusted, rounded, tail_at_least, tail_at_most
+from tables.detection.stats import bh_discoveries, rounded, tail_at_least, tail_at_most, twice_smaller
 from tables.games.cards import rank_of
 from tables.games.faro import TARGETS, target_wins
 from tables.games.registry import engine_for
@@ -219,14 +219,7 @@ def detect(window: Window) -> list[Finding]:
                 continue
             tested.append(_test(scope, subject_id, book, min_turns))
     fdr = float(threshold("FDR"))
-    adjusted = bh_adjusted([t.p_value for t in tested])
-    return [
-        _finding(t, q, fdr, span)
-        for t, q, hit in zip(
-            tested, adjusted, benjamini_hochberg([t.p_value for t in tested], fdr), strict=True
-        )
-        if hit
-    ]
+    return [_finding(tested[i], q, fdr, span) for i, q in bh_discoveries([t.p_value for t in tested], fdr)]
 
 
 def by_dealer_alone(by_dealer: dict[int, Book], by_table: dict[int, Book]) -> dict[int, Book]:
@@ -263,14 +256,12 @@ def _test(scope: str, subject_id: int, book: Book, min_turns: int) -> Tested:
         draws=int(threshold("MC_DRAWS")),
         max_draws=int(threshold("MC_MAX_DRAWS")),
     )
-    p_hold = min(1.0, 2 * min(upper, lower))
+    p_hold = twice_smaller(upper, lower)
     fair = [0.5] * book.turns
     p_turns = 1.0
     if book.turns >= min_turns:
-        p_turns = min(
-            1.0, 2 * min(tail_at_least(fair, book.house_turns), tail_at_most(fair, book.house_turns))
-        )
-    return Tested(scope, subject_id, book, p_hold, p_turns, min(1.0, 2 * min(p_hold, p_turns)), draws)
+        p_turns = twice_smaller(tail_at_least(fair, book.house_turns), tail_at_most(fair, book.house_turns))
+    return Tested(scope, subject_id, book, p_hold, p_turns, twice_smaller(p_hold, p_turns), draws)
 
 
 def _finding(tested: Tested, q_value: float, fdr: float, span: Window) -> Finding:

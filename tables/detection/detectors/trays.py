@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
+from django.db.models import QuerySet
+
 from casino.money import format_dollars
 from ledger.models import Entry
 from tables.detection.base import Finding, Window, threshold
@@ -39,6 +41,16 @@ def detect(window: Window) -> list[Finding]:
     return findings
 
 
+def _approved_fills(span: Window) -> QuerySet[TrayRequest]:
+    """The fills approved within ``span``, oldest first."""
+    return TrayRequest.objects.filter(
+        kind=TrayRequestKind.FILL,
+        status=TrayRequestStatus.APPROVED,
+        decided_at__gte=span.start,
+        decided_at__lt=span.end,
+    ).order_by("pk")
+
+
 def _session_at(table_id: int, moment: Any) -> TableSession | None:
     return (
         TableSession.objects.filter(table_id=table_id, opened_at__lte=moment).order_by("-opened_at").first()
@@ -47,16 +59,7 @@ def _session_at(table_id: int, moment: Any) -> TableSession | None:
 
 def _unexplained_fills(window: Window) -> list[Finding]:
     ratio = float(threshold("FILL_NEED_RATIO"))
-    fills = list(
-        TrayRequest.objects.filter(
-            kind=TrayRequestKind.FILL,
-            status=TrayRequestStatus.APPROVED,
-            decided_at__gte=window.start,
-            decided_at__lt=window.end,
-        )
-        .select_related("table")
-        .order_by("pk")
-    )
+    fills = list(_approved_fills(window).select_related("table"))
     after = dict(
         Entry.objects.filter(
             transfer_id__in=[f.transfer_id for f in fills], account__purpose="tray", amount__gt=0
@@ -115,14 +118,9 @@ def _fill_pairs(window: Window) -> list[Finding]:
     day_start = Window.for_day(window.day).start
     fills: list[dict[str, Any]] = [
         dict(row)
-        for row in TrayRequest.objects.filter(
-            kind=TrayRequestKind.FILL,
-            status=TrayRequestStatus.APPROVED,
-            decided_at__gte=wide.start,
-            decided_at__lt=wide.end,
+        for row in _approved_fills(wide).values(
+            "pk", "table_id", "amount", "requested_by_id", "decided_by_id", "decided_at", "transfer_id"
         )
-        .order_by("pk")
-        .values("pk", "table_id", "amount", "requested_by_id", "decided_by_id", "decided_at", "transfer_id")
     ]
     by_requester: Counter[int] = Counter(f["requested_by_id"] for f in fills)
     pairs: dict[tuple[int, int], list[dict[str, Any]]] = defaultdict(list)
