@@ -55,6 +55,7 @@ from tables.console.games import (
     legal_actions_of,
     offers,
     payload_from,
+    player_words,
     round_offers,
 )
 from tables.console.idempotency import Outcome, run_tap
@@ -265,7 +266,7 @@ def table_context(
         legal = legal_actions_of(shown) if round_ is not None else []
         context["actions"] = offers(shown.game, legal, names, shown.state)
         context["public"] = shown.state
-        context["hands"] = [(names.get(pid, f"Player {pid}"), cards) for pid, cards in hands.items()]
+        context["hands"] = [(player_words(names, pid), cards) for pid, cards in hands.items()]
         context["keying"] = _keying_context(context["actions"], sticky)
         context |= drawing_context(shown, names, hands)
     if shown is not None:
