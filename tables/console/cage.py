@@ -23,9 +23,8 @@ from casino.services import buy_in, cash_out
 from ledger.models import Transfer
 from tables.console import forms
 from tables.console.access import NotAllowed, actor_of, require_screen, signed_in
-from tables.console.idempotency import run_tap
 from tables.console.pit import tray_decision, waiting_tray_request
-from tables.console.views import SERVICE_ERRORS, Flash, receipt
+from tables.console.views import Flash, receipt, render_screen, tap_flash
 from tables.selectors import list_pending_tray_requests
 
 CAGE_KINDS = {"buy_in": "Buy-in", "cash_out": "Cash-out"}
@@ -59,8 +58,7 @@ def cage_context(
 
 
 def _render(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
-    template = "cage/_cage.html" if request.htmx else "cage/cage.html"  # type: ignore[attr-defined]
-    return render(request, template, context, status=status)
+    return render_screen(request, "cage/_cage.html", "cage/cage.html", context, status=status)
 
 
 @require_GET
@@ -80,15 +78,9 @@ def perform_cage_tap(
 ) -> HttpResponse:
     """Run one service call once per form token; show its receipt, or its refusal, in place."""
     require_screen(request.user, "cage")
-    try:
-        outcome = run_tap(request, work)
-    except SERVICE_ERRORS as error:
-        flash = Flash.refused(error, form)
-        context = cage_context(request, player=player, flash=flash)
-        return _render(request, context, status=int(getattr(error, "status", 400)))
-    flash = Flash.done(outcome, form)
+    flash, result, status = tap_flash(request, form, work)
     return _render(
-        request, cage_context(request, player=player, flash=flash, slip=outcome.result.get("slip"))
+        request, cage_context(request, player=player, flash=flash, slip=result.get("slip")), status
     )
 
 

@@ -36,9 +36,8 @@ from tables.console.access import (
     signed_in,
 )
 from tables.console.corrections import pending_rows
-from tables.console.idempotency import run_tap
 from tables.console.pit_floor import CardForms, floor_cards
-from tables.console.views import SERVICE_ERRORS, Flash, change_limits_work, receipt
+from tables.console.views import Flash, change_limits_work, receipt, render_screen, tap_flash
 from tables.corrections import approve_correction, refuse_correction
 from tables.detection.detectors import MONEY_EVIDENCE
 from tables.detection.selectors import count_open_alerts, list_open_alerts
@@ -116,15 +115,10 @@ def pit_live(request: HttpRequest) -> HttpResponse:
 
 def perform_pit_tap(request: HttpRequest, *, form: str, work: Callable[[], dict[str, Any]]) -> HttpResponse:
     require_pit(request.user)
-    status = 200
-    try:
-        outcome = run_tap(request, work)
-        flash = Flash.done(outcome, form)
-    except SERVICE_ERRORS as error:
-        flash = Flash.refused(error, form)
-        status = int(getattr(error, "status", 400))
-    template = "pit/_live.html" if request.htmx else "pit/pit.html"  # type: ignore[attr-defined]
-    return render(request, template, pit_context(request, flash), status=status)
+    flash, _, status = tap_flash(request, form, work)
+    return render_screen(
+        request, "pit/_live.html", "pit/pit.html", pit_context(request, flash), status=status
+    )
 
 
 def waiting_tray_request(request_id: int) -> TrayRequest:

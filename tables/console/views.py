@@ -194,9 +194,6 @@ def _faro_context(
 ) -> dict[str, Any]:
     public = round_.state
     legal = legal_actions_of(round_) if round_.status in ("betting", "in_play") else []
-    # The table's limits as they are now, not as the last action saw them: a pit boss's change
-    # applies to the next bet, so the chips offered must follow it at once.
-    limits = {"min_bet": table.min_bet, "max_bet": table.max_bet}
     chosen = sticky.values
     selected_ranks = chosen.get("ranks", [])
     return {
@@ -206,15 +203,19 @@ def _faro_context(
         "bets": faro_screen.bet_rows(public, seats, names),
         "casekeeper": faro_screen.casekeeper_rows(public),
         "picker": faro_screen.card_picker(legal),
-        "amounts": faro_screen.chip_amounts(
-            limits.get("min_bet", 100), limits.get("max_bet", 100), public.get("chip", 100)
-        ),
         "call_orders": faro_screen.call_orders(legal, round_.rules),
         "placements": faro_screen.placements(legal),
         "spots": faro_screen.spots(legal),
         "recent_turns": list(reversed(public.get("turns", [])))[:5],
-        "limits": limits,
+        **_bet_chips(table, public.get("chip", 100)),
     }
+
+
+def _bet_chips(table: Table, chip: int) -> dict[str, Any]:
+    """The bet form's chips at the table's limits as they are now, not as the last action saw
+    them: a pit boss's change applies to the next bet, so the chips offered must follow it at once."""
+    limits = {"min_bet": table.min_bet, "max_bet": table.max_bet}
+    return {"limits": limits, "amounts": faro_screen.chip_amounts(table.min_bet, table.max_bet, chip)}
 
 
 def table_context(
@@ -319,7 +320,14 @@ def render_table(
     context = table_context(
         request, table_id, flash=flash, sticky=sticky, opening=opening, table=table, saved=saved, chips=chips
     )
-    template = "console/_screen.html" if request.htmx else "console/table.html"  # type: ignore[attr-defined]
+    return render_screen(request, "console/_screen.html", "console/table.html", context, status=status)
+
+
+def render_screen(
+    request: HttpRequest, partial: str, whole: str, context: dict[str, Any], *, status: int = 200
+) -> HttpResponse:
+    """A screen drawn with ``partial`` for htmx (a tap's answer in place, a poll) or ``whole``."""
+    template = partial if request.htmx else whole  # type: ignore[attr-defined]
     return render(request, template, context, status=status)
 
 
@@ -337,10 +345,8 @@ def bet_amounts(request: HttpRequest, table_id: int) -> HttpResponse:
     table = dealer_table(request.user, table_id)
     if request.GET.get("limits") == f"{table.min_bet}-{table.max_bet}":
         return HttpResponse(status=204)
-    limits = {"min_bet": table.min_bet, "max_bet": table.max_bet}
     round_ = get_live_round(table)
-    chip = round_.state.get("chip", 100) if round_ is not None else 100
-    faro = {"limits": limits, "amounts": faro_screen.chip_amounts(table.min_bet, table.max_bet, chip)}
+    faro = _bet_chips(table, round_.state.get("chip", 100) if round_ is not None else 100)
     badge = render_to_string("console/_limits_badge.html", {"table": table, "oob": True}, request)
     return HttpResponse(f"{faro_markup.amounts(table.pk, faro, {})}{badge}\n")
 
@@ -387,6 +393,18 @@ def perform_tap(
     if on_done is not None:
         return on_done(outcome.result, outcome.replayed)
     return render_table(request, table_id, flash=Flash.done(outcome, form))
+
+
+def tap_flash(
+    request: HttpRequest, form: str, work: Callable[[], dict[str, Any]]
+) -> tuple[Flash, dict[str, Any], int]:
+    """Run ``work`` once per form token for a screen that shows any outcome in its flash (the
+    pit's, the cage's): the flash, the receipt (empty when refused) and the answer's status."""
+    try:
+        outcome = run_tap(request, work)
+    except SERVICE_ERRORS as error:
+        return Flash.refused(error, form), {}, int(getattr(error, "status", 400))
+    return Flash.done(outcome, form), outcome.result, 200
 
 
 def after_round_action(
@@ -468,8 +486,8 @@ def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
 
     def summary(result: dict[str, Any], replayed: bool) -> HttpResponse:
         session = TableSession.objects.select_related("table").get(pk=result["session"])
-        template = "console/_summary.html" if request.htmx else "console/summary.html"  # type: ignore[attr-defined]
-        return render(request, template, {"session": session, "table": session.table, "replayed": replayed})
+        context = {"session": session, "table": session.table, "replayed": replayed}
+        return render_screen(request, "console/_summary.html", "console/summary.html", context)
 
     return perform_tap(request, table_id, form="close", work=work, on_done=summary)
 
