@@ -305,21 +305,9 @@ def _keying_context(actions: list[Offer], sticky: Sticky) -> dict[str, Any] | No
     }
 
 
-def render_table(
-    request: HttpRequest,
-    table_id: int,
-    *,
-    flash: Flash | None = None,
-    status: int = 200,
-    sticky: Sticky | None = None,
-    opening: OpeningPlan | None = None,
-    table: Table | None = None,
-    saved: Round | None = None,
-    chips: Mapping[int, Balance] | None = None,
-) -> HttpResponse:
-    context = table_context(
-        request, table_id, flash=flash, sticky=sticky, opening=opening, table=table, saved=saved, chips=chips
-    )
+def render_table(request: HttpRequest, table_id: int, *, status: int = 200, **screen: Any) -> HttpResponse:
+    """The table screen, from ``table_context`` given ``screen`` (its keywords: flash, sticky …)."""
+    context = table_context(request, table_id, **screen)
     return render_screen(request, "console/_screen.html", "console/table.html", context, status=status)
 
 
