@@ -14,6 +14,7 @@ from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import NotFound
 from casino.models import User
@@ -58,6 +59,16 @@ def signed_in(view: View) -> View:
             return forbidden(request, missing.message, status=404)
 
     return wrapper
+
+
+def signed_in_get(view: View) -> View:
+    """A screen read: GET only (any other method is answered 405), then ``signed_in``."""
+    return require_GET(signed_in(view))
+
+
+def signed_in_post(view: View) -> View:
+    """A tap: POST only (any other method is answered 405), then ``signed_in``."""
+    return require_POST(signed_in(view))
 
 
 def actor_of(request: HttpRequest) -> User:

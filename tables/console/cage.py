@@ -13,7 +13,6 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET, require_POST
 
 from casino.models import Player, User
 from casino.money import format_dollars
@@ -22,7 +21,7 @@ from casino.selectors import get_player_balance, search_players
 from casino.services import buy_in, cash_out
 from ledger.models import Transfer
 from tables.console import forms
-from tables.console.access import NotAllowed, actor_of, require_screen, signed_in
+from tables.console.access import NotAllowed, actor_of, require_screen, signed_in_get, signed_in_post
 from tables.console.pit import tray_decision, waiting_tray_request
 from tables.console.views import Flash, receipt, render_screen, tap_flash
 from tables.selectors import list_pending_tray_requests
@@ -61,8 +60,7 @@ def _render(request: HttpRequest, context: dict[str, Any], status: int = 200) ->
     return render_screen(request, "cage/_cage.html", "cage/cage.html", context, status=status)
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def cage_home(request: HttpRequest) -> HttpResponse:
     require_screen(request.user, "cage")
     player = _player(request, request.GET.get("player"))
@@ -102,20 +100,17 @@ def _move(request: HttpRequest, player_id: int, kind: str) -> HttpResponse:
     return perform_cage_tap(request, form=kind, work=work, player=player)
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def buy_in_view(request: HttpRequest, player_id: int) -> HttpResponse:
     return _move(request, player_id, "buy_in")
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def cash_out_view(request: HttpRequest, player_id: int) -> HttpResponse:
     return _move(request, player_id, "cash_out")
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
     """A fill or a credit decided at the cage: a second signature, never the requester's."""
     tray = waiting_tray_request(request_id)
@@ -124,8 +119,7 @@ def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
     return perform_cage_tap(request, form=f"request-{tray.pk}", work=work, player=player)
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def slip(request: HttpRequest, transfer_id: int) -> HttpResponse:
     """A printable receipt of one buy-in or cash-out: player, dollars, time, cashier, transfer id."""
     require_screen(request.user, "cage")

@@ -17,7 +17,6 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.text import capfirst
-from django.views.decorators.http import require_GET, require_POST
 
 from casino.models import Role
 from casino.money import format_dollars
@@ -33,7 +32,8 @@ from tables.console.access import (
     actor_of,
     require_pit,
     require_screen,
-    signed_in,
+    signed_in_get,
+    signed_in_post,
 )
 from tables.console.corrections import pending_rows
 from tables.console.pit_floor import CardForms, floor_cards
@@ -99,15 +99,13 @@ def pit_context(request: HttpRequest, flash: Flash | None = None) -> dict[str, A
     }
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def pit_home(request: HttpRequest) -> HttpResponse:
     require_pit(request.user)
     return render(request, "pit/pit.html", pit_context(request))
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def pit_live(request: HttpRequest) -> HttpResponse:
     require_pit(request.user)
     return render(request, "pit/_live.html", pit_context(request))
@@ -153,16 +151,14 @@ def tray_decision(request: HttpRequest, tray: TrayRequest, verdict: str) -> Call
     return work
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
     """Approve or refuse a fill or credit: a second signature, never the requester's."""
     tray = waiting_tray_request(request_id)
     return perform_pit_tap(request, form=f"request-{tray.pk}", work=tray_decision(request, tray, verdict))
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def tray_request(request: HttpRequest, table_id: int) -> HttpResponse:
     """A pit boss asks for a fill or a credit from the floor; someone else must approve it."""
 
@@ -179,14 +175,12 @@ def tray_request(request: HttpRequest, table_id: int) -> HttpResponse:
     return perform_pit_tap(request, form=f"tray-{table_id}", work=work)
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def limits(request: HttpRequest, table_id: int) -> HttpResponse:
     return perform_pit_tap(request, form=f"limits-{table_id}", work=change_limits_work(request, table_id))
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def resolve_alert(request: HttpRequest, alert_id: int) -> HttpResponse:
     """A pit boss closes a detector's alert with a note (the API's resolve, once per form token)."""
     alert = Alert.objects.filter(pk=alert_id).first()
@@ -201,8 +195,7 @@ def resolve_alert(request: HttpRequest, alert_id: int) -> HttpResponse:
     return perform_pit_tap(request, form=f"alert-{alert.pk}", work=work)
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def decide_correction(request: HttpRequest, correction_id: int, verdict: str) -> HttpResponse:
     """The pit's approve or refuse: a second person, never the one who asked."""
     found = Correction.objects.select_related("round__table").filter(pk=correction_id).first()
@@ -225,8 +218,7 @@ def decide_correction(request: HttpRequest, correction_id: int, verdict: str) ->
     return perform_pit_tap(request, form=f"correction-{correction_id}", work=work)
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def alerts_page(request: HttpRequest) -> HttpResponse:
     """Detection's open alerts for the auditors, read only (a pit boss resolves them in the pit)."""
     require_screen(request.user, "audit_alerts")

@@ -20,7 +20,6 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
-from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import DomainError
 from casino.models import Player
@@ -40,7 +39,7 @@ from tables import services
 from tables.accounts import WALLET_PREFIX
 from tables.console import faro as faro_screen
 from tables.console import faro_markup, faro_partial, forms
-from tables.console.access import NotAllowed, actor_of, dealer_table, signed_in
+from tables.console.access import NotAllowed, actor_of, dealer_table, signed_in_get, signed_in_post
 from tables.console.cards import card_label
 from tables.console.corrections import describe_action, last_action_words
 from tables.console.drawings import drawing_context, template_for
@@ -142,8 +141,7 @@ class ConsoleLogoutView(LogoutView):
     next_page = "console:login"
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def home(request: HttpRequest) -> HttpResponse:
     """Each role lands on its home, the first screen of its nav (``casino.permissions.SCREENS``):
     dealers here, on their tables; everyone else is sent to theirs."""
@@ -319,14 +317,12 @@ def render_screen(
     return render(request, template, context, status=status)
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def table_screen(request: HttpRequest, table_id: int) -> HttpResponse:
     return render_table(request, table_id)
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def bet_amounts(request: HttpRequest, table_id: int) -> HttpResponse:
     """The Faro bet form's chips, polled: 204 while the limits are what the screen shows, the new
     chips (and header) as soon as a pit boss changes them."""
@@ -424,8 +420,7 @@ def table_tap(form: str) -> Callable[[Callable[..., dict[str, Any]]], Callable[.
     given the request, the table id and the URL's other arguments), shown on ``form``."""
 
     def decorate(work: Callable[..., dict[str, Any]]) -> Callable[..., HttpResponse]:
-        @require_POST
-        @signed_in
+        @signed_in_post
         @wraps(work)
         def view(request: HttpRequest, table_id: int, **kwargs: Any) -> HttpResponse:
             return perform_tap(request, table_id, form=form, work=lambda: work(request, table_id, **kwargs))
@@ -438,8 +433,7 @@ def table_tap(form: str) -> Callable[[Callable[..., dict[str, Any]]], Callable[.
 # --------------------------------------------------------------------------- sessions
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def check_opening(request: HttpRequest, table_id: int) -> HttpResponse:
     """The open form's first step: the last closer, the count, the variance and what will post.
 
@@ -464,8 +458,7 @@ def open_table(request: HttpRequest, table_id: int) -> dict[str, Any]:
     )
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
     def work() -> dict[str, Any]:
         count = forms.checked(forms.CloseTableForm(request.POST)).cleaned_data["closing_inventory"]
@@ -480,8 +473,7 @@ def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
     return perform_tap(request, table_id, form="close", work=work, on_done=summary)
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def session_summary(request: HttpRequest, table_id: int, session_id: int) -> HttpResponse:
     table = dealer_table(request.user, table_id)
     session = TableSession.objects.filter(pk=session_id, table=table, closed_at__isnull=False).first()
@@ -493,8 +485,7 @@ def session_summary(request: HttpRequest, table_id: int, session_id: int) -> Htt
 # --------------------------------------------------------------------------- seats
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def player_search(request: HttpRequest, table_id: int) -> HttpResponse:
     table = dealer_table(request.user, table_id)
     query = request.GET.get("q", "").strip()
@@ -566,8 +557,7 @@ def change_limits_work(request: HttpRequest, table_id: int) -> Callable[[], dict
     return work
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def change_limits(request: HttpRequest, table_id: int) -> HttpResponse:
     return perform_tap(request, table_id, form="limits", work=change_limits_work(request, table_id))
 
@@ -722,8 +712,7 @@ def _round_perform(
     )
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def faro_action(request: HttpRequest, table_id: int, round_id: int, kind: str) -> HttpResponse:
     if kind not in FARO_ACTIONS:
         raise NotAllowed("That is not a Faro action.", status=404)
@@ -757,8 +746,7 @@ def faro_action(request: HttpRequest, table_id: int, round_id: int, kind: str) -
     )
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def game_action(request: HttpRequest, table_id: int, round_id: int) -> HttpResponse:
     """Any action of the pot and stakes games: the form names one of the legal actions of now."""
     table = dealer_table(request.user, table_id)
@@ -794,8 +782,7 @@ def game_action(request: HttpRequest, table_id: int, round_id: int) -> HttpRespo
     )
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def ask_correction(request: HttpRequest, table_id: int, round_id: int) -> HttpResponse:
     """The dealer's "ask a correction": nothing moves until the pit approves."""
     if not round_exists(round_id, table_id=table_id):
