@@ -15,6 +15,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap, retarget
 
 from casino.errors import NotFound
 from casino.models import User
@@ -80,10 +81,7 @@ def forbidden(request: HttpRequest, message: str, *, status: int = 403) -> HttpR
     response = render(
         request, "console/forbidden.html", {"message": message, "status": status}, status=status
     )
-    if getattr(request, "htmx", False):
-        response["HX-Retarget"] = "body"
-        response["HX-Reswap"] = "innerHTML"
-    return response
+    return reswap(retarget(response, "body"), "innerHTML") if getattr(request, "htmx", False) else response
 
 
 def require_dealer(user: Any) -> None:
