@@ -19,14 +19,9 @@ from django_htmx.http import reswap, retarget
 
 from casino.errors import NotFound
 from casino.models import User
-from casino.permissions import SCREENS, may_open, roles_for
+from casino.permissions import SCREENS, may_open
 from tables.models import Table
 from tables.selectors import table_with_seats
-
-# What the pit view offers comes from the one policy table (casino.permissions.FLOOR_POLICY).
-APPROVER_ROLES = roles_for("tray.decide")
-LIMIT_ROLES = roles_for("table.limits")
-TRAY_REQUEST_ROLES = roles_for("tray.request")
 
 
 class NotAllowed(Exception):

@@ -25,9 +25,6 @@ from casino.selectors import people_named
 from tables import services
 from tables.console import forms
 from tables.console.access import (
-    APPROVER_ROLES,
-    LIMIT_ROLES,
-    TRAY_REQUEST_ROLES,
     NotAllowed,
     actor_of,
     require_pit,
@@ -77,10 +74,9 @@ def evidence_brief(kind: str, evidence: dict[str, Any]) -> str:
 def pit_context(request: HttpRequest, flash: Flash | None = None) -> dict[str, Any]:
     """A tap's answer (``flash``) renders the floor afresh; a poll may share a copy up to 5 s old
     (``pit_floor.FLOOR_FRESH_SECONDS``)."""
-    role = role_of(request.user)
     card_forms = CardForms(
-        can_request_tray=role in TRAY_REQUEST_ROLES,
-        can_change_limits=role in LIMIT_ROLES,
+        can_request_tray=may(request.user, "tray.request"),
+        can_change_limits=may(request.user, "table.limits"),
         can_use_admin=may_open(request.user, "admin"),
     )
     return {
@@ -89,12 +85,12 @@ def pit_context(request: HttpRequest, flash: Flash | None = None) -> dict[str, A
         "corrections": pending_rows(),
         "can_decide_corrections": may(request.user, "correction.decide"),
         "flash": flash,
-        "can_approve": role in APPROVER_ROLES,
+        "can_approve": may(request.user, "tray.decide"),
         "can_change_limits": card_forms.can_change_limits,
         "can_request_tray": card_forms.can_request_tray,
         "alerts": alert_rows(list_open_alerts(limit=ALERTS_SHOWN)),
         "alerts_open": count_open_alerts(),
-        "can_resolve": role == Role.PIT_BOSS,
+        "can_resolve": role_of(request.user) == Role.PIT_BOSS,
         "can_use_admin": card_forms.can_use_admin,
     }
 
