@@ -82,7 +82,9 @@ def perform_cage_tap(
     )
 
 
-def _move(request: HttpRequest, player_id: int, kind: str) -> HttpResponse:
+@signed_in_post
+def move(request: HttpRequest, player_id: int, kind: str) -> HttpResponse:
+    """A buy-in or a cash-out (``kind``, a key of ``CAGE_KINDS``, from its URL) for one player."""
     require_screen(request.user, "cage")
     player = access_player(user=request.user, player_id=player_id)
     service = buy_in if kind == "buy_in" else cash_out
@@ -98,16 +100,6 @@ def _move(request: HttpRequest, player_id: int, kind: str) -> HttpResponse:
         )
 
     return perform_cage_tap(request, form=kind, work=work, player=player)
-
-
-@signed_in_post
-def buy_in_view(request: HttpRequest, player_id: int) -> HttpResponse:
-    return _move(request, player_id, "buy_in")
-
-
-@signed_in_post
-def cash_out_view(request: HttpRequest, player_id: int) -> HttpResponse:
-    return _move(request, player_id, "cash_out")
 
 
 @signed_in_post

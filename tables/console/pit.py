@@ -96,15 +96,10 @@ def pit_context(request: HttpRequest, flash: Flash | None = None) -> dict[str, A
 
 
 @signed_in_get
-def pit_home(request: HttpRequest) -> HttpResponse:
+def pit_screen(request: HttpRequest, template: str) -> HttpResponse:
+    """The pit's page, or (``pit/_live.html``, from its URL) the part its poll refreshes."""
     require_pit(request.user)
-    return render(request, "pit/pit.html", pit_context(request))
-
-
-@signed_in_get
-def pit_live(request: HttpRequest) -> HttpResponse:
-    require_pit(request.user)
-    return render(request, "pit/_live.html", pit_context(request))
+    return render(request, template, pit_context(request))
 
 
 def perform_pit_tap(request: HttpRequest, *, form: str, work: Callable[[], dict[str, Any]]) -> HttpResponse:
