@@ -28,7 +28,7 @@ screen, as it does after a bet.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -172,6 +172,6 @@ def dealt_answer(request: HttpRequest, screen: Mapping[str, Any]) -> HttpRespons
     return _receipt_first(parts)
 
 
-def _receipt_first(parts: list[str]) -> HttpResponse:
+def _receipt_first(parts: Sequence[str]) -> HttpResponse:
     """An answer in part: its first part (the receipt) in the header's slot, the rest out of band."""
     return reswap(retarget(HttpResponse("\n".join(parts)), "#head-receipt"), "innerHTML")
