@@ -14,17 +14,14 @@ from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap, retarget
 
 from casino.errors import NotFound
 from casino.models import User
-from casino.permissions import SCREENS, may_open, roles_for
+from casino.permissions import SCREENS, may_open
 from tables.models import Table
 from tables.selectors import table_with_seats
-
-# What the pit view offers comes from the one policy table (casino.permissions.FLOOR_POLICY).
-APPROVER_ROLES = roles_for("tray.decide")
-LIMIT_ROLES = roles_for("table.limits")
-TRAY_REQUEST_ROLES = roles_for("tray.request")
 
 
 class NotAllowed(Exception):
@@ -60,6 +57,16 @@ def signed_in(view: View) -> View:
     return wrapper
 
 
+def signed_in_get(view: View) -> View:
+    """A screen read: GET only (any other method is answered 405), then ``signed_in``."""
+    return require_GET(signed_in(view))
+
+
+def signed_in_post(view: View) -> View:
+    """A tap: POST only (any other method is answered 405), then ``signed_in``."""
+    return require_POST(signed_in(view))
+
+
 def actor_of(request: HttpRequest) -> User:
     """The signed-in person (``signed_in`` has already turned anonymous visitors away)."""
     return cast(User, request.user)
@@ -69,10 +76,7 @@ def forbidden(request: HttpRequest, message: str, *, status: int = 403) -> HttpR
     response = render(
         request, "console/forbidden.html", {"message": message, "status": status}, status=status
     )
-    if getattr(request, "htmx", False):
-        response["HX-Retarget"] = "body"
-        response["HX-Reswap"] = "innerHTML"
-    return response
+    return reswap(retarget(response, "body"), "innerHTML") if getattr(request, "htmx", False) else response
 
 
 def require_dealer(user: Any) -> None:

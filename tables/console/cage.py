@@ -13,7 +13,6 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET, require_POST
 
 from casino.models import Player, User
 from casino.money import format_dollars
@@ -22,10 +21,9 @@ from casino.selectors import get_player_balance, search_players
 from casino.services import buy_in, cash_out
 from ledger.models import Transfer
 from tables.console import forms
-from tables.console.access import NotAllowed, actor_of, require_screen, signed_in
-from tables.console.idempotency import run_tap
+from tables.console.access import NotAllowed, actor_of, require_screen, signed_in_get, signed_in_post
 from tables.console.pit import tray_decision, waiting_tray_request
-from tables.console.views import SERVICE_ERRORS, Flash, receipt
+from tables.console.views import Flash, receipt, render_screen, tap_flash
 from tables.selectors import list_pending_tray_requests
 
 CAGE_KINDS = {"buy_in": "Buy-in", "cash_out": "Cash-out"}
@@ -59,12 +57,10 @@ def cage_context(
 
 
 def _render(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
-    template = "cage/_cage.html" if request.htmx else "cage/cage.html"  # type: ignore[attr-defined]
-    return render(request, template, context, status=status)
+    return render_screen(request, "cage/_cage.html", "cage/cage.html", context, status=status)
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def cage_home(request: HttpRequest) -> HttpResponse:
     require_screen(request.user, "cage")
     player = _player(request, request.GET.get("player"))
@@ -80,19 +76,15 @@ def perform_cage_tap(
 ) -> HttpResponse:
     """Run one service call once per form token; show its receipt, or its refusal, in place."""
     require_screen(request.user, "cage")
-    try:
-        outcome = run_tap(request, work)
-    except SERVICE_ERRORS as error:
-        flash = Flash.refused(error, form)
-        context = cage_context(request, player=player, flash=flash)
-        return _render(request, context, status=int(getattr(error, "status", 400)))
-    flash = Flash.done(outcome, form)
+    flash, result, status = tap_flash(request, form, work)
     return _render(
-        request, cage_context(request, player=player, flash=flash, slip=outcome.result.get("slip"))
+        request, cage_context(request, player=player, flash=flash, slip=result.get("slip")), status
     )
 
 
-def _move(request: HttpRequest, player_id: int, kind: str) -> HttpResponse:
+@signed_in_post
+def move(request: HttpRequest, player_id: int, kind: str) -> HttpResponse:
+    """A buy-in or a cash-out (``kind``, a key of ``CAGE_KINDS``, from its URL) for one player."""
     require_screen(request.user, "cage")
     player = access_player(user=request.user, player_id=player_id)
     service = buy_in if kind == "buy_in" else cash_out
@@ -110,20 +102,7 @@ def _move(request: HttpRequest, player_id: int, kind: str) -> HttpResponse:
     return perform_cage_tap(request, form=kind, work=work, player=player)
 
 
-@require_POST
-@signed_in
-def buy_in_view(request: HttpRequest, player_id: int) -> HttpResponse:
-    return _move(request, player_id, "buy_in")
-
-
-@require_POST
-@signed_in
-def cash_out_view(request: HttpRequest, player_id: int) -> HttpResponse:
-    return _move(request, player_id, "cash_out")
-
-
-@require_POST
-@signed_in
+@signed_in_post
 def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
     """A fill or a credit decided at the cage: a second signature, never the requester's."""
     tray = waiting_tray_request(request_id)
@@ -132,8 +111,7 @@ def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
     return perform_cage_tap(request, form=f"request-{tray.pk}", work=work, player=player)
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def slip(request: HttpRequest, transfer_id: int) -> HttpResponse:
     """A printable receipt of one buy-in or cash-out: player, dollars, time, cashier, transfer id."""
     require_screen(request.user, "cage")

@@ -9,8 +9,8 @@ app_name = "cage"
 
 urlpatterns = [
     path("", cage.cage_home, name="home"),
-    path("players/<id:player_id>/buy-in/", cage.buy_in_view, name="buy_in"),
-    path("players/<id:player_id>/cash-out/", cage.cash_out_view, name="cash_out"),
+    path("players/<id:player_id>/buy-in/", cage.move, {"kind": "buy_in"}, name="buy_in"),
+    path("players/<id:player_id>/cash-out/", cage.move, {"kind": "cash_out"}, name="cash_out"),
     *verdict_paths("requests/<id:request_id>/", cage.decide),
     path("slips/<id:transfer_id>/", cage.slip, name="slip"),
 ]

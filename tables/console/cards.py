@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from tables.games.cards import RANKS, SUIT_SYMBOLS, SUITS, card_label, cards_label
+from collections.abc import Iterable
+from typing import Any
+
+from tables.games.cards import FULL_DECK, RANKS, SUIT_SYMBOLS, SUITS, card_label, cards_label
 
 __all__ = [
     "SUIT_SYMBOLS",
@@ -10,6 +13,7 @@ __all__ = [
     "card_name",
     "cards_label",
     "deck_by_suit",
+    "picker_rows",
     "shown_card",
     "shown_suit",
     "suit_class",
@@ -48,3 +52,13 @@ def deck_by_suit(deck: tuple[str, ...]) -> list[tuple[str, list[str]]]:
         if row:
             rows.append((suit, row))
     return rows
+
+
+def picker_rows(allowed: Iterable[str], deck: tuple[str, ...] = FULL_DECK) -> list[dict[str, Any]]:
+    """A card picker by suit (Faro's manual turn, an action form's cards): the cards not
+    ``allowed`` now are greyed (``out``) and cannot be picked."""
+    live = set(allowed)
+    return [
+        {"suit": suit, "cards": [{"code": code, "out": code not in live} for code in row]}
+        for suit, row in deck_by_suit(deck)
+    ]

@@ -15,9 +15,8 @@ from casino.money import format_dollars
 from casino.selectors import player_names
 from tables import corrections as service
 from tables.console.cards import card_label, cards_label
+from tables.console.faro import TARGET_LABELS
 from tables.models import Correction, Round, RoundAction, RoundStatus
-
-FARO_TARGETS = {"even": "even", "odd": "odd", "high": "high card"}
 
 
 def describe_action(payload: Mapping[str, Any], names: Mapping[int, str]) -> str:
@@ -28,7 +27,9 @@ def describe_action(payload: Mapping[str, Any], names: Mapping[int, str]) -> str
     amount = payload.get("amount")
     money = format_dollars(amount) if isinstance(amount, int) and not isinstance(amount, bool) else ""
     if kind == "bet":
-        where = "–".join(payload.get("ranks") or []) or FARO_TARGETS.get(str(payload.get("target")), "")
+        where = (
+            "–".join(payload.get("ranks") or []) or TARGET_LABELS.get(str(payload.get("target")), "").lower()
+        )
         copper = " (coppered)" if payload.get("coppered") else ""
         return f"Bet {money} by {who} on {where}{copper}"
     if kind in ("turn", "last_turn", "soda"):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tables.console.games import player_words
 from tables.games import newmarket
 from tables.games.cards import RANKS, SUITS
 from tables.games.registry import engine_for
@@ -30,10 +31,6 @@ GAME_TEMPLATES = {
 def template_for(game: str) -> str:
     """The screen a game's live round is drawn with; the card-room games use the generic one."""
     return GAME_TEMPLATES.get(game, "console/games/generic.html")
-
-
-def _name(names: Mapping[int, str], player: Any) -> str:
-    return names.get(int(player), f"Player {player}") if player is not None else ""
 
 
 def fan_tan_rows(public: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -58,7 +55,7 @@ def newmarket_board(public: Mapping[str, Any], names: Mapping[int, str]) -> dict
     pots = public.get("pots") or {}
     pays = [{"code": code, "amount": pots[code]} for code in newmarket.PAY_CARDS if code in pots]
     run = [
-        {"code": entry["card"], "by": _name(names, entry.get("player"))}
+        {"code": entry["card"], "by": player_words(names, entry.get("player"))}
         for entry in newmarket.run_in_play(public.get("played") or [])
     ]
     return {"pays": pays, "run": run}
@@ -74,7 +71,7 @@ def tonk_spreads(public: Mapping[str, Any], names: Mapping[int, str]) -> list[di
         rows.append(
             {
                 "player": player,
-                "name": _name(names, player),
+                "name": player_words(names, player),
                 "spreads": own,
                 "cards": counts.get(str(player)),
                 "turn": player == public.get("turn"),
@@ -98,7 +95,7 @@ def farmer_hands(
         rows.append(
             {
                 "player": player,
-                "name": _name(names, player),
+                "name": player_words(names, player),
                 "hole": known[0] if shown and known else None,
                 "hidden": 1 if row.get("cards") and not shown else 0,
                 "hits": known[1:],
@@ -117,7 +114,7 @@ def last_from_shoe(round_: Round, names: Mapping[int, str]) -> list[dict[str, st
     if round_.shoe != "electronic":
         return []
     dealt = engine.last_from_shoe(engine_state(round_))
-    return [{"code": card, "to": _name(names, player)} for player, card in dealt]
+    return [{"code": card, "to": player_words(names, player)} for player, card in dealt]
 
 
 def drawing_context(

@@ -10,8 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tables.console.cards import deck_by_suit
-from tables.games.cards import FULL_DECK, RANKS
+from tables.console.cards import picker_rows
+from tables.console.games import player_words
+from tables.games.cards import RANKS
 from tables.games.faro import DEFAULT_RULES
 from tables.games.faro_layout import BOTTOM_ROW, SEVEN, TOP_ROW
 
@@ -157,7 +158,7 @@ def bet_row(bet: Mapping[str, Any], seats: Mapping[int, int], names: Mapping[int
     return {
         **bet,
         "placement": placement_label(bet),
-        "name": names.get(bet["player"], f"Player {bet['player']}"),
+        "name": player_words(names, bet["player"]),
         "colour": colour_for_seat(seats.get(bet["player"], 1)),
     }
 
@@ -197,11 +198,7 @@ def card_picker(legal: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """52 cards by suit; only the cards the engine lets the manual shoe's next step key are live."""
     dealing = entry_of(legal, *DEALING) or {}
     choices = dealing.get("choices", {})
-    live = set(choices.get("card", [])) | set(choices.get("cards", []))
-    return [
-        {"suit": suit, "cards": [{"code": code, "out": code not in live} for code in row]}
-        for suit, row in deck_by_suit(FULL_DECK)
-    ]
+    return picker_rows([*choices.get("card", []), *choices.get("cards", [])])
 
 
 def cards_to_key(legal: Sequence[Mapping[str, Any]], kind: str) -> int | None:

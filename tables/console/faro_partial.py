@@ -28,11 +28,12 @@ screen, as it does after a bet.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.utils.html import escape
+from django_htmx.http import reswap, retarget
 
 from casino.selectors import get_player_balances
 from tables.console import faro as faro_screen
@@ -143,9 +144,7 @@ def bet_answer(
             request, table_id=table.pk, correction=correction, flash=None, oob=True
         ),
     ]
-    answer = HttpResponse("\n".join(parts))
-    answer["HX-Retarget"] = "#head-receipt"
-    answer["HX-Reswap"] = "innerHTML"
+    answer = _receipt_first(parts)
     answer["HX-Trigger"] = PLACED_EVENT
     return answer
 
@@ -170,7 +169,9 @@ def dealt_answer(request: HttpRequest, screen: Mapping[str, Any]) -> HttpRespons
     parts += [
         panel_markup.seat_balance(row["player"].pk, row["balance"], oob=True) for row in screen["seats"]
     ]
-    answer = HttpResponse("\n".join(parts))
-    answer["HX-Retarget"] = "#head-receipt"
-    answer["HX-Reswap"] = "innerHTML"
-    return answer
+    return _receipt_first(parts)
+
+
+def _receipt_first(parts: Sequence[str]) -> HttpResponse:
+    """An answer in part: its first part (the receipt) in the header's slot, the rest out of band."""
+    return reswap(retarget(HttpResponse("\n".join(parts)), "#head-receipt"), "innerHTML")

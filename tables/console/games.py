@@ -21,7 +21,7 @@ from django.http import QueryDict
 
 from casino.errors import ValidationFailed
 from casino.money import format_dollars, parse_dollars
-from tables.console.cards import card_label, cards_label, deck_by_suit
+from tables.console.cards import card_label, cards_label, picker_rows
 from tables.console.keying import HandSlot, SlotView, hand_slots, hands_payload, keying_screen
 from tables.games.base import without_hints
 from tables.games.cards import FARMER_DECK, FULL_DECK, hand_points
@@ -142,6 +142,11 @@ STATE_WORDS = {
 }
 
 
+def player_words(names: Mapping[int, str], player: Any) -> str:
+    """A player as every screen names them: by name, "Player 12" if not read, "" for no one."""
+    return names.get(int(player), f"Player {player}") if player is not None else ""
+
+
 def state_words(value: Any) -> str:
     """An engine's state value as words: ``high_score`` → "the highest score wins"."""
     text = str(value)
@@ -218,7 +223,7 @@ class Field:
     required: bool = True
     choices: tuple[tuple[Any, str], ...] = ()  # player, choice: (value, words)
     keys: tuple[tuple[str, str], ...] = ()  # numbers, card_map: (key, words)
-    picker: tuple[dict[str, Any], ...] = ()  # card, cards, card_map
+    picker: Sequence[dict[str, Any]] = ()  # card, cards, card_map
     count: int | None = None  # cards: exactly this many
     bounds: Mapping[str, Sequence[int]] = field(default_factory=dict)  # numbers: per key
     amount: tuple[int, int, int] | None = None  # amount: low, high, chip (cents)
@@ -292,7 +297,7 @@ def _words(entry: Mapping[str, Any], names: Mapping[int, str], public: Mapping[s
     """The entry's fixed fields in words, for the label formats."""
     words: dict[str, str] = {}
     if "player" in entry and entry["player"] is not None:
-        words["player"] = _name(names, entry["player"])
+        words["player"] = player_words(names, entry["player"])
     if isinstance(entry.get("card"), str):
         words["card"] = card_label(entry["card"])
     if isinstance(entry.get("cards"), list):
@@ -347,27 +352,14 @@ def done_words(
             words["total"] = str(hand_points(hands_after[int(player)]))
     widow, auction = after.get("widow") or {}, before.get("auction") or {}
     if widow.get("buyer") is not None and auction.get("bid"):
-        words["buyer"] = _name(names, widow["buyer"])
+        words["buyer"] = player_words(names, widow["buyer"])
         words["bid"] = format_dollars(auction["bid"])
     for need in ("winner", "loser"):
         if payload.get(need) is not None:
-            words[need] = _name(names, payload[need])
+            words[need] = player_words(names, payload[need])
     if isinstance(payload.get("scores"), Mapping):
-        words["scores"] = ", ".join(f"{_name(names, p)} {n}" for p, n in payload["scores"].items())
+        words["scores"] = ", ".join(f"{player_words(names, p)} {n}" for p, n in payload["scores"].items())
     return label_of(game, offer.kind, words, done=True)
-
-
-def _picker(allowed: Sequence[str], deck: Sequence[str]) -> tuple[dict[str, Any], ...]:
-    """A card picker by suit; cards not allowed now are shown greyed and cannot be picked."""
-    ok = set(allowed)
-    return tuple(
-        {"suit": suit, "cards": [{"code": code, "out": code not in ok} for code in row]}
-        for suit, row in deck_by_suit(tuple(deck))
-    )
-
-
-def _name(names: Mapping[int, str], player: Any) -> str:
-    return names.get(int(player), f"Player {player}")
 
 
 def field_of(
@@ -387,16 +379,16 @@ def field_of(
         alone = [n for n in needs if n != need and widget_of(entry, n) == "card"]
         return Field(need, kind, label, required, slots=hand_slots(entry, need, names, alone=alone))
     if kind == "card_map":
-        keys = tuple((key, _name(names, key)) for key in entry["count"][need])
-        return Field(need, kind, label, required, keys=keys, picker=_picker(choices, deck))
+        keys = tuple((key, player_words(names, key)) for key in entry["count"][need])
+        return Field(need, kind, label, required, keys=keys, picker=picker_rows(choices, deck))
     if kind == "numbers":
-        keys = tuple((str(player), _name(names, player)) for player in choices)
+        keys = tuple((str(player), player_words(names, player)) for player in choices)
         return Field(need, kind, label, required, keys=keys, bounds=entry.get("bounds", {}).get(need, {}))
     if kind in ("card", "cards"):
         count = entry.get("count", {}).get(need)
-        return Field(need, kind, label, required, picker=_picker(choices, deck), count=count)
+        return Field(need, kind, label, required, picker=picker_rows(choices, deck), count=count)
     if kind == "player":
-        return Field(need, kind, label, required, choices=tuple((p, _name(names, p)) for p in choices))
+        return Field(need, kind, label, required, choices=tuple((p, player_words(names, p)) for p in choices))
     words = VALUE_WORDS.get(need, str)
     return Field(need, kind, label, required, choices=tuple((c, words(c)) for c in choices))
 

@@ -9,20 +9,18 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
 
 from casino.models import Player, Role
 from casino.permissions import role_of
 from casino.selectors import get_player_balance
-from tables.console.access import NotAllowed, actor_of, signed_in
+from tables.console.access import NotAllowed, actor_of, signed_in_get
 from tables.console.games import GAME_TITLES
 from tables.ratings.selectors import list_sittings, sitting_row
 
 SITTINGS_SHOWN = 50
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def my_page(request: HttpRequest) -> HttpResponse:
     if role_of(request.user) != Role.PLAYER:
         raise NotAllowed("This page is for players: it shows their own balance and ratings.")

@@ -17,7 +17,6 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.text import capfirst
-from django.views.decorators.http import require_GET, require_POST
 
 from casino.models import Role
 from casino.money import format_dollars
@@ -26,19 +25,16 @@ from casino.selectors import people_named
 from tables import services
 from tables.console import forms
 from tables.console.access import (
-    APPROVER_ROLES,
-    LIMIT_ROLES,
-    TRAY_REQUEST_ROLES,
     NotAllowed,
     actor_of,
     require_pit,
     require_screen,
-    signed_in,
+    signed_in_get,
+    signed_in_post,
 )
 from tables.console.corrections import pending_rows
-from tables.console.idempotency import run_tap
 from tables.console.pit_floor import CardForms, floor_cards
-from tables.console.views import SERVICE_ERRORS, Flash, change_limits_work, receipt
+from tables.console.views import Flash, change_limits_work, receipt, render_screen, tap_flash
 from tables.corrections import approve_correction, refuse_correction
 from tables.detection.detectors import MONEY_EVIDENCE
 from tables.detection.selectors import count_open_alerts, list_open_alerts
@@ -78,10 +74,9 @@ def evidence_brief(kind: str, evidence: dict[str, Any]) -> str:
 def pit_context(request: HttpRequest, flash: Flash | None = None) -> dict[str, Any]:
     """A tap's answer (``flash``) renders the floor afresh; a poll may share a copy up to 5 s old
     (``pit_floor.FLOOR_FRESH_SECONDS``)."""
-    role = role_of(request.user)
     card_forms = CardForms(
-        can_request_tray=role in TRAY_REQUEST_ROLES,
-        can_change_limits=role in LIMIT_ROLES,
+        can_request_tray=may(request.user, "tray.request"),
+        can_change_limits=may(request.user, "table.limits"),
         can_use_admin=may_open(request.user, "admin"),
     )
     return {
@@ -90,41 +85,29 @@ def pit_context(request: HttpRequest, flash: Flash | None = None) -> dict[str, A
         "corrections": pending_rows(),
         "can_decide_corrections": may(request.user, "correction.decide"),
         "flash": flash,
-        "can_approve": role in APPROVER_ROLES,
+        "can_approve": may(request.user, "tray.decide"),
         "can_change_limits": card_forms.can_change_limits,
         "can_request_tray": card_forms.can_request_tray,
         "alerts": alert_rows(list_open_alerts(limit=ALERTS_SHOWN)),
         "alerts_open": count_open_alerts(),
-        "can_resolve": role == Role.PIT_BOSS,
+        "can_resolve": role_of(request.user) == Role.PIT_BOSS,
         "can_use_admin": card_forms.can_use_admin,
     }
 
 
-@require_GET
-@signed_in
-def pit_home(request: HttpRequest) -> HttpResponse:
+@signed_in_get
+def pit_screen(request: HttpRequest, template: str) -> HttpResponse:
+    """The pit's page, or (``pit/_live.html``, from its URL) the part its poll refreshes."""
     require_pit(request.user)
-    return render(request, "pit/pit.html", pit_context(request))
-
-
-@require_GET
-@signed_in
-def pit_live(request: HttpRequest) -> HttpResponse:
-    require_pit(request.user)
-    return render(request, "pit/_live.html", pit_context(request))
+    return render(request, template, pit_context(request))
 
 
 def perform_pit_tap(request: HttpRequest, *, form: str, work: Callable[[], dict[str, Any]]) -> HttpResponse:
     require_pit(request.user)
-    status = 200
-    try:
-        outcome = run_tap(request, work)
-        flash = Flash.done(outcome, form)
-    except SERVICE_ERRORS as error:
-        flash = Flash.refused(error, form)
-        status = int(getattr(error, "status", 400))
-    template = "pit/_live.html" if request.htmx else "pit/pit.html"  # type: ignore[attr-defined]
-    return render(request, template, pit_context(request, flash), status=status)
+    flash, _, status = tap_flash(request, form, work)
+    return render_screen(
+        request, "pit/_live.html", "pit/pit.html", pit_context(request, flash), status=status
+    )
 
 
 def waiting_tray_request(request_id: int) -> TrayRequest:
@@ -159,16 +142,14 @@ def tray_decision(request: HttpRequest, tray: TrayRequest, verdict: str) -> Call
     return work
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
     """Approve or refuse a fill or credit: a second signature, never the requester's."""
     tray = waiting_tray_request(request_id)
     return perform_pit_tap(request, form=f"request-{tray.pk}", work=tray_decision(request, tray, verdict))
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def tray_request(request: HttpRequest, table_id: int) -> HttpResponse:
     """A pit boss asks for a fill or a credit from the floor; someone else must approve it."""
 
@@ -185,14 +166,12 @@ def tray_request(request: HttpRequest, table_id: int) -> HttpResponse:
     return perform_pit_tap(request, form=f"tray-{table_id}", work=work)
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def limits(request: HttpRequest, table_id: int) -> HttpResponse:
     return perform_pit_tap(request, form=f"limits-{table_id}", work=change_limits_work(request, table_id))
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def resolve_alert(request: HttpRequest, alert_id: int) -> HttpResponse:
     """A pit boss closes a detector's alert with a note (the API's resolve, once per form token)."""
     alert = Alert.objects.filter(pk=alert_id).first()
@@ -207,8 +186,7 @@ def resolve_alert(request: HttpRequest, alert_id: int) -> HttpResponse:
     return perform_pit_tap(request, form=f"alert-{alert.pk}", work=work)
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def decide_correction(request: HttpRequest, correction_id: int, verdict: str) -> HttpResponse:
     """The pit's approve or refuse: a second person, never the one who asked."""
     found = Correction.objects.select_related("round__table").filter(pk=correction_id).first()
@@ -231,8 +209,7 @@ def decide_correction(request: HttpRequest, correction_id: int, verdict: str) ->
     return perform_pit_tap(request, form=f"correction-{correction_id}", work=work)
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def alerts_page(request: HttpRequest) -> HttpResponse:
     """Detection's open alerts for the auditors, read only (a pit boss resolves them in the pit)."""
     require_screen(request.user, "audit_alerts")

@@ -18,8 +18,8 @@ def verdict_paths(route: str, view: View, name: str = "{verdict}") -> list[URLPa
 
 
 urlpatterns = [
-    path("", pit.pit_home, name="home"),
-    path("live/", pit.pit_live, name="live"),
+    path("", pit.pit_screen, {"template": "pit/pit.html"}, name="home"),
+    path("live/", pit.pit_screen, {"template": "pit/_live.html"}, name="live"),
     path("alerts/", pit.alerts_page, name="alerts"),
     *verdict_paths("requests/<id:request_id>/", pit.decide),
     path("tables/<id:table_id>/limits/", pit.limits, name="limits"),

@@ -20,7 +20,6 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
-from django.views.decorators.http import require_GET, require_POST
 
 from casino.errors import DomainError
 from casino.models import Player
@@ -40,7 +39,7 @@ from tables import services
 from tables.accounts import WALLET_PREFIX
 from tables.console import faro as faro_screen
 from tables.console import faro_markup, faro_partial, forms
-from tables.console.access import NotAllowed, actor_of, dealer_table, signed_in
+from tables.console.access import NotAllowed, actor_of, dealer_table, signed_in_get, signed_in_post
 from tables.console.cards import card_label
 from tables.console.corrections import describe_action, last_action_words
 from tables.console.drawings import drawing_context, template_for
@@ -55,6 +54,7 @@ from tables.console.games import (
     legal_actions_of,
     offers,
     payload_from,
+    player_words,
     round_offers,
 )
 from tables.console.idempotency import Outcome, run_tap
@@ -141,8 +141,7 @@ class ConsoleLogoutView(LogoutView):
     next_page = "console:login"
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def home(request: HttpRequest) -> HttpResponse:
     """Each role lands on its home, the first screen of its nav (``casino.permissions.SCREENS``):
     dealers here, on their tables; everyone else is sent to theirs."""
@@ -193,9 +192,6 @@ def _faro_context(
 ) -> dict[str, Any]:
     public = round_.state
     legal = legal_actions_of(round_) if round_.status in ("betting", "in_play") else []
-    # The table's limits as they are now, not as the last action saw them: a pit boss's change
-    # applies to the next bet, so the chips offered must follow it at once.
-    limits = {"min_bet": table.min_bet, "max_bet": table.max_bet}
     chosen = sticky.values
     selected_ranks = chosen.get("ranks", [])
     return {
@@ -205,15 +201,19 @@ def _faro_context(
         "bets": faro_screen.bet_rows(public, seats, names),
         "casekeeper": faro_screen.casekeeper_rows(public),
         "picker": faro_screen.card_picker(legal),
-        "amounts": faro_screen.chip_amounts(
-            limits.get("min_bet", 100), limits.get("max_bet", 100), public.get("chip", 100)
-        ),
         "call_orders": faro_screen.call_orders(legal, round_.rules),
         "placements": faro_screen.placements(legal),
         "spots": faro_screen.spots(legal),
         "recent_turns": list(reversed(public.get("turns", [])))[:5],
-        "limits": limits,
+        **_bet_chips(table, public.get("chip", 100)),
     }
+
+
+def _bet_chips(table: Table, chip: int) -> dict[str, Any]:
+    """The bet form's chips at the table's limits as they are now, not as the last action saw
+    them: a pit boss's change applies to the next bet, so the chips offered must follow it at once."""
+    limits = {"min_bet": table.min_bet, "max_bet": table.max_bet}
+    return {"limits": limits, "amounts": faro_screen.chip_amounts(table.min_bet, table.max_bet, chip)}
 
 
 def table_context(
@@ -265,7 +265,7 @@ def table_context(
         legal = legal_actions_of(shown) if round_ is not None else []
         context["actions"] = offers(shown.game, legal, names, shown.state)
         context["public"] = shown.state
-        context["hands"] = [(names.get(pid, f"Player {pid}"), cards) for pid, cards in hands.items()]
+        context["hands"] = [(player_words(names, pid), cards) for pid, cards in hands.items()]
         context["keying"] = _keying_context(context["actions"], sticky)
         context |= drawing_context(shown, names, hands)
     if shown is not None:
@@ -303,43 +303,34 @@ def _keying_context(actions: list[Offer], sticky: Sticky) -> dict[str, Any] | No
     }
 
 
-def render_table(
-    request: HttpRequest,
-    table_id: int,
-    *,
-    flash: Flash | None = None,
-    status: int = 200,
-    sticky: Sticky | None = None,
-    opening: OpeningPlan | None = None,
-    table: Table | None = None,
-    saved: Round | None = None,
-    chips: Mapping[int, Balance] | None = None,
+def render_table(request: HttpRequest, table_id: int, *, status: int = 200, **screen: Any) -> HttpResponse:
+    """The table screen, from ``table_context`` given ``screen`` (its keywords: flash, sticky …)."""
+    context = table_context(request, table_id, **screen)
+    return render_screen(request, "console/_screen.html", "console/table.html", context, status=status)
+
+
+def render_screen(
+    request: HttpRequest, partial: str, whole: str, context: dict[str, Any], *, status: int = 200
 ) -> HttpResponse:
-    context = table_context(
-        request, table_id, flash=flash, sticky=sticky, opening=opening, table=table, saved=saved, chips=chips
-    )
-    template = "console/_screen.html" if request.htmx else "console/table.html"  # type: ignore[attr-defined]
+    """A screen drawn with ``partial`` for htmx (a tap's answer in place, a poll) or ``whole``."""
+    template = partial if request.htmx else whole  # type: ignore[attr-defined]
     return render(request, template, context, status=status)
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def table_screen(request: HttpRequest, table_id: int) -> HttpResponse:
     return render_table(request, table_id)
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def bet_amounts(request: HttpRequest, table_id: int) -> HttpResponse:
     """The Faro bet form's chips, polled: 204 while the limits are what the screen shows, the new
     chips (and header) as soon as a pit boss changes them."""
     table = dealer_table(request.user, table_id)
     if request.GET.get("limits") == f"{table.min_bet}-{table.max_bet}":
         return HttpResponse(status=204)
-    limits = {"min_bet": table.min_bet, "max_bet": table.max_bet}
     round_ = get_live_round(table)
-    chip = round_.state.get("chip", 100) if round_ is not None else 100
-    faro = {"limits": limits, "amounts": faro_screen.chip_amounts(table.min_bet, table.max_bet, chip)}
+    faro = _bet_chips(table, round_.state.get("chip", 100) if round_ is not None else 100)
     badge = render_to_string("console/_limits_badge.html", {"table": table, "oob": True}, request)
     return HttpResponse(f"{faro_markup.amounts(table.pk, faro, {})}{badge}\n")
 
@@ -388,6 +379,18 @@ def perform_tap(
     return render_table(request, table_id, flash=Flash.done(outcome, form))
 
 
+def tap_flash(
+    request: HttpRequest, form: str, work: Callable[[], dict[str, Any]]
+) -> tuple[Flash, dict[str, Any], int]:
+    """Run ``work`` once per form token for a screen that shows any outcome in its flash (the
+    pit's, the cage's): the flash, the receipt (empty when refused) and the answer's status."""
+    try:
+        outcome = run_tap(request, work)
+    except SERVICE_ERRORS as error:
+        return Flash.refused(error, form), {}, int(getattr(error, "status", 400))
+    return Flash.done(outcome, form), outcome.result, 200
+
+
 def after_round_action(
     request: HttpRequest,
     table: Table,
@@ -417,8 +420,7 @@ def table_tap(form: str) -> Callable[[Callable[..., dict[str, Any]]], Callable[.
     given the request, the table id and the URL's other arguments), shown on ``form``."""
 
     def decorate(work: Callable[..., dict[str, Any]]) -> Callable[..., HttpResponse]:
-        @require_POST
-        @signed_in
+        @signed_in_post
         @wraps(work)
         def view(request: HttpRequest, table_id: int, **kwargs: Any) -> HttpResponse:
             return perform_tap(request, table_id, form=form, work=lambda: work(request, table_id, **kwargs))
@@ -431,8 +433,7 @@ def table_tap(form: str) -> Callable[[Callable[..., dict[str, Any]]], Callable[.
 # --------------------------------------------------------------------------- sessions
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def check_opening(request: HttpRequest, table_id: int) -> HttpResponse:
     """The open form's first step: the last closer, the count, the variance and what will post.
 
@@ -457,8 +458,7 @@ def open_table(request: HttpRequest, table_id: int) -> dict[str, Any]:
     )
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
     def work() -> dict[str, Any]:
         count = forms.checked(forms.CloseTableForm(request.POST)).cleaned_data["closing_inventory"]
@@ -467,14 +467,13 @@ def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
 
     def summary(result: dict[str, Any], replayed: bool) -> HttpResponse:
         session = TableSession.objects.select_related("table").get(pk=result["session"])
-        template = "console/_summary.html" if request.htmx else "console/summary.html"  # type: ignore[attr-defined]
-        return render(request, template, {"session": session, "table": session.table, "replayed": replayed})
+        context = {"session": session, "table": session.table, "replayed": replayed}
+        return render_screen(request, "console/_summary.html", "console/summary.html", context)
 
     return perform_tap(request, table_id, form="close", work=work, on_done=summary)
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def session_summary(request: HttpRequest, table_id: int, session_id: int) -> HttpResponse:
     table = dealer_table(request.user, table_id)
     session = TableSession.objects.filter(pk=session_id, table=table, closed_at__isnull=False).first()
@@ -486,8 +485,7 @@ def session_summary(request: HttpRequest, table_id: int, session_id: int) -> Htt
 # --------------------------------------------------------------------------- seats
 
 
-@require_GET
-@signed_in
+@signed_in_get
 def player_search(request: HttpRequest, table_id: int) -> HttpResponse:
     table = dealer_table(request.user, table_id)
     query = request.GET.get("q", "").strip()
@@ -559,8 +557,7 @@ def change_limits_work(request: HttpRequest, table_id: int) -> Callable[[], dict
     return work
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def change_limits(request: HttpRequest, table_id: int) -> HttpResponse:
     return perform_tap(request, table_id, form="limits", work=change_limits_work(request, table_id))
 
@@ -715,8 +712,7 @@ def _round_perform(
     )
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def faro_action(request: HttpRequest, table_id: int, round_id: int, kind: str) -> HttpResponse:
     if kind not in FARO_ACTIONS:
         raise NotAllowed("That is not a Faro action.", status=404)
@@ -750,8 +746,7 @@ def faro_action(request: HttpRequest, table_id: int, round_id: int, kind: str) -
     )
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def game_action(request: HttpRequest, table_id: int, round_id: int) -> HttpResponse:
     """Any action of the pot and stakes games: the form names one of the legal actions of now."""
     table = dealer_table(request.user, table_id)
@@ -787,8 +782,7 @@ def game_action(request: HttpRequest, table_id: int, round_id: int) -> HttpRespo
     )
 
 
-@require_POST
-@signed_in
+@signed_in_post
 def ask_correction(request: HttpRequest, table_id: int, round_id: int) -> HttpResponse:
     """The dealer's "ask a correction": nothing moves until the pit approves."""
     if not round_exists(round_id, table_id=table_id):
