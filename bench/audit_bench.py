@@ -224,6 +224,7 @@ def build_night(params: dict[str, Any]) -> dict[str, Any]:
         Table,
         TableSession,
         TrayRequest,
+        table_win,
     )
     from tables.simulation.bots import chip_amount, faro_bets
 
@@ -534,7 +535,9 @@ def build_night(params: dict[str, Any]) -> dict[str, Any]:
             session.closing_inventory = tray_balance + error
             session.closing_variance = error
             session.fills, session.credits = fills, credits
-            session.win = session.closing_inventory + credits - openings[i] - fills
+            session.win = table_win(
+                opener=openings[i], closer=session.closing_inventory, fills=fills, credits=credits
+            )
             session.drop = 0
             session.closed_by_id = second_dealer[table.pk]
             session.closed_at = closed_at

@@ -621,7 +621,7 @@ def choose_pot_action(
     if game == "stakes":  # a card-room result: no cards to key, the night's bot names the outcome
         from tables.simulation.bots import pick_action
 
-        action = pick_action(rng, legal, budgets={}, chip=100)
+        action = pick_action(rng, legal)
         if action is None:
             raise RuntimeError(f"no usable legal action among {legal[:5]}")
         return action

@@ -33,7 +33,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.models import ApiToken, User
-from casino.permissions import signed_in
+from casino.permissions import actor_of
 from casino.tokens import token_digest
 from ledger.gaming_day import gaming_day_for
 from tables.models import Round, RoundAction, RoundSettlement, Table
@@ -165,7 +165,7 @@ class DrfSqlAction(APIView):
 
     def post(self, request: Request, round_id: int) -> Response:
         body: dict[str, Any] = request.data  # type: ignore[assignment]  # the bench sends an object
-        version = _one_cent_action(round_id, signed_in(request).pk, body)
+        version = _one_cent_action(round_id, actor_of(request).pk, body)
         return Response({"round": round_id, "version": version})
 
 

@@ -81,8 +81,9 @@ def access_player(*, user: Any, player_id: int | str) -> Player:
     return player
 
 
-def signed_in(request: Any) -> User:
-    """The request's user; views run behind IsAuthenticated, so it is never anonymous."""
+def actor_of(request: Any) -> User:
+    """The request's user: API views run behind IsAuthenticated and screens behind
+    ``casino.signed_in``, so it is never anonymous."""
     user = request.user
     if not isinstance(user, User):
         raise Forbidden("Sign in first.")

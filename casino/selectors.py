@@ -29,6 +29,17 @@ def player_names(player_ids: Iterable[int]) -> dict[int, str]:
     return {p.pk: p.name for p in Player.objects.select_related("user").filter(pk__in=ids)}
 
 
+def staff_names(user_ids: Iterable[int]) -> dict[int, str]:
+    """User id → display name (the name, else the username): one read, none for no ids."""
+    ids = list(user_ids)
+    if not ids:
+        return {}
+    return {
+        pk: name or username
+        for pk, name, username in User.objects.filter(pk__in=ids).values_list("pk", "name", "username")
+    }
+
+
 def players_named(message: str) -> str:
     """A game engine's message names players by id ("player 12 (seat 3)"); people read names.
 
@@ -44,7 +55,7 @@ def people_named(messages: Sequence[str]) -> list[str]:
     player_ids = ids_in(PLAYER_REF, messages)
     staff_ids = ids_in(STAFF_REF, messages)
     players = player_names(player_ids)
-    staff = {u.pk: u.name or u.username for u in User.objects.filter(pk__in=staff_ids)} if staff_ids else {}
+    staff = staff_names(staff_ids)
 
     def staff_named(found: re.Match[str]) -> str:
         name = staff.get(int(found.group("id")))

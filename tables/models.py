@@ -58,6 +58,12 @@ class Table(models.Model):
         return f"{self.name} ({self.get_game_display()})"
 
 
+def table_win(*, opener: int, closer: int, fills: int, credits: int) -> int:
+    """A table's win by the count: what is left plus what went to the cage, less what it started
+    with and what the cage sent (the session's close, the pit's live figure and the audit)."""
+    return closer + credits - opener - fills
+
+
 class TableSession(models.Model):
     """From opening count to closing count: the unit a shift's win is measured on."""
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from django.db import connection
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, Sum
 
 from casino.errors import NotFound
 from casino.models import Player, User
@@ -15,7 +16,16 @@ from casino.permissions import require_staff
 from casino.rows import columns_of, instances_from_row, one_row
 from casino.selectors import ids_in
 from ledger.models import Account
-from tables.models import LIVE_ROUND_STATUSES, Round, RoundSettlement, Seat, Table, TableSession, TrayRequest
+from tables.models import (
+    LIVE_ROUND_STATUSES,
+    Round,
+    RoundSettlement,
+    Seat,
+    Table,
+    TableSession,
+    TrayRequest,
+    TrayRequestStatus,
+)
 
 
 def _tables() -> QuerySet[Table]:
@@ -140,6 +150,19 @@ def list_pending_tray_requests(*, table: Table | None = None) -> QuerySet[TrayRe
 
 _ROUND = f"SELECT 1 FROM {Round._meta.db_table} WHERE id = %s"
 _ROUND_AT_TABLE = f"{_ROUND} AND table_id = %s"
+
+
+def approved_slips(kind: str) -> QuerySet[TrayRequest]:
+    """Approved fills or credits (``kind``): the slips that moved chips between cage and tray."""
+    return TrayRequest.objects.filter(kind=kind, status=TrayRequestStatus.APPROVED)
+
+
+def approved_total(table_id: int, kind: str, since: dt.datetime) -> int:
+    """A table's approved ``kind`` total decided at or after ``since`` (its session's opening)."""
+    total = (
+        approved_slips(kind).filter(table_id=table_id, decided_at__gte=since).aggregate(total=Sum("amount"))
+    )
+    return int(total["total"] or 0)
 
 
 def round_exists(round_id: int, *, table_id: int | None = None) -> bool:

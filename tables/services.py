@@ -38,9 +38,10 @@ from tables.models import (
     TrayRequest,
     TrayRequestKind,
     TrayRequestStatus,
+    table_win,
 )
 from tables.pots import split_unwon_pots
-from tables.selectors import get_live_round, get_open_session, last_closing_count
+from tables.selectors import approved_total, get_live_round, get_open_session, last_closing_count
 
 MAX_SEATS = 12
 DROP_KINDS = ("bet", "ante")
@@ -280,15 +281,6 @@ def session_rake(*, table: Table, since: Any) -> int:
     return total or 0
 
 
-def _approved_total(table: Table, kind: str, since: Any) -> int:
-    return (
-        TrayRequest.objects.filter(
-            table=table, kind=kind, status=TrayRequestStatus.APPROVED, decided_at__gte=since
-        ).aggregate(total=Sum("amount"))["total"]
-        or 0
-    )
-
-
 @transaction.atomic
 def close_table(*, actor: User, table_id: int, closing_inventory: Any) -> TableSession:
     """Close with the count; the summary gives drop, fills, credits, win and the variance."""
@@ -307,11 +299,13 @@ def close_table(*, actor: User, table_id: int, closing_inventory: Any) -> TableS
     session.closing_variance = _adjust_tray_to_count(
         table=table, count=count, key=f"closing_variance:{session.pk}", stage="closing"
     )
-    session.fills = _approved_total(table, TrayRequestKind.FILL, session.opened_at)
-    session.credits = _approved_total(table, TrayRequestKind.CREDIT, session.opened_at)
+    session.fills = approved_total(table.pk, TrayRequestKind.FILL, session.opened_at)
+    session.credits = approved_total(table.pk, TrayRequestKind.CREDIT, session.opened_at)
     session.drop = session_drop(table=table, since=session.opened_at)
     session.rake = session_rake(table=table, since=session.opened_at)
-    session.win = count + session.credits - session.opening_inventory - session.fills
+    session.win = table_win(
+        opener=session.opening_inventory, closer=count, fills=session.fills, credits=session.credits
+    )
     session.closed_by = actor
     session.closed_at = timezone.now()
     session.save()

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 
 from casino.errors import ValidationFailed
 from casino.idempotency import Replayed, fingerprint, run_once
-from casino.permissions import signed_in
+from casino.permissions import actor_of
 
 HEADER = "Idempotency-Key"
 
@@ -35,7 +35,7 @@ def run_idempotent(request: Request, handler: Callable[[], Response]) -> Respons
         )
     method = request.method or ""
     outcome = run_once(
-        user=signed_in(request),
+        user=actor_of(request),
         key=key,
         method=method,
         path=request.path,

@@ -21,7 +21,7 @@ from casino.api.schema import IDEMPOTENCY_HEADER, errors
 from casino.errors import NotFound, ValidationFailed
 from casino.login_guard import LoginLockedOut, lockout_message
 from casino.models import Player, Role
-from casino.permissions import access_player, require_role, require_staff, role_of, signed_in
+from casino.permissions import access_player, actor_of, require_role, require_staff, role_of
 from casino.selectors import get_player_balance, list_player_transactions, search_players
 from casino.services import buy_in, cash_out, create_player, create_staff, issue_token, revoke_token
 
@@ -74,7 +74,7 @@ class MeApi(APIView):
 
     @extend_schema(responses={200: OutputSerializer, **errors(401)})
     def get(self, request: Request) -> Response:
-        user = signed_in(request)
+        user = actor_of(request)
         player = Player.objects.filter(user=user).values_list("pk", flat=True).first()
         return Response(
             {
@@ -106,7 +106,7 @@ class StaffCreateApi(APIView):
     def post(self, request: Request) -> Response:
         require_role(request.user, Role.ADMIN)
         data = valid(self.InputSerializer, request.data)
-        user = create_staff(actor=signed_in(request), **data)
+        user = create_staff(actor=actor_of(request), **data)
         return Response(self.OutputSerializer(user).data, status=status.HTTP_201_CREATED)
 
 
@@ -128,7 +128,7 @@ class PlayerListCreateApi(APIView):
     def post(self, request: Request) -> Response:
         require_role(request.user, Role.ADMIN, Role.PIT_BOSS, Role.CASHIER)
         data = valid(self.InputSerializer, request.data)
-        player = create_player(actor=signed_in(request), **data)
+        player = create_player(actor=actor_of(request), **data)
         return Response(PlayerOutputSerializer(player).data, status=status.HTTP_201_CREATED)
 
     class SearchSerializer(serializers.Serializer):
@@ -224,7 +224,7 @@ class _CageMoveApi(APIView):
             player = Player.objects.select_related("wallet", "user").filter(pk=data["player"]).first()
             if player is None:
                 raise NotFound("No such player.", fields={"player": data["player"]})
-            transfer = self.service(actor=signed_in(request), player=player, amount=data["amount"])
+            transfer = self.service(actor=actor_of(request), player=player, amount=data["amount"])
             balance = get_player_balance(player=player)
             return Response(
                 {"transfer_id": transfer.pk, "balance": balance.available}, status=status.HTTP_201_CREATED

@@ -13,7 +13,7 @@ from casino.api.inputs import valid
 from casino.api.pagination import NewestFirstCursorPagination
 from casino.api.schema import errors
 from casino.models import Role
-from casino.permissions import require_role, signed_in
+from casino.permissions import actor_of, require_role
 from tables.api.filters import AlertFilter
 from tables.detection.detectors import DETECTOR_OF_KIND
 from tables.detection.selectors import list_alerts
@@ -85,5 +85,5 @@ class AlertResolveApi(APIView):
         """A pit boss resolves an open alert with a note; an alert is resolved once (else 409)."""
         require_role(request.user, Role.PIT_BOSS)
         data = valid(self.InputSerializer, request.data)
-        alert = resolve_alert(actor=signed_in(request), alert_id=alert_id, note=data["note"])
+        alert = resolve_alert(actor=actor_of(request), alert_id=alert_id, note=data["note"])
         return Response(AlertOutputSerializer(alert).data)

@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 from casino.api.idempotency import run_idempotent
 from casino.api.inputs import valid
 from casino.api.schema import IDEMPOTENCY_HEADER, errors
-from casino.permissions import require_staff, signed_in
+from casino.permissions import actor_of, require_staff
 from tables.api.round_views import RoundOutputSerializer, round_response
 from tables.corrections import approve_correction, refuse_correction, request_correction
 from tables.models import Correction
@@ -56,7 +56,7 @@ class RoundCorrectionCreateApi(APIView):
         def handle() -> Response:
             data = valid(self.InputSerializer, request.data)
             correction = request_correction(
-                actor=signed_in(request),
+                actor=actor_of(request),
                 round_id=round_id,
                 void=data["void"],
                 reason=data["reason"],
@@ -78,7 +78,7 @@ class CorrectionApproveApi(APIView):
         require_staff(request.user)
         return run_idempotent(
             request,
-            lambda: round_response(approve_correction(actor=signed_in(request), correction_id=correction_id)),
+            lambda: round_response(approve_correction(actor=actor_of(request), correction_id=correction_id)),
         )
 
 
@@ -94,6 +94,6 @@ class CorrectionRefuseApi(APIView):
         require_staff(request.user)
         data = valid(self.InputSerializer, request.data)
         correction = refuse_correction(
-            actor=signed_in(request), correction_id=correction_id, note=data["note"]
+            actor=actor_of(request), correction_id=correction_id, note=data["note"]
         )
         return _correction_response(correction)

@@ -17,7 +17,7 @@ from casino.api.inputs import valid
 from casino.api.pagination import NewestFirstCursorPagination
 from casino.api.schema import IDEMPOTENCY_HEADER, errors
 from casino.errors import NotFound
-from casino.permissions import require_staff, signed_in
+from casino.permissions import actor_of, require_staff
 from tables.games.errors import IllegalAction
 from tables.models import Round, ShoeKind, Table
 from tables.rounds import apply_round_action, log_refused_action, start_round, verify_round
@@ -171,7 +171,7 @@ class RoundCreateApi(APIView):
 
         def handle() -> Response:
             shoe = valid(self.InputSerializer, request.data)["shoe"]
-            round_ = start_round(actor=signed_in(request), table_id=table_id, shoe=shoe)
+            round_ = start_round(actor=actor_of(request), table_id=table_id, shoe=shoe)
             return round_response(round_, status.HTTP_201_CREATED)
 
         return run_idempotent(request, handle)
@@ -230,14 +230,14 @@ class RoundActionApi(APIView):
         def handle() -> Response:
             version = action.get("version") if isinstance(action, dict) else None
             round_ = apply_round_action(
-                actor=signed_in(request), round_id=round_id, action=action, version=version
+                actor=actor_of(request), round_id=round_id, action=action, version=version
             )
             return round_response(round_)
 
         try:
             return run_idempotent(request, handle)
         except IllegalAction as error:
-            log_refused_action(actor=signed_in(request), round_id=round_id, action=action, code=error.code)
+            log_refused_action(actor=actor_of(request), round_id=round_id, action=action, code=error.code)
             raise
 
 

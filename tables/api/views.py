@@ -16,7 +16,7 @@ from casino.api.inputs import valid
 from casino.api.pagination import NewestFirstCursorPagination
 from casino.api.schema import IDEMPOTENCY_HEADER, errors
 from casino.errors import NotFound
-from casino.permissions import require, signed_in
+from casino.permissions import actor_of, require
 from tables import services
 from tables.models import Game, TrayRequest, TrayRequestKind
 from tables.selectors import access_table, get_open_session, list_tables
@@ -101,7 +101,7 @@ class TableListCreateApi(APIView):
     def post(self, request: Request) -> Response:
         require(request.user, "table.create")
         data = valid(self.InputSerializer, request.data)
-        table = services.create_table(actor=signed_in(request), **data)
+        table = services.create_table(actor=actor_of(request), **data)
         return _table_response(request, table.pk, status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: TableOutputSerializer(many=True), **errors(401, 403)})
@@ -137,7 +137,7 @@ class TableLimitsApi(APIView):
     def patch(self, request: Request, table_id: int) -> Response:
         _existing_table(request, table_id, action="table.limits")
         data = valid(self.InputSerializer, request.data)
-        services.change_limits(actor=signed_in(request), table_id=table_id, **data)
+        services.change_limits(actor=actor_of(request), table_id=table_id, **data)
         return _table_response(request, table_id)
 
 
@@ -151,7 +151,7 @@ class TableAssignApi(APIView):
     def post(self, request: Request, table_id: int) -> Response:
         _existing_table(request, table_id, action="table.assign")
         data = valid(self.InputSerializer, request.data)
-        services.assign_dealer(actor=signed_in(request), table_id=table_id, dealer_id=data["dealer"])
+        services.assign_dealer(actor=actor_of(request), table_id=table_id, dealer_id=data["dealer"])
         return _table_response(request, table_id)
 
 
@@ -169,7 +169,7 @@ class TableOpenApi(APIView):
 
         def handle() -> Response:
             data = valid(self.InputSerializer, request.data)
-            session = services.open_table(actor=signed_in(request), table_id=table_id, **data)
+            session = services.open_table(actor=actor_of(request), table_id=table_id, **data)
             return Response(SessionOutputSerializer(session).data, status=status.HTTP_201_CREATED)
 
         return run_idempotent(request, handle)
@@ -189,7 +189,7 @@ class TableCloseApi(APIView):
 
         def handle() -> Response:
             data = valid(self.InputSerializer, request.data)
-            session = services.close_table(actor=signed_in(request), table_id=table_id, **data)
+            session = services.close_table(actor=actor_of(request), table_id=table_id, **data)
             return Response(SessionOutputSerializer(session).data)
 
         return run_idempotent(request, handle)
@@ -226,7 +226,7 @@ class _TrayRequestCreateApi(APIView):
         def handle() -> Response:
             data = valid(self.InputSerializer, request.data)
             tray_request = services.request_tray_change(
-                actor=signed_in(request),
+                actor=actor_of(request),
                 table_id=table_id,
                 kind=self.kind,
                 amount=data["amount"],
@@ -265,11 +265,11 @@ class _TrayRequestDecideApi(APIView):
             data = valid(self.InputSerializer, request.data or {})
             if self.approve:
                 decided = services.approve_tray_request(
-                    actor=signed_in(request), table_id=table_id, request_id=request_id, kind=self.kind
+                    actor=actor_of(request), table_id=table_id, request_id=request_id, kind=self.kind
                 )
             else:
                 decided = services.refuse_tray_request(
-                    actor=signed_in(request),
+                    actor=actor_of(request),
                     table_id=table_id,
                     request_id=request_id,
                     kind=self.kind,
@@ -308,7 +308,7 @@ class SeatCreateApi(APIView):
         _existing_table(request, table_id, action="table.seat")
         data = valid(self.InputSerializer, request.data)
         seating = services.seat_player(
-            actor=signed_in(request),
+            actor=actor_of(request),
             table_id=table_id,
             player_id=data["player"],
             seat=data.get("seat"),
@@ -320,5 +320,5 @@ class SeatDeleteApi(APIView):
     @extend_schema(responses={204: None, **errors(401, 403, 404, 409)})
     def delete(self, request: Request, table_id: int, player_id: int) -> Response:
         _existing_table(request, table_id, action="table.seat")
-        services.unseat_player(actor=signed_in(request), table_id=table_id, player_id=player_id)
+        services.unseat_player(actor=actor_of(request), table_id=table_id, player_id=player_id)
         return Response(status=status.HTTP_204_NO_CONTENT)

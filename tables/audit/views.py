@@ -7,12 +7,9 @@ which accept the same session), and can ask for the close-and-audit of a day.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from functools import wraps
-from typing import Any, cast
+from typing import Any
 
-from django.conf import settings
-from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -20,9 +17,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from casino import days
-from casino.errors import ValidationFailed
-from casino.models import User
-from casino.permissions import SCREENS, role_of
+from casino.errors import NotFound, ValidationFailed
+from casino.permissions import SCREENS, actor_of, role_of
+from casino.signed_in import NotAllowed, View, signed_in
 from ledger.errors import ServiceError
 from ledger.gaming_day import gaming_day_bounds, gaming_day_for
 from ledger.models import ClosedGamingDay
@@ -34,26 +31,17 @@ from tables.models import AuditReport, AuditStatus
 AUDIT_ROLES = SCREENS["audit"].who  # the nav and this check read one table
 CHART_CACHE_SECONDS = 3600
 
-View = Callable[..., HttpResponse]
-
 
 def auditors_only(view: View) -> View:
-    """Signed in (else the console's sign-in page), and an auditor or a pit boss (else 403)."""
+    """Signed in (else the sign-in page), and an auditor or a pit boss (else a polite 403)."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path(), settings.LOGIN_URL)
         if role_of(request.user) not in AUDIT_ROLES:
-            return render(
-                request,
-                "audit/forbidden.html",
-                {"message": "Audit reports are for auditors and pit bosses."},
-                status=403,
-            )
+            raise NotAllowed("Audit reports are for auditors and pit bosses.")
         return view(request, *args, **kwargs)
 
-    return wrapper
+    return signed_in(wrapper)
 
 
 def _day(value: str) -> dt.date | None:
@@ -96,8 +84,7 @@ def day_in_path(view: View) -> View:
     def wrapper(request: HttpRequest, day: str) -> HttpResponse:
         gaming_day = _day(day)
         if gaming_day is None:
-            message = f"'{day}' is not a date (YYYY-MM-DD)."
-            return render(request, "audit/forbidden.html", {"message": message}, status=404)
+            raise NotFound(f"'{day}' is not a date (YYYY-MM-DD).")
         return view(request, gaming_day)
 
     return wrapper
@@ -156,8 +143,7 @@ def close_day(request: HttpRequest, gaming_day: dt.date) -> HttpResponse:
                 "nothing was closed.",
                 fields={"confirm_day": gaming_day.isoformat()},
             )
-        actor = cast(User, request.user)  # auditors_only let only signed-in staff through
-        request_audit(day=gaming_day, actor=actor, force=bool(confirmed))
+        request_audit(day=gaming_day, actor=actor_of(request), force=bool(confirmed))
     except ServiceError as error:
         context = _page_context(gaming_day, AuditReport.objects.filter(gaming_day=gaming_day).first())
         context["error"] = error.message

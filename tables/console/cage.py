@@ -16,12 +16,13 @@ from django.shortcuts import render
 
 from casino.models import Player, User
 from casino.money import format_dollars
-from casino.permissions import access_player, may
+from casino.permissions import access_player, actor_of, may
 from casino.selectors import get_player_balance, search_players
 from casino.services import buy_in, cash_out
+from casino.signed_in import NotAllowed, signed_in_get, signed_in_post
 from ledger.models import Transfer
 from tables.console import forms
-from tables.console.access import NotAllowed, actor_of, require_screen, signed_in_get, signed_in_post
+from tables.console.access import require_screen
 from tables.console.pit import tray_decision, waiting_tray_request
 from tables.console.views import Flash, receipt, render_screen, tap_flash
 from tables.selectors import list_pending_tray_requests

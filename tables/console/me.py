@@ -11,9 +11,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from casino.models import Player, Role
-from casino.permissions import role_of
+from casino.permissions import actor_of, role_of
 from casino.selectors import get_player_balance
-from tables.console.access import NotAllowed, actor_of, signed_in_get
+from casino.signed_in import NotAllowed, signed_in_get
 from tables.console.games import GAME_TITLES
 from tables.ratings.selectors import list_sittings, sitting_row
 

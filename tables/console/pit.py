@@ -20,18 +20,12 @@ from django.utils.text import capfirst
 
 from casino.models import Role
 from casino.money import format_dollars
-from casino.permissions import may, may_open, role_of
+from casino.permissions import actor_of, may, may_open, role_of
 from casino.selectors import people_named
+from casino.signed_in import NotAllowed, signed_in_get, signed_in_post
 from tables import services
 from tables.console import forms
-from tables.console.access import (
-    NotAllowed,
-    actor_of,
-    require_pit,
-    require_screen,
-    signed_in_get,
-    signed_in_post,
-)
+from tables.console.access import require_pit, require_screen
 from tables.console.corrections import pending_rows
 from tables.console.pit_floor import CardForms, floor_cards
 from tables.console.views import Flash, change_limits_work, receipt, render_screen, tap_flash

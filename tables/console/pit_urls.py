@@ -2,8 +2,8 @@
 
 from django.urls import URLPattern, path
 
+from casino.signed_in import View
 from tables.console import pit
-from tables.console.access import View
 
 app_name = "pit"
 

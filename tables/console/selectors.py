@@ -34,10 +34,10 @@ from tables.models import (
     Seat,
     Table,
     TableSession,
-    TrayRequest,
     TrayRequestKind,
-    TrayRequestStatus,
+    table_win,
 )
+from tables.selectors import approved_slips, approved_total
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,23 +49,10 @@ class FloorRow:
     players: int
 
 
-def _approved_requests(kind: str) -> QuerySet[TrayRequest]:
-    return TrayRequest.objects.filter(kind=kind, status=TrayRequestStatus.APPROVED)
-
-
-def _approved(table_id: int, kind: str, since: dt.datetime) -> int:
-    total = (
-        _approved_requests(kind)
-        .filter(table_id=table_id, decided_at__gte=since)
-        .aggregate(total=Sum("amount"))["total"]
-    )
-    return int(total or 0)
-
-
 def _approved_since_opening(kind: str) -> Coalesce:
     """The session's table's approved ``kind`` total, decided at or after the session opened."""
     total = (
-        _approved_requests(kind)
+        approved_slips(kind)
         .filter(table_id=OuterRef("table_id"), decided_at__gte=OuterRef("opened_at"))
         .order_by()
         .values("table_id")
@@ -87,8 +74,8 @@ def _fills_and_credits(session: TableSession) -> tuple[int, int]:
     fills = getattr(session, "approved_fills", None)
     credits = getattr(session, "approved_credits", None)
     if fills is None or credits is None:  # a session fetched without the annotations
-        fills = _approved(session.table_id, TrayRequestKind.FILL, session.opened_at)
-        credits = _approved(session.table_id, TrayRequestKind.CREDIT, session.opened_at)
+        fills = approved_total(session.table_id, TrayRequestKind.FILL, session.opened_at)
+        credits = approved_total(session.table_id, TrayRequestKind.CREDIT, session.opened_at)
     return int(fills), int(credits)
 
 
@@ -97,7 +84,7 @@ def win_so_far(session: TableSession, tray_balance: int) -> int:
     if session.closed_at is not None and session.win is not None:
         return session.win
     fills, credits = _fills_and_credits(session)
-    return tray_balance + credits - session.opening_inventory - fills
+    return table_win(opener=session.opening_inventory, closer=tray_balance, fills=fills, credits=credits)
 
 
 def tonight_start(now: dt.datetime | None = None) -> dt.datetime:

@@ -24,7 +24,7 @@ from django.utils.functional import SimpleLazyObject
 from casino.errors import DomainError
 from casino.models import Player
 from casino.money import format_dollars
-from casino.permissions import home_screen, may
+from casino.permissions import actor_of, home_screen, may
 from casino.selectors import (
     Balance,
     get_balances_with,
@@ -34,12 +34,13 @@ from casino.selectors import (
     players_named,
     search_players,
 )
+from casino.signed_in import NotAllowed, signed_in_get, signed_in_post
 from ledger.errors import InsufficientFunds, LedgerError
 from tables import services
 from tables.accounts import WALLET_PREFIX
 from tables.console import faro as faro_screen
 from tables.console import faro_markup, faro_partial, forms
-from tables.console.access import NotAllowed, actor_of, dealer_table, signed_in_get, signed_in_post
+from tables.console.access import dealer_table
 from tables.console.cards import card_label
 from tables.console.corrections import describe_action, last_action_words
 from tables.console.drawings import drawing_context, template_for

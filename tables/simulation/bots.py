@@ -70,9 +70,7 @@ def faro_bets(
     return bets
 
 
-def pick_action(
-    rng: random.Random, legal: list[dict[str, Any]], *, budgets: Mapping[int, int], chip: int
-) -> dict[str, Any] | None:
+def pick_action(rng: random.Random, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
     """One legal action, preferring play over passing; templates get their ``needs`` filled.
 
     ``legal_actions`` marks open choices with ``needs`` and hints (``choices``,

@@ -257,8 +257,7 @@ class Night:
                 self._faro_step(table, round_.pk, round_.state, chip)
                 continue
             legal = engine.legal_actions(state)
-            budgets = {p: 0 for p in round_.players}
-            action = pick_action(self.rng, legal, budgets=budgets, chip=chip)
+            action = pick_action(self.rng, legal)
             if action is None:
                 raise RuntimeError(f"round {round_.pk} has no legal action but is not over")
             if self.injector:

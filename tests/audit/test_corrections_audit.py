@@ -279,7 +279,7 @@ def test_a_correction_tampered_with_behind_the_ledger_is_a_finding(
 def test_a_misdeal_whose_transfer_was_not_reversed_fails_the_replay(
     floor: ApiFloor, auditor: User, corrected_day: dict[str, Any]
 ) -> None:
-    """The whole-round check is tables.replay._check_voided's: every row voided, every transfer reversed."""
+    """The whole-round check is tables.replay.void_problems's: every row voided, every transfer reversed."""
     day = corrected_day
     first = RoundSettlement.all_objects.filter(round_id=day["misdeal"]).order_by("pk").first()
     assert first is not None

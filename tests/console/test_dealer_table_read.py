@@ -8,7 +8,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from casino.errors import NotFound
-from tables.console.access import NotAllowed, dealer_table
+from casino.signed_in import NotAllowed
+from tables.console.access import dealer_table
 from tables.selectors import access_table, table_with_seats
 from tables.services import seat_player, unseat_player
 from tests.console.conftest import Floor

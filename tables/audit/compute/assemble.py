@@ -13,15 +13,16 @@ from typing import Any
 from django.utils import timezone
 
 from casino.money import format_dollars
+from casino.selectors import staff_names
 from tables.audit import report as shape
-from tables.audit.compute.state import AuditState, user_names
+from tables.audit.compute.state import AuditState
 from tables.models import CorrectionStatus, RoundStatus
 
 
 def assemble(audit: AuditState, *, began: float, closed_at: dt.datetime | None) -> dict[str, Any]:
     """The report, with the summary summed from the rows so that it cannot disagree with them."""
     tables = audit.table_rows
-    dealer_names = user_names(set(audit.dealers))
+    dealer_names = staff_names(set(audit.dealers))
     dealers: list[shape.DealerData] = [
         {
             "id": pk,

@@ -7,8 +7,9 @@ from collections import defaultdict
 
 from django.db.models import Q
 
+from casino.selectors import staff_names
 from tables.audit import report as shape
-from tables.audit.compute.state import AuditState, sql_rows, user_names
+from tables.audit.compute.state import AuditState, sql_rows
 from tables.models import Correction, CorrectionStatus, RoundAction
 
 
@@ -52,7 +53,7 @@ def section_corrections(audit: AuditState) -> None:
             [sorted(reversal_ids)],
         )
     )
-    names = user_names(
+    names = staff_names(
         {c.requested_by_id for c in corrections} | {c.decided_by_id for c in corrections if c.decided_by_id}
     )
 

@@ -12,7 +12,6 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.db import connection
 
-from casino.models import User
 from tables.audit import report as shape
 from tables.models import Round, Table, TableSession
 
@@ -132,11 +131,3 @@ def add_tables(audit: AuditState, table_ids: set[int]) -> None:
     if missing:
         for table in Table.objects.filter(pk__in=missing).select_related("tray"):
             audit.tables[table.pk] = TableAcc(table=table)
-
-
-def user_names(ids: set[int]) -> dict[int, str]:
-    """Users' display names (the name, else the username)."""
-    return {
-        pk: name or username
-        for pk, name, username in User.objects.filter(pk__in=ids).values_list("pk", "name", "username")
-    }

@@ -10,7 +10,15 @@ from __future__ import annotations
 from casino.money import format_dollars
 from tables.audit import report as shape
 from tables.audit.compute.state import AuditState, TableAcc, add_tables, sql_rows
-from tables.models import RoundStatus, Table, TableSession, TrayRequest, TrayRequestKind, TrayRequestStatus
+from tables.models import (
+    RoundStatus,
+    Table,
+    TableSession,
+    TrayRequest,
+    TrayRequestKind,
+    TrayRequestStatus,
+    table_win,
+)
 
 # Tray postings that are not play: the rest (bets lost, wins paid, splits …) is the house's win.
 NON_PLAY_TRAY_KINDS = frozenset({"fill", "credit", "table_issue", "count_variance"})
@@ -187,7 +195,7 @@ def _table_row(audit: AuditState, acc: TableAcc, ledger_win: int) -> shape.Table
     else:
         closer = last.closing_inventory
     win = (
-        closer + acc.slip_credits - opener - acc.slip_fills
+        table_win(opener=opener, closer=closer, fills=acc.slip_fills, credits=acc.slip_credits)
         if opener is not None and closer is not None
         else None
     )
