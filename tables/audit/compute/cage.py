@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections import defaultdict
 
 from casino.money import format_dollars
 from tables.audit import report as shape
 from tables.audit.compute.state import AuditState, sql_rows
+from tables.ratings.selectors import day_hours
 
 
 def section_cage(audit: AuditState) -> None:
@@ -87,26 +87,29 @@ def section_cage(audit: AuditState) -> None:
 
 
 def section_cash_flow(audit: AuditState) -> None:
-    """The day hour by hour (casino time): buy-ins, cash-outs, fills and credits."""
+    """The day hour by hour: buy-ins, cash-outs, fills and credits.
+
+    The hours are the ratings' (``day_hours``): every real hour, so 23 or 25 of them on the nights
+    the clocks change, each labelled with its casino wall-clock time (the repeated 01:00 twice).
+    """
+    begins = day_hours(audit.day)
     rows = sql_rows(
         """
-        SELECT date_trunc('hour', t.created_at AT TIME ZONE %s), t.kind, SUM(e.amount)
+        SELECT floor(extract(epoch FROM t.created_at - %s) / 3600)::int, t.kind, SUM(e.amount)
           FROM ledger_entry e
           JOIN ledger_transfer t ON t.id = e.transfer_id
          WHERE t.gaming_day = %s AND t.kind IN ('buy_in', 'cash_out', 'fill', 'credit') AND e.amount > 0
          GROUP BY 1, 2
         """,
-        [str(audit.zone), audit.day],
+        [begins[0], audit.day],
     )
-    by_hour: dict[dt.datetime, dict[str, int]] = defaultdict(dict)
-    for hour, kind, total in rows:
-        by_hour[hour.replace(tzinfo=None)][kind] = int(total)
+    by_hour: dict[int, dict[str, int]] = defaultdict(dict)
+    for index, kind, total in rows:
+        by_hour[index][kind] = int(total)
     hours: list[shape.CashFlowHour] = []
-    moment = audit.start
-    while moment < audit.end:
-        local = moment.astimezone(audit.zone)
-        key = local.replace(minute=0, second=0, microsecond=0, tzinfo=None)
-        sums = by_hour.get(key, {})
+    for index, begin in enumerate(begins):
+        local = begin.astimezone(audit.zone)
+        sums = by_hour.get(index, {})
         hours.append(
             {
                 "hour": local.strftime("%H:00"),
@@ -117,5 +120,4 @@ def section_cash_flow(audit: AuditState) -> None:
                 "credits": sums.get("credit", 0),
             }
         )
-        moment += dt.timedelta(hours=1)
     audit.cash_flow = hours
