@@ -599,6 +599,11 @@ class _Payments:
     def to_player(self, kind: str, player: int, payee: int, amount: int) -> None:
         self.reserves.pay(kind, player, wallet(payee), amount)
 
+    def to_winner(self, winner: int, rake: PercentRake | None) -> None:
+        """The whole pot to ``winner``, less the house's percent cut."""
+        pay_pot(self.reserves, MAIN, self.pot, winner, rake)
+        self.pot = 0
+
     def apply(self, state: FanTanState) -> FanTanState:
         players = tuple(replace(p, reserve_left=self.reserves.left[p.player]) for p in state.players)
         return replace(state, players=players, pot=self.pot)
@@ -613,8 +618,7 @@ def _settle(state: FanTanState, winner: int) -> tuple[FanTanState, tuple[Settlem
     for p in state.players:
         if p.player != winner:
             pay.to_pot("cards_left", p.player, p.count * state.chip)
-    pay_pot(pay.reserves, MAIN, pay.pot, winner, state.rake)
-    pay.pot = 0
+    pay.to_winner(winner, state.rake)
     return replace(pay.apply(state), phase="settled", winner=winner), pay.done()
 
 
