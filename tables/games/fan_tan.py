@@ -259,7 +259,9 @@ def _plan(engine: FanTanEngine, ctx: TableContext) -> _Plan:
     """Both ``reserve`` and ``start`` come through here, so the context is checked once for both."""
     rules, ante, pairs = checks.pot_table(engine, ctx, game="Fan Tan", fewest=FEWEST, most=MOST)
     chip, seats = rules["chip"], dict(pairs)
-    dealer_seat = _dealer_seat(ctx.carry, list(seats))
+    dealer_seat = checks.dealer_seat_for(
+        seats, ctx.carry, bad_seat="The carried 'dealer_seat' must be a whole number.", redeal=False
+    )
     ordered = tuple((s, seats[s]) for s in seats_after(dealer_seat, list(seats)))
     share, extra = divmod(len(FULL_DECK), len(ordered))
     dealt = tuple(share + (1 if i < extra else 0) for i in range(len(ordered)))
@@ -267,13 +269,6 @@ def _plan(engine: FanTanEngine, ctx: TableContext) -> _Plan:
     antes = tuple(ante + (chip if n == short else 0) for n in dealt)
     reserves = tuple(a + rules["reserve_chips"] * chip for a in antes)
     return _Plan(rules, ante, dealer_seat, ordered, dealt, antes, reserves)
-
-
-def _dealer_seat(carry: Mapping[str, Any], seat_numbers: list[int]) -> int:
-    previous = checks.carried_int(carry, "dealer_seat")
-    if previous is None:
-        return min(seat_numbers)
-    return seats_after(previous, seat_numbers)[0]
 
 
 # --- actions -------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ clients already see do not change. The checks at the top are the same for every 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, TypeGuard
 
 from tables.games.base import Engine, TableContext, seats_after
@@ -105,6 +105,29 @@ def check_context(ctx: object) -> TableContext:
     if not isinstance(ctx.carry, Mapping):
         raise refuse("The carry from the last round must be a JSON object.")
     return ctx
+
+
+def dealer_seat_for(
+    seats: Collection[int],
+    carry: Mapping[str, Any],
+    *,
+    bad_seat: str = "The carried dealer seat is not a seat number.",
+    redeal: bool = True,
+) -> int:
+    """Lowest seat at a table's first round, else one to the left of the last dealer: every game
+    passes the deal this way, and words a malformed carried seat its own way (``bad_seat``).
+
+    With ``redeal`` (the stakes games), ``carry["same_dealer"]`` (a redeal after a drawn deal)
+    keeps the last dealer when they are still seated.
+    """
+    previous = carry.get("dealer_seat")
+    if previous is None:
+        return min(seats)
+    if not is_int(previous):
+        raise refuse(bad_seat)
+    if redeal and carry.get("same_dealer") is True and previous in seats:
+        return int(previous)
+    return seats_after(previous, seats)[0]
 
 
 def _check_card_strings(deck: object, what: str) -> None:
@@ -357,22 +380,6 @@ def stakes_table(engine: Engine[Any], ctx: TableContext, *, most: int | None) ->
         wanted = f"2 to {most}" if most is not None else "at least 2"
         raise refuse(f"This game needs {wanted} players, not {len(ctx.seats)}.")
     return rules, stake
-
-
-def dealer_seat_for(seats: Mapping[int, int], carry: Mapping[str, Any]) -> int:
-    """Lowest seat at a table's first round, else one to the left of the last dealer.
-
-    ``carry["same_dealer"]`` (a redeal after a drawn deal) keeps the last dealer when
-    they are still seated.
-    """
-    previous = carry.get("dealer_seat")
-    if previous is None:
-        return min(seats)
-    if not is_int(previous):
-        raise refuse("The carried dealer seat is not a seat number.")
-    if carry.get("same_dealer") is True and previous in seats:
-        return int(previous)
-    return seats_after(previous, seats)[0]
 
 
 # --- stakes games: actions -----------------------------------------------------------------

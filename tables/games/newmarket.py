@@ -67,7 +67,6 @@ from tables.games.base import (
     TableContext,
     pot,
     replaced_at,
-    seats_after,
     seats_from_left_of,
     wallet,
 )
@@ -245,13 +244,6 @@ def _check_rake(rake: object) -> dict[str, Any] | None:
     return checked
 
 
-def _check_seats(seats: Mapping[int, int]) -> dict[int, int]:
-    """How many sit; ``check_context`` has already refused seats of the wrong shape."""
-    if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
-        raise refuse(f"Newmarket is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(seats)}.")
-    return dict(seats)
-
-
 def _check_ante(ctx: TableContext, chip: int) -> int:
     ante, low, high = ctx.ante, ctx.min_bet, ctx.max_bet  # whole cents (``check_context``)
     if ante <= 0 or ante < low:
@@ -286,16 +278,6 @@ def _carried_pots(carry: Mapping[str, Any]) -> tuple[int, ...]:
     if not all(checks.is_int(amount) and amount >= 0 for amount in amounts):
         raise refuse("Carried pots must be whole cents ≥ 0.")
     return amounts
-
-
-def _next_dealer_seat(seats: list[int], carry: Mapping[str, Any]) -> int:
-    """Lowest seat at a table's first round, then one to the left of the last dealer."""
-    previous = carry.get("dealer_seat")
-    if previous is None:
-        return seats[0]
-    if not checks.is_int(previous):
-        raise refuse("The carried dealer seat must be a seat number.")
-    return seats_after(previous, seats)[0]
 
 
 # --- action field parsing ------------------------------------------------------------------
@@ -791,9 +773,13 @@ class NewmarketEngine(NoHandsToShow):
         seats, the ante, the dealer's seat and the carried pots."""
         checks.check_context(ctx)
         rules = self.validate_rules(ctx.rules)
-        seats = _check_seats(ctx.seats)
+        seats = dict(ctx.seats)  # ``check_context`` has refused seats of the wrong shape
+        if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
+            raise refuse(f"Newmarket is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(seats)}.")
         ante = _check_ante(ctx, rules["chip"])
-        dealer_seat = _next_dealer_seat(sorted(seats), ctx.carry)
+        dealer_seat = checks.dealer_seat_for(
+            seats, ctx.carry, bad_seat="The carried dealer seat must be a seat number.", redeal=False
+        )
         return rules, seats, ante, dealer_seat, _carried_pots(ctx.carry)
 
     def start(self, ctx: TableContext) -> tuple[NewmarketState, tuple[Settlement, ...]]:
