@@ -558,21 +558,18 @@ def _positive_rule(rules: Mapping[str, Any], key: str, *, optional: bool = False
 # --------------------------------------------------------------------------- legal actions
 
 
-def _amount_range(state: FaroState) -> tuple[int, int] | None:
-    """Smallest and largest stake any one new bet may have now (whole chips), if any."""
-    chip = state.rules.chip
+def _amount_hints(state: FaroState) -> dict[str, Any] | None:
+    """The hints of a new bet's amount: the smallest and largest stake any one new bet may have
+    now (whole chips) and the player's cap; None when no stake fits."""
+    chip, cap = state.rules.chip, state.rules.max_player_action
     low = -(-max(state.min_bet, 1) // chip) * chip
-    high = state.max_bet
-    if state.rules.max_player_action is not None:
-        high = min(high, state.rules.max_player_action)
+    high = state.max_bet if cap is None else min(state.max_bet, cap)
     high -= high % chip
-    return (low, high) if low <= high else None
-
-
-def _amount_hints(state: FaroState, low: int, high: int) -> dict[str, Any]:
-    hints: dict[str, Any] = {"min_amount": low, "max_amount": high, "chip": state.rules.chip}
-    if state.rules.max_player_action is not None:
-        hints["max_player_action"] = state.rules.max_player_action
+    if low > high:
+        return None
+    hints: dict[str, Any] = {"min_amount": low, "max_amount": high, "chip": chip}
+    if cap is not None:
+        hints["max_player_action"] = cap
     return hints
 
 
@@ -713,9 +710,8 @@ class FaroEngine(NoHandsToShow):
         if state.over:
             return []
         actions: list[dict[str, Any]] = [_dealing_action(state)]
-        amounts = _amount_range(state)
-        if amounts is not None:
-            hints = _amount_hints(state, *amounts)
+        hints = _amount_hints(state)
+        if hints is not None:
             choices = {"ranks": _live_placements(state), "target": list(TARGETS)}
             actions.append(
                 {
