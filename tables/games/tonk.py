@@ -890,7 +890,6 @@ class TonkEngine:
         return handler(state, action)
 
     def public_state(self, state: TonkState) -> dict[str, Any]:
-        by_player = dict(zip(state.players, range(len(state.players)), strict=True))
         over = state.phase == OVER
         return {
             "game": self.game,
@@ -906,7 +905,7 @@ class TonkEngine:
             "dealer": state.players[-1],
             "players": list(state.players),
             "turn": None if state.phase in (DEAL, OVER) else _who(state),
-            "hand_counts": {str(p): _hand_size(state, i) for p, i in by_player.items()}
+            "hand_counts": {str(p): _hand_size(state, i) for i, p in enumerate(state.players)}
             if state.hands
             else {},
             "stock_count": state.stock_count,
@@ -920,7 +919,7 @@ class TonkEngine:
             "slap_open": state.slap_open,
             "must_play": state.must_play,
             "taken_from_discard": state.taken,
-            "reserve_left": {str(p): state.reserve_left[i] for p, i in by_player.items()},
+            "reserve_left": {str(p): left for p, left in zip(state.players, state.reserve_left, strict=True)},
             "outcome": state.outcome,
             "winners": list(state.winners),
             "totals": {str(p): total for p, total in state.shown} if state.shown else None,
