@@ -53,7 +53,7 @@ to 1: edge = ``1 - (4 + 1)/6 = 1/6``. A pair and one (cat-hop): 3 distinct order
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -107,7 +107,8 @@ def _rank_lifetime(counts: tuple[int, ...], remaining: int) -> tuple[float, floa
     if not counts or remaining < LAST_TURN_CARDS:
         return 0.0, 0.0
     if remaining % 2 == 0:  # the soda is still in the shoe: it settles nothing
-        return _after_soda(counts, remaining, _rank_lifetime)
+        gain = _after_soda(counts, remaining, lambda after, left: _rank_lifetime(after, left)[0])
+        return gain, _after_soda(counts, remaining, lambda after, left: _rank_lifetime(after, left)[1])
     pairs = remaining * (remaining - 1)
     others = remaining - sum(counts)
     last = remaining == LAST_TURN_CARDS
@@ -142,11 +143,7 @@ def _rank_first_decision(counts: tuple[int, ...], remaining: int) -> float:
     if not counts or remaining < LAST_TURN_CARDS:
         return 0.0
     if remaining % 2 == 0:
-        total = 0.0
-        others = remaining - sum(counts)
-        for i, ci in enumerate(counts):
-            total += ci / remaining * _rank_first_decision(_minus(counts, i), remaining - 1)
-        return total + others / remaining * _rank_first_decision(counts, remaining - 1)
+        return _after_soda(counts, remaining, _rank_first_decision)
     pairs = remaining * (remaining - 1)
     others = remaining - sum(counts)
     last = remaining == LAST_TURN_CARDS
@@ -161,15 +158,15 @@ def _rank_first_decision(counts: tuple[int, ...], remaining: int) -> float:
     return split + waiting
 
 
-def _after_soda(counts: tuple[int, ...], remaining: int, then: Any) -> tuple[float, float]:
+def _after_soda(
+    counts: tuple[int, ...], remaining: int, then: Callable[[tuple[int, ...], int], float]
+) -> float:
+    """The soda is burned first: ``then`` (of the shoe after it) averaged over every card it may be."""
     others = remaining - sum(counts)
-    m1 = m2 = 0.0
+    total = 0.0  # added in order (``sum`` compensates, and the audit's figures would move)
     for i, ci in enumerate(counts):
-        v1, v2 = then(_minus(counts, i), remaining - 1)
-        m1 += ci / remaining * v1
-        m2 += ci / remaining * v2
-    v1, v2 = then(counts, remaining - 1)
-    return m1 + others / remaining * v1, m2 + others / remaining * v2
+        total += ci / remaining * then(_minus(counts, i), remaining - 1)
+    return total + others / remaining * then(counts, remaining - 1)
 
 
 def rank_bet_edge(covered_left: Sequence[int], remaining: int) -> Edge:
