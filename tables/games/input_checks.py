@@ -307,14 +307,14 @@ def forbid_cards(action: Mapping[str, Any], field: str) -> None:
 # --- stakes games: rules -------------------------------------------------------------------
 
 
-def check_rule_keys(rules: object, allowed: Sequence[str]) -> dict[str, Any]:
-    """A copy of the rules as a plain dict, refusing keys this game does not know."""
+def check_rule_keys(rules: object, defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """The rules over the game's defaults as a plain dict, refusing keys the defaults lack."""
     if not isinstance(rules, Mapping):
         raise IllegalAction("bad_rules", "rules must be an object.")
-    unknown = sorted(str(key) for key in rules if key not in allowed)
+    unknown = sorted(str(key) for key in rules if key not in defaults)
     if unknown:
         raise IllegalAction("bad_rules", f"Unknown rule(s) for this game: {', '.join(unknown)}.")
-    return dict(rules)
+    return {**defaults, **rules}
 
 
 def rules_int(rules: Mapping[str, Any], key: str, *, low: int, high: int | None = None) -> int:

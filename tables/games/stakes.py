@@ -58,7 +58,6 @@ VARIANTS: dict[str, tuple[str, str]] = {
     "egyptian_ratscrew": ("Egyptian Ratscrew", FIRST_OUT),
 }
 DEFAULT_VARIANT = "page_one"
-RULE_KEYS = ("variant", "settle", "point_value", "reserve_chips", "chip", "rake")
 # The field each mode's result needs; the others are refused.
 RESULT_FIELD = {FIRST_OUT: "winner", LOSER_PAYS: "loser", HIGH_SCORE: "scores", POINTS: "scores"}
 
@@ -125,7 +124,7 @@ class StakesEngine(NoHandsToShow):
         }
 
     def validate_rules(self, rules: Mapping[str, Any]) -> dict[str, Any]:
-        merged = self.default_rules() | checks.check_rule_keys(rules, RULE_KEYS)
+        merged = checks.check_rule_keys(rules, self.default_rules())
         merged["variant"] = variant_key(merged["variant"])
         if merged["settle"] is not None and merged["settle"] not in SETTLE_MODES:
             raise IllegalAction("bad_rules", f"rules.settle must be one of {', '.join(SETTLE_MODES)}.")

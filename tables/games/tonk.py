@@ -77,7 +77,6 @@ HAND_SIZE = 5
 DEAL, DRAW, PLAY, OVER = "deal", "draw", "play", "over"
 ELECTRONIC, FULL, COUNT_ONLY = "electronic", "full", "count_only"
 DEAL_TONK_RULES = ("50_or_11", "49_or_50")
-RULE_KEYS = ("deal_tonk", "slap", "caught_drop_pays", "chip", "rake")
 
 
 @dataclass(frozen=True, slots=True)
@@ -846,7 +845,7 @@ class TonkEngine:
         }
 
     def validate_rules(self, rules: Mapping[str, Any]) -> dict[str, Any]:
-        merged = self.default_rules() | checks.check_rule_keys(rules, RULE_KEYS)
+        merged = checks.check_rule_keys(rules, self.default_rules())
         if merged["deal_tonk"] not in DEAL_TONK_RULES:
             raise IllegalAction("bad_rules", 'rules.deal_tonk must be "50_or_11" or "49_or_50".')
         if not isinstance(merged["slap"], bool):
