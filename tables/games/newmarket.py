@@ -290,14 +290,6 @@ def _player(state: NewmarketState, action: Mapping[str, Any]) -> int:
     return checks.check_dealt_in(player, state.order)
 
 
-def _optional_dealer(state: NewmarketState, action: Mapping[str, Any]) -> None:
-    """``exchange``/``keep`` need no player; one given must be the dealer position."""
-    if action.get("player") is not None and _player(state, action) != state.dealer:
-        raise refuse(
-            f"Only the dealer position, {_name(state, state.dealer)}, exchanges or keeps.", "not_your_turn"
-        )
-
-
 def _card(action: Mapping[str, Any]) -> str:
     card = parse_card(action.get("card"))
     if card not in FULL_DECK:
@@ -324,15 +316,6 @@ def _win_pot(state: NewmarketState, card: str, player: int) -> tuple[NewmarketSt
     moves = Reserves({})  # out of a pot: no reserve pays
     pay_pot(moves, card, state.pots[slot], player, state.rake, rake_player=player)
     return replace(state, pots=replaced_at(state.pots, slot, 0)), moves.settlements
-
-
-def _pay(
-    state: NewmarketState, payer: int, payee: int, owed: int, kind: str
-) -> tuple[NewmarketState, list[Settlement]]:
-    """Take a payment from the payer's reserve; more than is left is paid in part."""
-    reserves = Reserves(zip(state.order, state.reserve_left, strict=True))
-    reserves.pay(kind, payer, wallet(payee), owed)
-    return replace(state, reserve_left=reserves.remaining(state.order)), reserves.settlements
 
 
 # --- the deal and the widow ------------------------------------------------------------------
@@ -403,23 +386,27 @@ def _take_widow(state: NewmarketState, player: int) -> NewmarketState:
 
 
 def _exchange(state: NewmarketState, action: Mapping[str, Any]) -> tuple[NewmarketState, list[Settlement]]:
-    _phase_widow(state)
-    _optional_dealer(state, action)
+    _check_widow_choice(state, action)
     state = replace(_take_widow(state, state.dealer), widow_status="exchanged")
     return _opening_lead(state), []
 
 
 def _keep(state: NewmarketState, action: Mapping[str, Any]) -> tuple[NewmarketState, list[Settlement]]:
-    _phase_widow(state)
-    _optional_dealer(state, action)
+    _check_widow_choice(state, action)
     return replace(state, phase=AUCTION), []
 
 
-def _phase_widow(state: NewmarketState) -> None:
+def _check_widow_choice(state: NewmarketState, action: Mapping[str, Any]) -> None:
+    """``exchange``/``keep`` come once, after the deal; they need no player, and one given must
+    be the dealer position."""
     if state.phase == DEAL:
         raise refuse("Deal the cards first.")
     if state.phase != WIDOW:
         raise refuse("The dealer position has already exchanged or kept.")
+    if action.get("player") is not None and _player(state, action) != state.dealer:
+        raise refuse(
+            f"Only the dealer position, {_name(state, state.dealer)}, exchanges or keeps.", "not_your_turn"
+        )
 
 
 def _phase_auction(state: NewmarketState) -> None:
@@ -479,9 +466,11 @@ def _close_auction(
         )
         return _opening_lead(state), []
     buyer = state.bidder
-    state, moves = _pay(state, buyer, state.dealer, state.bid, "widow")
+    reserves = Reserves(zip(state.order, state.reserve_left, strict=True))
+    reserves.pay("widow", buyer, wallet(state.dealer), state.bid)  # ``_bid`` kept it within the reserve
+    state = replace(state, reserve_left=reserves.remaining(state.order))
     state = replace(_take_widow(state, buyer), widow_status="sold", buyer=buyer)
-    return _opening_lead(state), moves
+    return _opening_lead(state), reserves.settlements
 
 
 # --- play --------------------------------------------------------------------------------
