@@ -169,8 +169,8 @@ class StakesEngine(NoHandsToShow):
         handler = {
             FIRST_OUT: self._first_out,
             LOSER_PAYS: self._loser_pays,
-            HIGH_SCORE: self._high_score,
-            POINTS: self._points,
+            HIGH_SCORE: self._by_scores,
+            POINTS: self._by_scores,
         }[state.settle]
         return handler(state, action)
 
@@ -217,11 +217,6 @@ class StakesEngine(NoHandsToShow):
             reserves.pay("win", loser, wallet(payee), state.stake)
         return self._finish(state, reserves, {"loser": loser}, others)
 
-    def _scores(self, state: StakesState, action: Mapping[str, Any]) -> tuple[dict[int, int], int | None]:
-        scores = checks.int_map_for_all(action["scores"], state.players, "scores")
-        stop = checks.player_field(action, "stop", state.players) if checks.present(action, "stop") else None
-        return scores, stop
-
     def _top_scorers(self, state: StakesState, scores: dict[int, int], stop: int | None) -> tuple[int, ...]:
         """Highest score; Fifty-One: a tie with the Stop caller goes to the other player(s)."""
         top = max(scores.values())
@@ -230,32 +225,24 @@ class StakesEngine(NoHandsToShow):
             tied = tuple(p for p in tied if p != stop)
         return tied
 
-    def _high_score(self, state: StakesState, action: Mapping[str, Any]) -> Step:
-        scores, stop = self._scores(state, action)
+    def _by_scores(self, state: StakesState, action: Mapping[str, Any]) -> Step:
+        """The top scores win: each other player pays a stake (``high_score``) or the points they
+        are behind (``points``; no ``stop`` there, ``_refuse_other_fields`` saw to it)."""
+        scores = checks.int_map_for_all(action["scores"], state.players, "scores")
+        stop = checks.player_field(action, "stop", state.players) if checks.present(action, "stop") else None
         winners = self._top_scorers(state, scores, stop)
-        reserves = self._reserves(state)
-        dues = [(p, state.stake) for p in state.players if p not in winners]
-        share_among(reserves, dues, winners, "win")
-        return self._finish(state, reserves, self._score_result(scores, stop), winners)
-
-    def _points(self, state: StakesState, action: Mapping[str, Any]) -> Step:
-        scores, _ = self._scores(state, action)
-        winners = self._top_scorers(state, scores, None)
         top = scores[winners[0]]
-        reserves = self._reserves(state)
+        reserves, rate = self._reserves(state), state.cents_per_100_points
         dues = [
-            (p, (top - scores[p]) * state.cents_per_100_points // 100)
+            (p, (top - scores[p]) * rate // 100 if state.settle == POINTS else state.stake)
             for p in state.players
             if p not in winners
         ]
         share_among(reserves, dues, winners, "win")
-        return self._finish(state, reserves, self._score_result(scores, None), winners)
-
-    def _score_result(self, scores: dict[int, int], stop: int | None) -> dict[str, Any]:
         result: dict[str, Any] = {"scores": tuple(sorted(scores.items()))}
         if stop is not None:
             result["stop"] = stop
-        return result
+        return self._finish(state, reserves, result, winners)
 
     def public_state(self, state: StakesState) -> dict[str, Any]:
         name = VARIANTS[state.variant][0]
