@@ -9,7 +9,7 @@ short wallet never shortens a stake in silence.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from casino.errors import Conflict
@@ -38,13 +38,7 @@ class SatOut:
         )
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "player": self.player,
-            "name": self.name,
-            "reserve": self.reserve,
-            "available": self.available,
-            "message": self.message,
-        }
+        return {**asdict(self), "message": self.message}
 
 
 def dealt_in(

@@ -359,15 +359,11 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
     pots = _pot_balances(table)
     if pots:
         carry["pots"] = pots
-    base_ctx = {
-        "rules": table.rules,
-        "min_bet": table.min_bet,
-        "max_bet": table.max_bet,
-        "ante": table.ante,
-        "carry": carry,
-    }
+    # The limits, ante and carry the engine is dealt with, kept in the round's context beside the seats.
+    terms = {"min_bet": table.min_bet, "max_bet": table.max_bet, "ante": table.ante, "carry": carry}
     try:
-        seats, sat_out = dealt_in(engine, seated, base_ctx)  # the engine's reserve, and who sat out
+        # the engine's reserve, and who sat out
+        seats, sat_out = dealt_in(engine, seated, {"rules": table.rules, **terms})
     except IllegalAction as error:  # e.g. too few players for this game
         raise Conflict(error.message, code=error.code) from error
     electronic = shoe == ShoeKind.ELECTRONIC
@@ -381,10 +377,7 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
         rules=table.rules,
         context={
             "seats": {str(n): p for n, p in seats.items()},
-            "min_bet": table.min_bet,
-            "max_bet": table.max_bet,
-            "ante": table.ante,
-            "carry": carry,
+            **terms,
             **({"sat_out": [s.as_dict() for s in sat_out]} if sat_out else {}),
         },
         commitment=commitment_for(seed) if seed else "",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
@@ -263,18 +264,14 @@ class _TrayRequestDecideApi(APIView):
 
         def handle() -> Response:
             data = valid(self.InputSerializer, request.data or {})
-            if self.approve:
-                decided = services.approve_tray_request(
-                    actor=actor_of(request), table_id=table_id, request_id=request_id, kind=self.kind
-                )
-            else:
-                decided = services.refuse_tray_request(
-                    actor=actor_of(request),
-                    table_id=table_id,
-                    request_id=request_id,
-                    kind=self.kind,
-                    note=data["note"],
-                )
+            decide = (
+                services.approve_tray_request
+                if self.approve
+                else partial(services.refuse_tray_request, note=data["note"])
+            )
+            decided = decide(
+                actor=actor_of(request), table_id=table_id, request_id=request_id, kind=self.kind
+            )
             return Response(TrayRequestOutputSerializer(decided).data)
 
         return run_idempotent(request, handle)

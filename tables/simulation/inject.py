@@ -199,15 +199,7 @@ class Injector:
         night = self.night
         faro = [t for t in night.table_list if t.game == "faro"]
         dealer_at = {t.pk: dealer for t, dealer in zip(night.table_list, night.dealers, strict=False)}
-        needs_faro = {
-            "split_stacker",
-            "fill_abuser",
-            "structurer",
-            "chip_walker",
-            "limit_prober",
-            "short_count",
-            "cold_deck",
-        }
+        needs_faro = set(SCENARIOS) - STAKES_TABLES.keys()  # all but those with a stakes table of their own
         if needs_faro & self.rates.keys() and len(faro) < 2:
             raise ValueError("Injected Faro scenarios need at least two Faro tables.")
 
@@ -232,29 +224,26 @@ class Injector:
         passes = range(1, night.config.rounds + 1)
         half = math.ceil(night.config.rounds / 2)
 
-        def take() -> Player:
-            return pool.pop()
-
         for name in ("colluders", "dumper"):
             if name in self.rates:
-                giver, taker = take(), take()
+                giver, taker = pool.pop(), pool.pop()
                 table = self.tables_for[name]
                 self.roles[name] = {"table": table, "giver": giver, "taker": taker}
                 for player in (giver, taker):
                     self.stints[player.pk] = Stint(player, {n: table for n in passes})
         if "dealer_partner" in self.rates:
-            partner = take()
+            partner = pool.pop()
             table = self.tables_for["dealer_partner"]
             self.roles["dealer_partner"]["player"] = partner
             later = self._elsewhere_for_partner(table, faro[-1])
             self.stints[partner.pk] = Stint(partner, {n: table if n <= half else later for n in passes})
         for name, at in (("structurer", faro[min(2, len(faro) - 1)]), ("chip_walker", faro[-1])):
             if name in self.rates:
-                player = take()
+                player = pool.pop()
                 self.roles[name] = {"player": player, "table": at}
                 self.stints[player.pk] = Stint(player, {1: at, 2: at}, top_up_below=0)
         if "limit_prober" in self.rates:
-            player = take()
+            player = pool.pop()
             self.roles["limit_prober"] = {"player": player}
             self.stints[player.pk] = Stint(
                 player,

@@ -321,13 +321,10 @@ class Night:
             return
         table.tray.refresh_from_db()
         balance = table.tray.balance
-        kind, amount = None, 0
         if balance < spec.opening // 4:
-            kind, amount = "fill", spec.opening // 2
+            self.tray_change(table, "fill", spec.opening // 2)
         elif balance > spec.opening * 2:
-            kind, amount = "credit", spec.opening // 2
-        if kind is not None:
-            self.tray_change(table, kind, amount)
+            self.tray_change(table, "credit", spec.opening // 2)
 
     def tray_change(self, table: Table, kind: str, amount: int) -> None:
         signed_tray_change(

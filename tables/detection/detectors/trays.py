@@ -23,7 +23,8 @@ from django.db.models import QuerySet
 from casino.money import format_dollars
 from ledger.models import Entry
 from tables.detection.base import Finding, Window, threshold
-from tables.models import Round, TableSession, TrayRequest, TrayRequestKind, TrayRequestStatus
+from tables.models import Round, TableSession, TrayRequest, TrayRequestKind
+from tables.selectors import approved_slips
 
 KINDS = ("fill_unexplained", "fill_pair", "credit_before_close", "short_count")
 # evidence that is cents, read in dollars on screens
@@ -43,12 +44,8 @@ def detect(window: Window) -> list[Finding]:
 
 def _approved_fills(span: Window) -> QuerySet[TrayRequest]:
     """The fills approved within ``span``, oldest first."""
-    return TrayRequest.objects.filter(
-        kind=TrayRequestKind.FILL,
-        status=TrayRequestStatus.APPROVED,
-        decided_at__gte=span.start,
-        decided_at__lt=span.end,
-    ).order_by("pk")
+    fills = approved_slips(TrayRequestKind.FILL)
+    return fills.filter(decided_at__gte=span.start, decided_at__lt=span.end).order_by("pk")
 
 
 def _session_at(table_id: int, moment: Any) -> TableSession | None:
@@ -184,15 +181,13 @@ def _credits_before_close(window: Window) -> list[Finding]:
             .values_list("started_at", flat=True)
             .first()
         )
-        credits = TrayRequest.objects.filter(
+        credits = approved_slips(TrayRequestKind.CREDIT).filter(
             table_id=session.table_id,
-            kind=TrayRequestKind.CREDIT,
-            status=TrayRequestStatus.APPROVED,
             decided_at__gte=max(session.opened_at, last_deal) if last_deal else session.opened_at,
             decided_at__lte=session.closed_at,
             amount__gte=minimum,
-        ).order_by("pk")
-        for credit in credits:
+        )
+        for credit in credits.order_by("pk"):
             if session.closed_at is None or credit.decided_at is None:
                 continue
             gap = (session.closed_at - credit.decided_at).total_seconds()
