@@ -15,7 +15,7 @@ from tables.console.games import player_words
 from tables.games import newmarket
 from tables.games.cards import RANKS, SUITS
 from tables.games.registry import engine_for
-from tables.models import Round
+from tables.models import LIVE_ROUND_STATUSES, Round
 from tables.round_state import engine_state
 
 SEVEN = RANKS.index("7")
@@ -131,7 +131,7 @@ def drawing_context(
         drawing["players"] = tonk_spreads(public, names)
     elif game == "farmer":
         drawing["hands"] = farmer_hands(public, hands, names)
-    live = round_.status in ("betting", "in_play")
+    live = round_.status in LIVE_ROUND_STATUSES
     return {
         "drawing": drawing,
         "dealt": last_from_shoe(round_, names) if live else [],

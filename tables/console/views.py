@@ -192,7 +192,7 @@ def _faro_context(
     round_: Round, names: dict[int, str], seats: dict[int, int], sticky: Sticky, table: Table
 ) -> dict[str, Any]:
     public = round_.state
-    legal = legal_actions_of(round_) if round_.status in ("betting", "in_play") else []
+    legal = legal_actions_of(round_) if round_.status in LIVE_ROUND_STATUSES else []
     chosen = sticky.values
     selected_ranks = chosen.get("ranks", [])
     return {
