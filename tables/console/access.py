@@ -14,15 +14,11 @@ from tables.models import Table
 from tables.selectors import table_with_seats
 
 
-def require_dealer(user: Any) -> None:
-    if not may_open(user, "tables"):
-        raise NotAllowed("The dealer console is for dealers. Pit bosses and cashiers use the pit view.")
-
-
 def dealer_table(user: Any, table_id: int) -> Table:
     """The table, if it is assigned to this dealer: dealers see only their own tables. Read with
     its tray and seats, not its session, which the dealer's screens do not show."""
-    require_dealer(user)
+    if not may_open(user, "tables"):
+        raise NotAllowed("The dealer console is for dealers. Pit bosses and cashiers use the pit view.")
     table = table_with_seats(table_id)
     if table is None:
         raise NotFound("No such table.")
