@@ -23,7 +23,7 @@ from casino.signed_in import NotAllowed, signed_in_get, signed_in_post
 from ledger.models import Transfer
 from tables.console import forms
 from tables.console.access import require_screen
-from tables.console.pit import tray_decision, waiting_tray_request
+from tables.console.pit import tray_decision
 from tables.console.views import Flash, receipt, render_screen, tap_flash
 from tables.selectors import list_pending_tray_requests
 
@@ -106,10 +106,9 @@ def move(request: HttpRequest, player_id: int, kind: str) -> HttpResponse:
 @signed_in_post
 def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
     """A fill or a credit decided at the cage: a second signature, never the requester's."""
-    tray = waiting_tray_request(request_id)
+    work = tray_decision(request, request_id, verdict)
     player = _player(request, request.POST.get("player"))
-    work = tray_decision(request, tray, verdict)
-    return perform_cage_tap(request, form=f"request-{tray.pk}", work=work, player=player)
+    return perform_cage_tap(request, form=f"request-{request_id}", work=work, player=player)
 
 
 @signed_in_get

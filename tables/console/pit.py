@@ -104,15 +104,12 @@ def perform_pit_tap(request: HttpRequest, *, form: str, work: Callable[[], dict[
     )
 
 
-def waiting_tray_request(request_id: int) -> TrayRequest:
+def tray_decision(request: HttpRequest, request_id: int, verdict: str) -> Callable[[], dict[str, Any]]:
+    """Approve or refuse the fill or credit ``request_id`` through the services, with its receipt
+    (the pit's and the cage's)."""
     tray = TrayRequest.objects.select_related("table").filter(pk=request_id).first()
     if tray is None:
         raise NotAllowed("No such fill or credit.", status=404)
-    return tray
-
-
-def tray_decision(request: HttpRequest, tray: TrayRequest, verdict: str) -> Callable[[], dict[str, Any]]:
-    """Approve or refuse ``tray`` through the services, with its receipt (the pit's and the cage's)."""
 
     def work() -> dict[str, Any]:
         amount = format_dollars(tray.amount)
@@ -139,8 +136,9 @@ def tray_decision(request: HttpRequest, tray: TrayRequest, verdict: str) -> Call
 @signed_in_post
 def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
     """Approve or refuse a fill or credit: a second signature, never the requester's."""
-    tray = waiting_tray_request(request_id)
-    return perform_pit_tap(request, form=f"request-{tray.pk}", work=tray_decision(request, tray, verdict))
+    return perform_pit_tap(
+        request, form=f"request-{request_id}", work=tray_decision(request, request_id, verdict)
+    )
 
 
 @signed_in_post
