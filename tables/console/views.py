@@ -347,7 +347,7 @@ def perform_tap(
     work: Callable[[], dict[str, Any]],
     sticky: Sticky | None = None,
     on_refused: Callable[[IllegalAction], None] | None = None,
-    on_done: Callable[[dict[str, Any], bool], HttpResponse] | None = None,
+    on_done: Callable[[Outcome], HttpResponse] | None = None,
     checked: Table | None = None,
 ) -> HttpResponse:
     """Run one service call once per form token and show its outcome (or its error) in place.
@@ -376,7 +376,7 @@ def perform_tap(
             request, table_id, flash=flash, status=int(getattr(error, "status", 400)), sticky=sticky
         )
     if on_done is not None:
-        return on_done(outcome.result, outcome.replayed)
+        return on_done(outcome)
     return render_table(request, table_id, flash=Flash.done(outcome, form))
 
 
@@ -466,9 +466,9 @@ def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
         session = services.close_table(actor=actor_of(request), table_id=table_id, closing_inventory=count)
         return receipt(f"{session.table.name} is closed.", session=session.pk)
 
-    def summary(result: dict[str, Any], replayed: bool) -> HttpResponse:
-        session = TableSession.objects.select_related("table").get(pk=result["session"])
-        context = {"session": session, "table": session.table, "replayed": replayed}
+    def summary(outcome: Outcome) -> HttpResponse:
+        session = TableSession.objects.select_related("table").get(pk=outcome.result["session"])
+        context = {"session": session, "table": session.table, "replayed": outcome.replayed}
         return render_screen(request, "console/_summary.html", "console/summary.html", context)
 
     return perform_tap(request, table_id, form="close", work=work, on_done=summary)
@@ -694,8 +694,8 @@ def _round_perform(
                 actor=actor_of(request), round_id=round_id, action=attempt["payload"], code=error.code
             )
 
-    def done(result: dict[str, Any], replayed: bool) -> HttpResponse:
-        flash = Flash.done(Outcome(result, replayed), form)
+    def done(outcome: Outcome) -> HttpResponse:
+        flash = Flash.done(outcome, form)
         saved = attempt.get("saved")  # None: a replayed token, whose screen is drawn whole
         if partial is not None and saved is not None:
             return partial(saved, flash)
