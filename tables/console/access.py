@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Model, QuerySet
+
 from casino.errors import NotFound
 from casino.permissions import SCREENS, may_open
 from casino.signed_in import NotAllowed
@@ -25,6 +27,14 @@ def dealer_table(user: Any, table_id: int) -> Table:
     if table.dealer_id != user.pk:
         raise NotAllowed(f"{table.name} is not assigned to you. Ask the pit boss to assign it.")
     return table
+
+
+def found[M: Model](rows: QuerySet[M], missing: str) -> M:
+    """The first of ``rows``, or a 404 page saying ``missing`` (even from a tap's work: no flash)."""
+    row = rows.first()
+    if row is None:
+        raise NotAllowed(missing, status=404)
+    return row
 
 
 def require_pit(user: Any) -> None:

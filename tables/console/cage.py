@@ -19,10 +19,10 @@ from casino.money import format_dollars
 from casino.permissions import access_player, actor_of, may
 from casino.selectors import get_player_balance, search_players
 from casino.services import buy_in, cash_out
-from casino.signed_in import NotAllowed, signed_in_get, signed_in_post
+from casino.signed_in import signed_in_get, signed_in_post
 from ledger.models import Transfer
 from tables.console import forms
-from tables.console.access import require_screen
+from tables.console.access import found, require_screen
 from tables.console.pit import tray_decision
 from tables.console.views import Flash, receipt, render_screen, tap_flash
 from tables.selectors import list_pending_tray_requests
@@ -115,9 +115,9 @@ def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
 def slip(request: HttpRequest, transfer_id: int) -> HttpResponse:
     """A printable receipt of one buy-in or cash-out: player, dollars, time, cashier, transfer id."""
     require_screen(request.user, "cage")
-    transfer = Transfer.objects.filter(pk=transfer_id, kind__in=CAGE_KINDS).first()
-    if transfer is None:
-        raise NotAllowed("No such buy-in or cash-out.", status=404)
+    transfer = found(
+        Transfer.objects.filter(pk=transfer_id, kind__in=CAGE_KINDS), "No such buy-in or cash-out."
+    )
     player = access_player(user=request.user, player_id=int(transfer.meta["player"]))
     cashier = User.objects.filter(pk=transfer.meta.get("staff")).first()
     amount = transfer.entries.filter(account=player.wallet).values_list("amount", flat=True).first() or 0

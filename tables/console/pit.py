@@ -22,10 +22,10 @@ from casino.models import Role
 from casino.money import format_dollars
 from casino.permissions import actor_of, may, may_open, role_of
 from casino.selectors import people_named
-from casino.signed_in import NotAllowed, signed_in_get, signed_in_post
+from casino.signed_in import signed_in_get, signed_in_post
 from tables import services
 from tables.console import forms
-from tables.console.access import require_pit, require_screen
+from tables.console.access import found, require_pit, require_screen
 from tables.console.corrections import pending_rows
 from tables.console.pit_floor import CardForms, floor_cards
 from tables.console.views import Flash, change_limits_work, receipt, render_screen, tap_flash
@@ -107,9 +107,7 @@ def perform_pit_tap(request: HttpRequest, *, form: str, work: Callable[[], dict[
 def tray_decision(request: HttpRequest, request_id: int, verdict: str) -> Callable[[], dict[str, Any]]:
     """Approve or refuse the fill or credit ``request_id`` through the services, with its receipt
     (the pit's and the cage's)."""
-    tray = TrayRequest.objects.select_related("table").filter(pk=request_id).first()
-    if tray is None:
-        raise NotAllowed("No such fill or credit.", status=404)
+    tray = found(TrayRequest.objects.select_related("table").filter(pk=request_id), "No such fill or credit.")
 
     def work() -> dict[str, Any]:
         amount = format_dollars(tray.amount)
@@ -166,9 +164,7 @@ def limits(request: HttpRequest, table_id: int) -> HttpResponse:
 @signed_in_post
 def resolve_alert(request: HttpRequest, alert_id: int) -> HttpResponse:
     """A pit boss closes a detector's alert with a note (the API's resolve, once per form token)."""
-    alert = Alert.objects.filter(pk=alert_id).first()
-    if alert is None:
-        raise NotAllowed("No such alert.", status=404)
+    alert = found(Alert.objects.filter(pk=alert_id), "No such alert.")
 
     def work() -> dict[str, Any]:
         note = forms.checked(forms.NoteForm(request.POST)).cleaned_data["note"]
@@ -181,10 +177,10 @@ def resolve_alert(request: HttpRequest, alert_id: int) -> HttpResponse:
 @signed_in_post
 def decide_correction(request: HttpRequest, correction_id: int, verdict: str) -> HttpResponse:
     """The pit's approve or refuse: a second person, never the one who asked."""
-    found = Correction.objects.select_related("round__table").filter(pk=correction_id).first()
-    if found is None:
-        raise NotAllowed("No such correction.", status=404)
-    table, deal = found.round.table.name, found.round.number
+    correction = found(
+        Correction.objects.select_related("round__table").filter(pk=correction_id), "No such correction."
+    )
+    table, deal = correction.round.table.name, correction.round.number
 
     def work() -> dict[str, Any]:
         if verdict == "approve":

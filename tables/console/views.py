@@ -40,7 +40,7 @@ from tables import services
 from tables.accounts import WALLET_PREFIX
 from tables.console import faro as faro_screen
 from tables.console import faro_markup, faro_partial, forms
-from tables.console.access import dealer_table
+from tables.console.access import dealer_table, found
 from tables.console.cards import card_label
 from tables.console.corrections import describe_action, last_action_words
 from tables.console.drawings import drawing_context, template_for
@@ -87,6 +87,7 @@ from tables.selectors import (
 from tables.services import OpeningPlan
 
 SERVICE_ERRORS = (DomainError, LedgerError, IllegalAction)
+NO_SUCH_DEAL = "No such deal at this table."
 FARO_ACTIONS = ("bet", "remove_bet", "soda", "turn", "last_turn", "call_turn")
 
 
@@ -477,9 +478,8 @@ def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
 @signed_in_get
 def session_summary(request: HttpRequest, table_id: int, session_id: int) -> HttpResponse:
     table = dealer_table(request.user, table_id)
-    session = TableSession.objects.filter(pk=session_id, table=table, closed_at__isnull=False).first()
-    if session is None:
-        raise NotAllowed("No such closed session at this table.", status=404)
+    closed = TableSession.objects.filter(pk=session_id, table=table, closed_at__isnull=False)
+    session = found(closed, "No such closed session at this table.")
     return render(request, "console/summary.html", {"session": session, "table": table, "replayed": False})
 
 
@@ -599,13 +599,6 @@ def start_deal(request: HttpRequest, table_id: int) -> dict[str, Any]:
     return receipt(f"{title} deal #{round_.number} started ({round_.shoe} shoe).", *lines)
 
 
-def _live_round(table_id: int, round_id: int) -> Round:
-    round_ = Round.objects.filter(pk=round_id, table_id=table_id).first()
-    if round_ is None:
-        raise NotAllowed("No such deal at this table.", status=404)
-    return round_
-
-
 def faro_payload(kind: str, data: QueryDict, read_round: Callable[[], Round]) -> dict[str, Any]:
     """The engine action a Faro form asks for. Only the card picker's dealing step reads the round
     before the action (how many cards its manual shoe keys now); an electronic shoe's "Deal turn"
@@ -677,7 +670,7 @@ def _round_perform(
     attempt: dict[str, Any] = {}
 
     def work() -> dict[str, Any]:
-        payload = build(lambda: _live_round(table_id, round_id))
+        payload = build(lambda: found(Round.objects.filter(pk=round_id, table_id=table_id), NO_SUCH_DEAL))
         attempt["payload"] = payload
         version = forms.checked(forms.VersionForm(request.POST)).cleaned_data["version"]
         updated = attempt["saved"] = apply_round_action(
@@ -787,7 +780,7 @@ def game_action(request: HttpRequest, table_id: int, round_id: int) -> HttpRespo
 def ask_correction(request: HttpRequest, table_id: int, round_id: int) -> HttpResponse:
     """The dealer's "ask a correction": nothing moves until the pit approves."""
     if not round_exists(round_id, table_id=table_id):
-        raise NotAllowed("No such deal at this table.", status=404)
+        raise NotAllowed(NO_SUCH_DEAL, status=404)
 
     def work() -> dict[str, Any]:
         asked = forms.checked(forms.CorrectionForm(request.POST)).cleaned_data
