@@ -638,17 +638,9 @@ def _faro_headline(kind: str, payload: Mapping[str, Any], round_: Round, names: 
 
 
 def _sticky_bet(data: QueryDict) -> Sticky:
-    return Sticky(
-        values={
-            "player": data.get("player", ""),
-            "ranks": data.getlist("ranks"),
-            "target": data.get("target", ""),
-            "amount": data.get("amount", ""),
-            "custom_amount": data.get("custom_amount", ""),
-            "coppered": bool(data.get("coppered")),
-            "order": data.get("order", ""),
-        }
-    )
+    """The bet form's choices as posted, to draw it again with them after a refusal."""
+    typed = {name: data.get(name, "") for name in ("player", "target", "amount", "custom_amount", "order")}
+    return Sticky(values={**typed, "ranks": data.getlist("ranks"), "coppered": bool(data.get("coppered"))})
 
 
 def _round_perform(
