@@ -147,12 +147,6 @@ def target_boxes(
     return boxes
 
 
-def bet_rows(
-    public: Mapping[str, Any], seats: Mapping[int, int], names: Mapping[int, str]
-) -> list[dict[str, Any]]:
-    return [bet_row(bet, seats, names) for bet in public.get("bets", [])]
-
-
 def bet_row(bet: Mapping[str, Any], seats: Mapping[int, int], names: Mapping[int, str]) -> dict[str, Any]:
     """A bet as the screen draws it: its place in words, its player's name and seat colour."""
     return {

@@ -88,10 +88,6 @@ def _form_slots(name: str) -> str:
     )
 
 
-def _admin_link(c: dict[str, Any]) -> str:
-    return f'<a href="{escape(c["urls"]["admin"])}">Open {escape(c["name"])} in the admin</a>'
-
-
 def _own_lines(form: str) -> str:
     """A form where the template's ``{% if %}`` block put it: on lines of its own, or nothing."""
     return f"\n      {form}\n      " if form else ""
@@ -109,7 +105,7 @@ def card_html(c: dict[str, Any], *, tray: bool, limits: bool, admin: bool) -> st
     status, status_label = escape(c["status"]), escape(c["status_label"])
     tray_form = _tray_form(c) if tray and c["is_open"] else ""
     limits_form = _limits_form(c) if limits else ""
-    admin_link = _admin_link(c) if admin else ""
+    admin_link = f'<a href="{escape(c["urls"]["admin"])}">Open {name} in the admin</a>' if admin else ""
     return (
         f'\n    <article class="tcard" data-testid="pit-table" aria-labelledby="pit-table-{pk}">\n'
         f'      <h2 id="pit-table-{pk}">{name} <span class="badge {status}">{status_label}</span></h2>\n'

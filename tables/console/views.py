@@ -200,7 +200,7 @@ def _faro_context(
         "cells": faro_screen.layout_cells(public, selected_ranks),
         "chips": faro_screen.layout_chips(public, seats, names),
         "targets": faro_screen.target_boxes(public, seats, names, chosen.get("target")),
-        "bets": faro_screen.bet_rows(public, seats, names),
+        "bets": [faro_screen.bet_row(bet, seats, names) for bet in public.get("bets", [])],
         "casekeeper": faro_screen.casekeeper_rows(public),
         "picker": faro_screen.card_picker(legal),
         "call_orders": faro_screen.call_orders(legal, round_.rules),
