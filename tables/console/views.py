@@ -705,9 +705,6 @@ def faro_action(request: HttpRequest, table_id: int, round_id: int, kind: str) -
     table = dealer_table(request.user, table_id)
     names, _ = _names(table, None)
 
-    def headline(payload: dict[str, Any], updated: Round) -> str:
-        return _faro_headline(kind, payload, updated, names)
-
     def answer_in_part(saved: Round, flash: Flash) -> HttpResponse:
         if kind in faro_partial.DEALING_KINDS:  # the last turn settles the deal: the whole screen
             dealt = faro_partial.dealt_answer if saved.status in LIVE_ROUND_STATUSES else None
@@ -726,7 +723,7 @@ def faro_action(request: HttpRequest, table_id: int, round_id: int, kind: str) -
         form=kind,
         sticky=sticky,
         build=lambda read_round: faro_payload(kind, request.POST, read_round),
-        headline=headline,
+        headline=lambda payload, updated: _faro_headline(kind, payload, updated, names),
         table=table,
         partial=answer_in_part if faro_partial.wanted(request, kind) else None,
     )
