@@ -9,7 +9,7 @@ logged with ``log_refused_action`` as the API does.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import wraps
 from typing import Any
 
@@ -121,11 +121,8 @@ class Flash:
         return cls(ok=False, headline=headline or error.message, form=form, code=error.code)
 
 
-@dataclass
-class Sticky:
-    """What the dealer had chosen in a refused form, so they fix one thing instead of starting over."""
-
-    values: dict[str, Any] = field(default_factory=dict)
+# What the dealer had chosen in a refused form, so they fix one thing instead of starting over.
+type Sticky = dict[str, Any]
 
 
 # --------------------------------------------------------------------------- sign in and home
@@ -194,12 +191,10 @@ def _faro_context(
 ) -> dict[str, Any]:
     public = round_.state
     legal = legal_actions_of(round_) if round_.status in LIVE_ROUND_STATUSES else []
-    chosen = sticky.values
-    selected_ranks = chosen.get("ranks", [])
     return {
-        "cells": faro_screen.layout_cells(public, selected_ranks),
+        "cells": faro_screen.layout_cells(public, sticky.get("ranks", [])),
         "chips": faro_screen.layout_chips(public, seats, names),
-        "targets": faro_screen.target_boxes(public, seats, names, chosen.get("target")),
+        "targets": faro_screen.target_boxes(public, seats, names, sticky.get("target")),
         "bets": [faro_screen.bet_row(bet, seats, names) for bet in public.get("bets", [])],
         "casekeeper": faro_screen.casekeeper_rows(public),
         "picker": faro_screen.card_picker(legal),
@@ -241,7 +236,7 @@ def table_context(
         round_ = get_live_round(table)
         last_round = None if round_ else Round.objects.filter(table=table).order_by("-number").first()
     names, seats = _names(table, round_ or last_round)
-    sticky = sticky or Sticky()
+    sticky = sticky or {}
     context: dict[str, Any] = {
         "table": table,
         "title": GAME_TITLES.get(table.game, table.game),
@@ -249,7 +244,7 @@ def table_context(
         "round": round_,
         "last_round": last_round,
         "flash": flash,
-        "sticky": sticky.values,
+        "sticky": sticky,
         # Read only when drawn: a turn's answer shows none, and building the query cost 94 µs a tap.
         "pending": SimpleLazyObject(lambda: list(list_pending_tray_requests(table=table))),
         "names": names,
@@ -294,14 +289,14 @@ def _keying_context(actions: list[Offer], sticky: Sticky) -> dict[str, Any] | No
     if keyed is None:
         return None
     field = keyed.fields[0]
-    refused_here = sticky.values.get("action") == keyed.key
-    posted = sticky.values.get("posted", {}) if refused_here else {}
+    refused_here = sticky.get("action") == keyed.key
+    posted = sticky.get("posted", {}) if refused_here else {}
     keyed_cards = {slot.key: posted.get(input_name(field.name, slot.key), []) for slot in field.slots}
     return {
         "action": keyed,
         "slots": keying_screen(field.name, field.slots, keyed_cards),
         "others": [action for action in actions if action is not keyed],
-        "open": sticky.values.get("action", ""),
+        "open": sticky.get("action", ""),
     }
 
 
@@ -640,7 +635,7 @@ def _faro_headline(kind: str, payload: Mapping[str, Any], round_: Round, names: 
 def _sticky_bet(data: QueryDict) -> Sticky:
     """The bet form's choices as posted, to draw it again with them after a refusal."""
     typed = {name: data.get(name, "") for name in ("player", "target", "amount", "custom_amount", "order")}
-    return Sticky(values={**typed, "ranks": data.getlist("ranks"), "coppered": bool(data.get("coppered"))})
+    return {**typed, "ranks": data.getlist("ranks"), "coppered": bool(data.get("coppered"))}
 
 
 def _round_perform(
@@ -758,7 +753,7 @@ def game_action(request: HttpRequest, table_id: int, round_id: int) -> HttpRespo
         )
 
     # A refused keyed deal comes back with every card still keyed, its reason beside it.
-    sticky = Sticky(values={"action": key, "posted": dict(request.POST.lists())})
+    sticky = {"action": key, "posted": dict(request.POST.lists())}
     form = "keying" if key.startswith(f"{KEYED_DEAL}-") else "game"
     return _round_perform(
         request, table_id, round_id, form=form, build=build, headline=headline, sticky=sticky, table=table
