@@ -163,20 +163,13 @@ def casekeeper_rows(public: Mapping[str, Any]) -> list[dict[str, Any]]:
     rows = []
     for rank in RANKS:
         entry = keeper.get(rank, {"left": 4})
-        gone = []
-        for column in ("soda", "losers", "winners", "hock"):
-            for card in entry.get(column, []):
-                gone.append(
-                    {"card": card, "mark": BEAD_MARKS[column], "how": BEAD_NAMES[column], "kind": column}
-                )
-        rows.append(
-            {
-                "rank": rank,
-                "left": entry.get("left", 4),
-                "gone": gone,
-                "remaining": range(entry.get("left", 4)),
-            }
-        )
+        gone = [
+            {"card": card, "mark": mark, "how": BEAD_NAMES[column], "kind": column}
+            for column, mark in BEAD_MARKS.items()  # soda, losers, winners, hock
+            for card in entry.get(column, [])
+        ]
+        left = entry.get("left", 4)
+        rows.append({"rank": rank, "left": left, "gone": gone, "remaining": range(left)})
     return rows
 
 
