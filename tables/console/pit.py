@@ -158,7 +158,9 @@ def tray_request(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @signed_in_post
 def limits(request: HttpRequest, table_id: int) -> HttpResponse:
-    return perform_pit_tap(request, form=f"limits-{table_id}", work=change_limits_work(request, table_id))
+    return perform_pit_tap(
+        request, form=f"limits-{table_id}", work=lambda: change_limits_work(request, table_id)
+    )
 
 
 @signed_in_post

@@ -536,26 +536,17 @@ def tray_request(request: HttpRequest, table_id: int, kind: str) -> dict[str, An
     )
 
 
-def change_limits_work(request: HttpRequest, table_id: int) -> Callable[[], dict[str, Any]]:
-    """The limit change shared by the console and the pit view."""
-
-    def work() -> dict[str, Any]:
-        asked = forms.checked(forms.LimitsForm(request.POST)).cleaned_data
-        table = services.change_limits(
-            actor=actor_of(request), table_id=table_id, min_bet=asked["min_bet"], max_bet=asked["max_bet"]
-        )
-        limits = f"{format_dollars(table.min_bet)} \u2013 {format_dollars(table.max_bet)}"
-        return receipt(
-            f"Limits at {table.name} are now {limits}.",
-            "Bets already on the layout keep their size.",
-        )
-
-    return work
+def change_limits_work(request: HttpRequest, table_id: int) -> dict[str, Any]:
+    """The limit change, the console's tap (``change_limits``) and the pit view's (``pit.limits``)."""
+    asked = forms.checked(forms.LimitsForm(request.POST)).cleaned_data
+    table = services.change_limits(
+        actor=actor_of(request), table_id=table_id, min_bet=asked["min_bet"], max_bet=asked["max_bet"]
+    )
+    limits = f"{format_dollars(table.min_bet)} \u2013 {format_dollars(table.max_bet)}"
+    return receipt(f"Limits at {table.name} are now {limits}.", "Bets already on the layout keep their size.")
 
 
-@signed_in_post
-def change_limits(request: HttpRequest, table_id: int) -> HttpResponse:
-    return perform_tap(request, table_id, form="limits", work=change_limits_work(request, table_id))
+change_limits = table_tap("limits")(change_limits_work)
 
 
 # --------------------------------------------------------------------------- rounds
