@@ -100,7 +100,6 @@ class Flash:
     lines: tuple[str, ...] = ()
     form: str = ""
     replayed: bool = False
-    code: str = ""
     fill_cents: int = 0  # a tray short for a payout: the fill to offer (tables.console.opening)
 
     @classmethod
@@ -118,7 +117,7 @@ class Flash:
     def refused(
         cls, error: DomainError | LedgerError | IllegalAction, form: str, headline: str = ""
     ) -> Flash:
-        return cls(ok=False, headline=headline or error.message, form=form, code=error.code)
+        return cls(ok=False, headline=headline or error.message, form=form)
 
 
 # What the dealer had chosen in a refused form, so they fix one thing instead of starting over.
