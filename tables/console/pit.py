@@ -80,8 +80,6 @@ def pit_context(request: HttpRequest, flash: Flash | None = None) -> dict[str, A
         "can_decide_corrections": may(request.user, "correction.decide"),
         "flash": flash,
         "can_approve": may(request.user, "tray.decide"),
-        "can_change_limits": card_forms.can_change_limits,
-        "can_request_tray": card_forms.can_request_tray,
         "alerts": alert_rows(list_open_alerts(limit=ALERTS_SHOWN)),
         "alerts_open": count_open_alerts(),
         "can_resolve": role_of(request.user) == Role.PIT_BOSS,
