@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Model, QuerySet
+
 from casino.errors import NotFound
 from casino.permissions import SCREENS, may_open
 from casino.signed_in import NotAllowed
@@ -14,21 +16,25 @@ from tables.models import Table
 from tables.selectors import table_with_seats
 
 
-def require_dealer(user: Any) -> None:
-    if not may_open(user, "tables"):
-        raise NotAllowed("The dealer console is for dealers. Pit bosses and cashiers use the pit view.")
-
-
 def dealer_table(user: Any, table_id: int) -> Table:
     """The table, if it is assigned to this dealer: dealers see only their own tables. Read with
     its tray and seats, not its session, which the dealer's screens do not show."""
-    require_dealer(user)
+    if not may_open(user, "tables"):
+        raise NotAllowed("The dealer console is for dealers. Pit bosses and cashiers use the pit view.")
     table = table_with_seats(table_id)
     if table is None:
         raise NotFound("No such table.")
     if table.dealer_id != user.pk:
         raise NotAllowed(f"{table.name} is not assigned to you. Ask the pit boss to assign it.")
     return table
+
+
+def found[M: Model](rows: QuerySet[M], missing: str) -> M:
+    """The first of ``rows``, or a 404 page saying ``missing`` (even from a tap's work: no flash)."""
+    row = rows.first()
+    if row is None:
+        raise NotAllowed(missing, status=404)
+    return row
 
 
 def require_pit(user: Any) -> None:

@@ -19,11 +19,11 @@ from casino.money import format_dollars
 from casino.permissions import access_player, actor_of, may
 from casino.selectors import get_player_balance, search_players
 from casino.services import buy_in, cash_out
-from casino.signed_in import NotAllowed, signed_in_get, signed_in_post
+from casino.signed_in import signed_in_get, signed_in_post
 from ledger.models import Transfer
 from tables.console import forms
-from tables.console.access import require_screen
-from tables.console.pit import tray_decision, waiting_tray_request
+from tables.console.access import found, require_screen
+from tables.console.pit import tray_decision
 from tables.console.views import Flash, receipt, render_screen, tap_flash
 from tables.selectors import list_pending_tray_requests
 
@@ -106,19 +106,18 @@ def move(request: HttpRequest, player_id: int, kind: str) -> HttpResponse:
 @signed_in_post
 def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
     """A fill or a credit decided at the cage: a second signature, never the requester's."""
-    tray = waiting_tray_request(request_id)
+    work = tray_decision(request, request_id, verdict)
     player = _player(request, request.POST.get("player"))
-    work = tray_decision(request, tray, verdict)
-    return perform_cage_tap(request, form=f"request-{tray.pk}", work=work, player=player)
+    return perform_cage_tap(request, form=f"request-{request_id}", work=work, player=player)
 
 
 @signed_in_get
 def slip(request: HttpRequest, transfer_id: int) -> HttpResponse:
     """A printable receipt of one buy-in or cash-out: player, dollars, time, cashier, transfer id."""
     require_screen(request.user, "cage")
-    transfer = Transfer.objects.filter(pk=transfer_id, kind__in=CAGE_KINDS).first()
-    if transfer is None:
-        raise NotAllowed("No such buy-in or cash-out.", status=404)
+    transfer = found(
+        Transfer.objects.filter(pk=transfer_id, kind__in=CAGE_KINDS), "No such buy-in or cash-out."
+    )
     player = access_player(user=request.user, player_id=int(transfer.meta["player"]))
     cashier = User.objects.filter(pk=transfer.meta.get("staff")).first()
     amount = transfer.entries.filter(account=player.wallet).values_list("amount", flat=True).first() or 0

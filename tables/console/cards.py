@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from tables.games.cards import FULL_DECK, RANKS, SUIT_SYMBOLS, SUITS, card_label, cards_label
+from tables.games.cards import FULL_DECK, RANKS, SUITS, card_label, cards_label
 
 __all__ = [
-    "SUIT_SYMBOLS",
     "card_label",
     "card_name",
     "cards_label",

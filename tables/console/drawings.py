@@ -15,22 +15,16 @@ from tables.console.games import player_words
 from tables.games import newmarket
 from tables.games.cards import RANKS, SUITS
 from tables.games.registry import engine_for
-from tables.models import Round
+from tables.models import LIVE_ROUND_STATUSES, Round
 from tables.round_state import engine_state
 
 SEVEN = RANKS.index("7")
-GAME_TEMPLATES = {
-    "faro": "console/games/faro.html",
-    "fan_tan": "console/games/fan_tan.html",
-    "newmarket": "console/games/newmarket.html",
-    "tonk": "console/games/tonk.html",
-    "farmer": "console/games/farmer.html",
-}
+DRAWN_GAMES = frozenset({"faro", "fan_tan", "newmarket", "tonk", "farmer"})  # each with its own template
 
 
 def template_for(game: str) -> str:
     """The screen a game's live round is drawn with; the card-room games use the generic one."""
-    return GAME_TEMPLATES.get(game, "console/games/generic.html")
+    return f"console/games/{game if game in DRAWN_GAMES else 'generic'}.html"
 
 
 def fan_tan_rows(public: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -131,7 +125,7 @@ def drawing_context(
         drawing["players"] = tonk_spreads(public, names)
     elif game == "farmer":
         drawing["hands"] = farmer_hands(public, hands, names)
-    live = round_.status in ("betting", "in_play")
+    live = round_.status in LIVE_ROUND_STATUSES
     return {
         "drawing": drawing,
         "dealt": last_from_shoe(round_, names) if live else [],

@@ -147,12 +147,6 @@ def target_boxes(
     return boxes
 
 
-def bet_rows(
-    public: Mapping[str, Any], seats: Mapping[int, int], names: Mapping[int, str]
-) -> list[dict[str, Any]]:
-    return [bet_row(bet, seats, names) for bet in public.get("bets", [])]
-
-
 def bet_row(bet: Mapping[str, Any], seats: Mapping[int, int], names: Mapping[int, str]) -> dict[str, Any]:
     """A bet as the screen draws it: its place in words, its player's name and seat colour."""
     return {
@@ -169,20 +163,13 @@ def casekeeper_rows(public: Mapping[str, Any]) -> list[dict[str, Any]]:
     rows = []
     for rank in RANKS:
         entry = keeper.get(rank, {"left": 4})
-        gone = []
-        for column in ("soda", "losers", "winners", "hock"):
-            for card in entry.get(column, []):
-                gone.append(
-                    {"card": card, "mark": BEAD_MARKS[column], "how": BEAD_NAMES[column], "kind": column}
-                )
-        rows.append(
-            {
-                "rank": rank,
-                "left": entry.get("left", 4),
-                "gone": gone,
-                "remaining": range(entry.get("left", 4)),
-            }
-        )
+        gone = [
+            {"card": card, "mark": mark, "how": BEAD_NAMES[column], "kind": column}
+            for column, mark in BEAD_MARKS.items()  # soda, losers, winners, hock
+            for card in entry.get(column, [])
+        ]
+        left = entry.get("left", 4)
+        rows.append({"rank": rank, "left": left, "gone": gone, "remaining": range(left)})
     return rows
 
 

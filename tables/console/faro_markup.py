@@ -249,6 +249,13 @@ def _slot(number: int, words: str) -> str:
     )
 
 
+def panel_args(screen: Any, *, oob: bool = False) -> dict[str, Any]:
+    """The panels' arguments after the request, from the table screen's context (a template's, or
+    ``views.table_context``'s for a tap's partial answer)."""
+    table, round_, faro = screen["table"], screen["round"], screen["faro"]
+    return {"table": table, "round_": round_, "faro": faro, "flash": screen.get("flash"), "oob": oob}
+
+
 def picker_panel(
     request: HttpRequest, *, table: Any, round_: Any, faro: Mapping[str, Any], flash: Any, oob: bool
 ) -> SafeString:

@@ -153,7 +153,7 @@ def dealt_answer(request: HttpRequest, screen: Mapping[str, Any]) -> HttpRespons
     """The receipt (swapped into the header's slot) and what a dealing step changed, out of band,
     from the whole screen's context (``screen``): each part drawn by what draws it on the screen."""
     table, flash = screen["table"], screen["flash"]
-    panel = {"table": table, "round_": screen["round"], "faro": screen["faro"], "flash": flash, "oob": True}
+    panel = faro_markup.panel_args(screen, oob=True)
     parts = [
         panel_markup.receipt(request, flash, table),
         faro_markup.picker_panel(request, **panel),

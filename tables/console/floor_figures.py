@@ -100,18 +100,6 @@ def hour_slots(hours: Sequence[Hour], moment: dt.datetime) -> tuple[HourSlot, ..
     return tuple(places)
 
 
-def _bar_width(slot: float) -> str:
-    return f"{max(slot - 2, 1):.2f}"
-
-
-def _bar(kind: str, x: str, y: str, width: str, height: str, label: str, win: int, tip: str) -> str:
-    """One hour's bar, its tooltip inside (``tip`` is escaped already)."""
-    return (
-        f'<rect class="bar {kind}" x="{x}" y="{y}" width="{width}" height="{height}"'
-        f' data-hour="{label}" data-win="{win}"><title>{tip}</title></rect>'
-    )
-
-
 def hourly_chart(
     hours: Sequence[Hour],
     *,
@@ -133,7 +121,7 @@ def hourly_chart(
     # The zero line splits the plot in proportion to the biggest win and the biggest loss.
     zero = PLOT_TOP + span * highest / (highest + lowest) if highest + lowest else PLOT_BOTTOM
     scale = span / (highest + lowest) if highest + lowest else 0.0
-    width = _bar_width(slot)
+    width = f"{max(slot - 2, 1):.2f}"
     zero_at = f"{zero:.2f}"
     parts = [
         f'<svg class="hourly-chart" data-testid="hourly-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img"'
@@ -151,8 +139,9 @@ def hourly_chart(
         if place.future:
             kind += " future"
         tip = _tip(place.label, hour)
-        parts.append(
-            _bar(kind, place.x, f"{top:.2f}", width, f"{height:.2f}", place.label, int(hour.win), tip)
+        parts.append(  # one hour's bar, its tooltip inside
+            f'<rect class="bar {kind}" x="{place.x}" y="{top:.2f}" width="{width}" height="{height:.2f}"'
+            f' data-hour="{place.label}" data-win="{int(hour.win)}"><title>{tip}</title></rect>'
         )
         if hour.hold is not None:
             clipped = max(-HOLD_SPAN, min(HOLD_SPAN, hour.hold))

@@ -19,6 +19,7 @@ CHOOSE_AMOUNT = "Choose an amount: tap a chip or type one."
 TAP_A_PLACE = "Tap a place on the layout: one or more cards, or even, odd or high."
 CALL_AN_ORDER = "Tap the order you call: loser, winner, hock."
 CHOOSE_KIND = "Choose a fill or a credit."
+NO_VERSION = "This form has no valid round version; reload the screen."
 
 
 def checked[FormT: forms.Form](form: FormT) -> FormT:
@@ -151,12 +152,7 @@ class VersionForm(forms.Form):
     """The round version the screen was drawn at; without one, the action is not checked for staleness."""
 
     version = forms.IntegerField(
-        required=False,
-        min_value=0,
-        error_messages={
-            "invalid": "This form has no valid round version; reload the screen.",
-            "min_value": "This form has no valid round version; reload the screen.",
-        },
+        required=False, min_value=0, error_messages={"invalid": NO_VERSION, "min_value": NO_VERSION}
     )
 
 

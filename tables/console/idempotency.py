@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,11 +25,6 @@ IGNORED_FIELDS = frozenset({"csrfmiddlewaretoken", "token"})
 
 def new_token() -> str:
     return secrets.token_urlsafe(18)
-
-
-def _body_hash(path: str, data: Mapping[str, list[str]]) -> str:
-    """A digest of the form as sent (list values kept in order), without the CSRF and one-time tokens."""
-    return fingerprint(path, {key: list(values) for key, values in data.items() if key not in IGNORED_FIELDS})
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +45,8 @@ def run_tap(request: HttpRequest, action: Callable[[], dict[str, Any]]) -> Outco
         key=KEY_PREFIX + token,
         method="POST",
         path=request.path,
-        digest=_body_hash(request.path, dict(request.POST.lists())),
+        # The form as sent (list values kept in order), without the CSRF and one-time tokens.
+        digest=fingerprint(request.path, {k: v for k, v in request.POST.lists() if k not in IGNORED_FIELDS}),
         action=action,
         outcome=lambda result: (200, result),
         conflict_message="This form was already sent with other values; the screen has been refreshed.",

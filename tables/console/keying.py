@@ -64,17 +64,15 @@ def hand_slots(
     widow). ``alone`` are single-card needs of the same entry (Tonk's upcard) keyed on the same
     screen, so a card is never given to two piles.
     """
+    piles = [(key, int(size), False) for key, size in entry["count"][field].items()]
     slots = []
-    for key, size in entry["count"][field].items():
-        if key.isdigit():
-            name = names.get(int(key), f"Player {key}")
-            slots.append(HandSlot(key, name, int(size), short=initials(name)))
+    for key, size, single in piles + [(key, 1, True) for key in alone]:
+        if key.isdigit():  # a player's hand
+            label = names.get(int(key), f"Player {key}")
+            short = initials(label)
         else:
             label, short = SLOT_WORDS.get(key, (key.capitalize(), key[:2].capitalize()))
-            slots.append(HandSlot(key, label, int(size), short=short))
-    for key in alone:
-        label, short = SLOT_WORDS.get(key, (key.capitalize(), key[:2].capitalize()))
-        slots.append(HandSlot(key, label, 1, alone=True, short=short))
+        slots.append(HandSlot(key, label, size, alone=single, short=short))
     return tuple(slots)
 
 

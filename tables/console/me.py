@@ -14,6 +14,7 @@ from casino.models import Player, Role
 from casino.permissions import actor_of, role_of
 from casino.selectors import get_player_balance
 from casino.signed_in import NotAllowed, signed_in_get
+from tables.console.access import found
 from tables.console.games import GAME_TITLES
 from tables.ratings.selectors import list_sittings, sitting_row
 
@@ -24,9 +25,8 @@ SITTINGS_SHOWN = 50
 def my_page(request: HttpRequest) -> HttpResponse:
     if role_of(request.user) != Role.PLAYER:
         raise NotAllowed("This page is for players: it shows their own balance and ratings.")
-    player = Player.objects.select_related("user", "wallet").filter(user=actor_of(request)).first()
-    if player is None:
-        raise NotAllowed("This account has no player record.", status=404)
+    players = Player.objects.select_related("user", "wallet").filter(user=actor_of(request))
+    player = found(players, "This account has no player record.")
     sittings = list(list_sittings(player_id=player.pk)[:SITTINGS_SHOWN])
     rows = [{"table_name": seat.table.name, **sitting_row(seat)} for seat in sittings]
     totals = {

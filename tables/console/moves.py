@@ -33,16 +33,14 @@ def party_name(code: str, names: Mapping[str, str]) -> str:
     return code
 
 
-def _faro_sentence(kind: str, payer: str, payee: str, amount: str) -> str | None:
-    sentences = {
-        "bet": f"{payer} bet {amount}",
-        "win": f"Paid {amount} to {payee}",
-        "loss": f"Bank took {amount} from {payer}",
-        "split": f"Split: bank took {amount} from {payer}",
-        "return": f"Returned {amount} to {payee}",
-        "withdraw": f"Returned {amount} to {payee} (bet removed)",
-    }
-    return sentences.get(kind)
+FARO_SENTENCES = {  # a house-banked settlement's words, by its kind
+    "bet": "{payer} bet {amount}",
+    "win": "Paid {amount} to {payee}",
+    "loss": "Bank took {amount} from {payer}",
+    "split": "Split: bank took {amount} from {payer}",
+    "return": "Returned {amount} to {payee}",
+    "withdraw": "Returned {amount} to {payee} (bet removed)",
+}
 
 
 def _owner(code: str, names: Mapping[str, str], player_name: str | None) -> str:
@@ -66,9 +64,10 @@ def describe_settlements(
         payee = _owner(target, names, player_name)
         amount = format_dollars(cents)
         house_banked = bool({read_code(source).kind, read_code(target).kind} & {BANK, LAYOUT})
-        sentence = _faro_sentence(kind, payer, payee, amount) if house_banked else None
-        if sentence is None:
+        words = FARO_SENTENCES.get(kind) if house_banked else None
+        if words is not None:
+            sentences.append(words.format(payer=payer, payee=payee, amount=amount))
+        else:
             label = kind.replace("_", " ")
-            sentence = f"{payer[:1].upper()}{payer[1:]} paid {amount} to {payee} ({label})"
-        sentences.append(sentence)
+            sentences.append(f"{payer[:1].upper()}{payer[1:]} paid {amount} to {payee} ({label})")
     return sentences

@@ -22,10 +22,10 @@ from casino.models import Role
 from casino.money import format_dollars
 from casino.permissions import actor_of, may, may_open, role_of
 from casino.selectors import people_named
-from casino.signed_in import NotAllowed, signed_in_get, signed_in_post
+from casino.signed_in import signed_in_get, signed_in_post
 from tables import services
 from tables.console import forms
-from tables.console.access import require_pit, require_screen
+from tables.console.access import found, require_pit, require_screen
 from tables.console.corrections import pending_rows
 from tables.console.pit_floor import CardForms, floor_cards
 from tables.console.views import Flash, change_limits_work, receipt, render_screen, tap_flash
@@ -80,8 +80,6 @@ def pit_context(request: HttpRequest, flash: Flash | None = None) -> dict[str, A
         "can_decide_corrections": may(request.user, "correction.decide"),
         "flash": flash,
         "can_approve": may(request.user, "tray.decide"),
-        "can_change_limits": card_forms.can_change_limits,
-        "can_request_tray": card_forms.can_request_tray,
         "alerts": alert_rows(list_open_alerts(limit=ALERTS_SHOWN)),
         "alerts_open": count_open_alerts(),
         "can_resolve": role_of(request.user) == Role.PIT_BOSS,
@@ -104,15 +102,10 @@ def perform_pit_tap(request: HttpRequest, *, form: str, work: Callable[[], dict[
     )
 
 
-def waiting_tray_request(request_id: int) -> TrayRequest:
-    tray = TrayRequest.objects.select_related("table").filter(pk=request_id).first()
-    if tray is None:
-        raise NotAllowed("No such fill or credit.", status=404)
-    return tray
-
-
-def tray_decision(request: HttpRequest, tray: TrayRequest, verdict: str) -> Callable[[], dict[str, Any]]:
-    """Approve or refuse ``tray`` through the services, with its receipt (the pit's and the cage's)."""
+def tray_decision(request: HttpRequest, request_id: int, verdict: str) -> Callable[[], dict[str, Any]]:
+    """Approve or refuse the fill or credit ``request_id`` through the services, with its receipt
+    (the pit's and the cage's)."""
+    tray = found(TrayRequest.objects.select_related("table").filter(pk=request_id), "No such fill or credit.")
 
     def work() -> dict[str, Any]:
         amount = format_dollars(tray.amount)
@@ -139,8 +132,9 @@ def tray_decision(request: HttpRequest, tray: TrayRequest, verdict: str) -> Call
 @signed_in_post
 def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
     """Approve or refuse a fill or credit: a second signature, never the requester's."""
-    tray = waiting_tray_request(request_id)
-    return perform_pit_tap(request, form=f"request-{tray.pk}", work=tray_decision(request, tray, verdict))
+    return perform_pit_tap(
+        request, form=f"request-{request_id}", work=tray_decision(request, request_id, verdict)
+    )
 
 
 @signed_in_post
@@ -162,15 +156,15 @@ def tray_request(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @signed_in_post
 def limits(request: HttpRequest, table_id: int) -> HttpResponse:
-    return perform_pit_tap(request, form=f"limits-{table_id}", work=change_limits_work(request, table_id))
+    return perform_pit_tap(
+        request, form=f"limits-{table_id}", work=lambda: change_limits_work(request, table_id)
+    )
 
 
 @signed_in_post
 def resolve_alert(request: HttpRequest, alert_id: int) -> HttpResponse:
     """A pit boss closes a detector's alert with a note (the API's resolve, once per form token)."""
-    alert = Alert.objects.filter(pk=alert_id).first()
-    if alert is None:
-        raise NotAllowed("No such alert.", status=404)
+    alert = found(Alert.objects.filter(pk=alert_id), "No such alert.")
 
     def work() -> dict[str, Any]:
         note = forms.checked(forms.NoteForm(request.POST)).cleaned_data["note"]
@@ -183,10 +177,10 @@ def resolve_alert(request: HttpRequest, alert_id: int) -> HttpResponse:
 @signed_in_post
 def decide_correction(request: HttpRequest, correction_id: int, verdict: str) -> HttpResponse:
     """The pit's approve or refuse: a second person, never the one who asked."""
-    found = Correction.objects.select_related("round__table").filter(pk=correction_id).first()
-    if found is None:
-        raise NotAllowed("No such correction.", status=404)
-    table, deal = found.round.table.name, found.round.number
+    correction = found(
+        Correction.objects.select_related("round__table").filter(pk=correction_id), "No such correction."
+    )
+    table, deal = correction.round.table.name, correction.round.number
 
     def work() -> dict[str, Any]:
         if verdict == "approve":

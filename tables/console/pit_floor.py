@@ -168,15 +168,17 @@ def _refresh_in_background(forms: CardForms) -> None:
 def refresh_shared_floor(flags: list[bool]) -> None:
     """The worker's side: render this role's floor and share it for the polls to come."""
     forms = CardForms(*(bool(flag) for flag in flags))
-    began, html = render_cards(forms=forms)
-    _share(forms, began, html)
+    _render_shared(forms)
     with contextlib.suppress(redis.RedisError):
         cache.delete(f"{forms.key}:refreshing")
 
 
-def _share(forms: CardForms, began: float, html: str) -> None:
+def _render_shared(forms: CardForms) -> str:
+    """The grid rendered now, and shared as the copy for the polls to come."""
+    began, html = render_cards(forms=forms)
     with contextlib.suppress(redis.RedisError):
         cache.set(forms.key, (began, html), timeout=int(FLOOR_FRESH_SECONDS) + 1)
+    return html
 
 
 def floor_cards(request: Any, forms: CardForms, *, fresh: bool = False) -> SafeString:
@@ -187,8 +189,7 @@ def floor_cards(request: Any, forms: CardForms, *, fresh: bool = False) -> SafeS
     """
     html = None if fresh else _shared(forms)
     if html is None:
-        began, html = render_cards(forms=forms)
-        _share(forms, began, html)
+        html = _render_shared(forms)
     html = html.replace(CSRF_SLOT, csrf_token(request)).replace(TOKEN_SLOT, new_token())
     return mark_safe(html)  # written by pit_markup, which escapes every text
 

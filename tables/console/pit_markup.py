@@ -42,17 +42,17 @@ def _pace(f: TableFigures) -> str:
 def _tray_form(c: dict[str, Any]) -> str:
     """Ask the cage for a fill or a credit at this table (an open table only)."""
     pk, name, url = c["pk"], escape(c["name"]), escape(c["urls"]["tray"])
-    return (
-        f'{_form_opening(url)} data-testid="pit-tray-request">\n'
-        f"{_form_slots(f'tray{pk}')}"
+    return _form(
+        url,
+        f"tray{pk}",
         f'        <label for="tray-kind-{pk}"><span>Ask for</span><select id="tray-kind-{pk}" name="kind">'
         '<option value="fill">Fill (cage → tray)</option>'
         '<option value="credit">Credit (tray → cage)</option></select></label>\n'
         f'        <label for="tray-amount-{pk}"><span>Amount ($)</span>'
         f'<input type="text" inputmode="decimal" id="tray-amount-{pk}" name="amount" required></label>\n'
         f'        <button type="submit" class="btn" aria-label="Ask for a fill or credit at {name}">'
-        "Ask</button>\n"
-        "      </form>"
+        "Ask</button>\n",
+        test_id="pit-tray-request",
     )
 
 
@@ -60,36 +60,28 @@ def _limits_form(c: dict[str, Any]) -> str:
     """Set the table's minimum and maximum bet, filled in with the limits now."""
     pk, name, url = c["pk"], escape(c["name"]), escape(c["urls"]["limits"])
     low, high = escape(c["min_input"]), escape(c["max_input"])
-    return (
-        f"{_form_opening(url)}>\n"
-        f"{_form_slots(f'limits{pk}')}"
+    return _form(
+        url,
+        f"limits{pk}",
         f'        <label for="min-{pk}"><span>Min ($)</span><input type="text" inputmode="decimal"'
         f' id="min-{pk}" name="min_bet" value="{low}" required></label>\n'
         f'        <label for="max-{pk}"><span>Max ($)</span><input type="text" inputmode="decimal"'
         f' id="max-{pk}" name="max_bet" value="{high}" required></label>\n'
-        f'        <button type="submit" class="btn" aria-label="Change limits at {name}">Set</button>\n'
-        "      </form>"
+        f'        <button type="submit" class="btn" aria-label="Change limits at {name}">Set</button>\n',
     )
 
 
-def _form_opening(url: str) -> str:
-    """A pit form's tag, left open for its test id: posted by htmx, answered into the pit."""
+def _form(url: str, name: str, fields: str, *, test_id: str = "") -> str:
+    """A pit form around ``fields``: posted by htmx, answered into the pit, with the CSRF slot and
+    the one-time token slot (``name`` on the card) that each answer fills (``floor_cards``)."""
     return (
         f'<form class="limit-form" method="post" action="{url}" hx-post="{url}" hx-target="#pit-live"'
-        ' hx-disabled-elt="find button"'
-    )
-
-
-def _form_slots(name: str) -> str:
-    """The CSRF slot and the one-time token slot, which each answer fills (``floor_cards``)."""
-    return (
+        f' hx-disabled-elt="find button"{f' data-testid="{test_id}"' if test_id else ""}>\n'
         f'        <input type="hidden" name="csrfmiddlewaretoken" value="{CSRF_SLOT}">'
         f'<input type="hidden" name="token" value="{TOKEN_SLOT}-{name}">\n'
+        f"{fields}"
+        "      </form>"
     )
-
-
-def _admin_link(c: dict[str, Any]) -> str:
-    return f'<a href="{escape(c["urls"]["admin"])}">Open {escape(c["name"])} in the admin</a>'
 
 
 def _own_lines(form: str) -> str:
@@ -109,7 +101,7 @@ def card_html(c: dict[str, Any], *, tray: bool, limits: bool, admin: bool) -> st
     status, status_label = escape(c["status"]), escape(c["status_label"])
     tray_form = _tray_form(c) if tray and c["is_open"] else ""
     limits_form = _limits_form(c) if limits else ""
-    admin_link = _admin_link(c) if admin else ""
+    admin_link = f'<a href="{escape(c["urls"]["admin"])}">Open {name} in the admin</a>' if admin else ""
     return (
         f'\n    <article class="tcard" data-testid="pit-table" aria-labelledby="pit-table-{pk}">\n'
         f'      <h2 id="pit-table-{pk}">{name} <span class="badge {status}">{status_label}</span></h2>\n'

@@ -70,21 +70,18 @@ def sessions_with_tray_totals() -> QuerySet[TableSession]:
     )
 
 
-def _fills_and_credits(session: TableSession) -> tuple[int, int]:
+def win_so_far(session: TableSession, tray_balance: int) -> int:
+    """closer + credits - opener - fills; an open session uses the tray now as its provisional closer."""
+    if session.closed_at is not None and session.win is not None:
+        return session.win
     fills = getattr(session, "approved_fills", None)
     credits = getattr(session, "approved_credits", None)
     if fills is None or credits is None:  # a session fetched without the annotations
         fills = approved_total(session.table_id, TrayRequestKind.FILL, session.opened_at)
         credits = approved_total(session.table_id, TrayRequestKind.CREDIT, session.opened_at)
-    return int(fills), int(credits)
-
-
-def win_so_far(session: TableSession, tray_balance: int) -> int:
-    """closer + credits - opener - fills; an open session uses the tray now as its provisional closer."""
-    if session.closed_at is not None and session.win is not None:
-        return session.win
-    fills, credits = _fills_and_credits(session)
-    return table_win(opener=session.opening_inventory, closer=tray_balance, fills=fills, credits=credits)
+    return table_win(
+        opener=session.opening_inventory, closer=tray_balance, fills=int(fills), credits=int(credits)
+    )
 
 
 def tonight_start(now: dt.datetime | None = None) -> dt.datetime:
@@ -106,17 +103,6 @@ def win_tonight(table: Table, *, since: dt.datetime) -> int:
     if sessions is None:
         sessions = sessions_with_tray_totals().filter(_tonight(since), table=table)
     return sum(win_so_far(session, table.tray.balance) for session in sessions)
-
-
-def _live_round(table: Table) -> Round | None:
-    rounds: list[Round] = getattr(table, "live_rounds", [])
-    return rounds[0] if rounds else None
-
-
-def _open_session(table: Table) -> TableSession | None:
-    """The one session still open (a table has at most one), among tonight's: they include it."""
-    sessions: list[TableSession] = getattr(table, "sessions_tonight", [])
-    return next((session for session in sessions if session.closed_at is None), None)
 
 
 def _seated_now() -> Coalesce:
@@ -164,8 +150,9 @@ def floor_rows() -> list[FloorRow]:
     return [
         FloorRow(
             table=table,
-            session=_open_session(table),
-            live_round=_live_round(table),
+            # The one session still open (a table has at most one) is among tonight's: they include it.
+            session=next((s for s in table.sessions_tonight if s.closed_at is None), None),
+            live_round=next(iter(table.live_rounds), None),
             win_tonight=win_tonight(table, since=since),
             players=getattr(table, "seated_now", 0),
         )

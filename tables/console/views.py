@@ -9,7 +9,7 @@ logged with ``log_refused_action`` as the API does.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import wraps
 from typing import Any
 
@@ -40,7 +40,7 @@ from tables import services
 from tables.accounts import WALLET_PREFIX
 from tables.console import faro as faro_screen
 from tables.console import faro_markup, faro_partial, forms
-from tables.console.access import dealer_table
+from tables.console.access import dealer_table, found
 from tables.console.cards import card_label
 from tables.console.corrections import describe_action, last_action_words
 from tables.console.drawings import drawing_context, template_for
@@ -87,6 +87,7 @@ from tables.selectors import (
 from tables.services import OpeningPlan
 
 SERVICE_ERRORS = (DomainError, LedgerError, IllegalAction)
+NO_SUCH_DEAL = "No such deal at this table."
 FARO_ACTIONS = ("bet", "remove_bet", "soda", "turn", "last_turn", "call_turn")
 
 
@@ -99,7 +100,6 @@ class Flash:
     lines: tuple[str, ...] = ()
     form: str = ""
     replayed: bool = False
-    code: str = ""
     fill_cents: int = 0  # a tray short for a payout: the fill to offer (tables.console.opening)
 
     @classmethod
@@ -117,14 +117,11 @@ class Flash:
     def refused(
         cls, error: DomainError | LedgerError | IllegalAction, form: str, headline: str = ""
     ) -> Flash:
-        return cls(ok=False, headline=headline or error.message, form=form, code=error.code)
+        return cls(ok=False, headline=headline or error.message, form=form)
 
 
-@dataclass
-class Sticky:
-    """What the dealer had chosen in a refused form, so they fix one thing instead of starting over."""
-
-    values: dict[str, Any] = field(default_factory=dict)
+# What the dealer had chosen in a refused form, so they fix one thing instead of starting over.
+type Sticky = dict[str, Any]
 
 
 # --------------------------------------------------------------------------- sign in and home
@@ -192,14 +189,12 @@ def _faro_context(
     round_: Round, names: dict[int, str], seats: dict[int, int], sticky: Sticky, table: Table
 ) -> dict[str, Any]:
     public = round_.state
-    legal = legal_actions_of(round_) if round_.status in ("betting", "in_play") else []
-    chosen = sticky.values
-    selected_ranks = chosen.get("ranks", [])
+    legal = legal_actions_of(round_) if round_.status in LIVE_ROUND_STATUSES else []
     return {
-        "cells": faro_screen.layout_cells(public, selected_ranks),
+        "cells": faro_screen.layout_cells(public, sticky.get("ranks", [])),
         "chips": faro_screen.layout_chips(public, seats, names),
-        "targets": faro_screen.target_boxes(public, seats, names, chosen.get("target")),
-        "bets": faro_screen.bet_rows(public, seats, names),
+        "targets": faro_screen.target_boxes(public, seats, names, sticky.get("target")),
+        "bets": [faro_screen.bet_row(bet, seats, names) for bet in public.get("bets", [])],
         "casekeeper": faro_screen.casekeeper_rows(public),
         "picker": faro_screen.card_picker(legal),
         "call_orders": faro_screen.call_orders(legal, round_.rules),
@@ -240,7 +235,7 @@ def table_context(
         round_ = get_live_round(table)
         last_round = None if round_ else Round.objects.filter(table=table).order_by("-number").first()
     names, seats = _names(table, round_ or last_round)
-    sticky = sticky or Sticky()
+    sticky = sticky or {}
     context: dict[str, Any] = {
         "table": table,
         "title": GAME_TITLES.get(table.game, table.game),
@@ -248,7 +243,7 @@ def table_context(
         "round": round_,
         "last_round": last_round,
         "flash": flash,
-        "sticky": sticky.values,
+        "sticky": sticky,
         # Read only when drawn: a turn's answer shows none, and building the query cost 94 µs a tap.
         "pending": SimpleLazyObject(lambda: list(list_pending_tray_requests(table=table))),
         "names": names,
@@ -293,14 +288,14 @@ def _keying_context(actions: list[Offer], sticky: Sticky) -> dict[str, Any] | No
     if keyed is None:
         return None
     field = keyed.fields[0]
-    refused_here = sticky.values.get("action") == keyed.key
-    posted = sticky.values.get("posted", {}) if refused_here else {}
+    refused_here = sticky.get("action") == keyed.key
+    posted = sticky.get("posted", {}) if refused_here else {}
     keyed_cards = {slot.key: posted.get(input_name(field.name, slot.key), []) for slot in field.slots}
     return {
         "action": keyed,
         "slots": keying_screen(field.name, field.slots, keyed_cards),
         "others": [action for action in actions if action is not keyed],
-        "open": sticky.values.get("action", ""),
+        "open": sticky.get("action", ""),
     }
 
 
@@ -347,7 +342,7 @@ def perform_tap(
     work: Callable[[], dict[str, Any]],
     sticky: Sticky | None = None,
     on_refused: Callable[[IllegalAction], None] | None = None,
-    on_done: Callable[[dict[str, Any], bool], HttpResponse] | None = None,
+    on_done: Callable[[Outcome], HttpResponse] | None = None,
     checked: Table | None = None,
 ) -> HttpResponse:
     """Run one service call once per form token and show its outcome (or its error) in place.
@@ -376,7 +371,7 @@ def perform_tap(
             request, table_id, flash=flash, status=int(getattr(error, "status", 400)), sticky=sticky
         )
     if on_done is not None:
-        return on_done(outcome.result, outcome.replayed)
+        return on_done(outcome)
     return render_table(request, table_id, flash=Flash.done(outcome, form))
 
 
@@ -466,9 +461,9 @@ def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
         session = services.close_table(actor=actor_of(request), table_id=table_id, closing_inventory=count)
         return receipt(f"{session.table.name} is closed.", session=session.pk)
 
-    def summary(result: dict[str, Any], replayed: bool) -> HttpResponse:
-        session = TableSession.objects.select_related("table").get(pk=result["session"])
-        context = {"session": session, "table": session.table, "replayed": replayed}
+    def summary(outcome: Outcome) -> HttpResponse:
+        session = TableSession.objects.select_related("table").get(pk=outcome.result["session"])
+        context = {"session": session, "table": session.table, "replayed": outcome.replayed}
         return render_screen(request, "console/_summary.html", "console/summary.html", context)
 
     return perform_tap(request, table_id, form="close", work=work, on_done=summary)
@@ -477,9 +472,8 @@ def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
 @signed_in_get
 def session_summary(request: HttpRequest, table_id: int, session_id: int) -> HttpResponse:
     table = dealer_table(request.user, table_id)
-    session = TableSession.objects.filter(pk=session_id, table=table, closed_at__isnull=False).first()
-    if session is None:
-        raise NotAllowed("No such closed session at this table.", status=404)
+    closed = TableSession.objects.filter(pk=session_id, table=table, closed_at__isnull=False)
+    session = found(closed, "No such closed session at this table.")
     return render(request, "console/summary.html", {"session": session, "table": table, "replayed": False})
 
 
@@ -541,26 +535,17 @@ def tray_request(request: HttpRequest, table_id: int, kind: str) -> dict[str, An
     )
 
 
-def change_limits_work(request: HttpRequest, table_id: int) -> Callable[[], dict[str, Any]]:
-    """The limit change shared by the console and the pit view."""
-
-    def work() -> dict[str, Any]:
-        asked = forms.checked(forms.LimitsForm(request.POST)).cleaned_data
-        table = services.change_limits(
-            actor=actor_of(request), table_id=table_id, min_bet=asked["min_bet"], max_bet=asked["max_bet"]
-        )
-        limits = f"{format_dollars(table.min_bet)} \u2013 {format_dollars(table.max_bet)}"
-        return receipt(
-            f"Limits at {table.name} are now {limits}.",
-            "Bets already on the layout keep their size.",
-        )
-
-    return work
+def change_limits_work(request: HttpRequest, table_id: int) -> dict[str, Any]:
+    """The limit change, the console's tap (``change_limits``) and the pit view's (``pit.limits``)."""
+    asked = forms.checked(forms.LimitsForm(request.POST)).cleaned_data
+    table = services.change_limits(
+        actor=actor_of(request), table_id=table_id, min_bet=asked["min_bet"], max_bet=asked["max_bet"]
+    )
+    limits = f"{format_dollars(table.min_bet)} \u2013 {format_dollars(table.max_bet)}"
+    return receipt(f"Limits at {table.name} are now {limits}.", "Bets already on the layout keep their size.")
 
 
-@signed_in_post
-def change_limits(request: HttpRequest, table_id: int) -> HttpResponse:
-    return perform_tap(request, table_id, form="limits", work=change_limits_work(request, table_id))
+change_limits = table_tap("limits")(change_limits_work)
 
 
 # --------------------------------------------------------------------------- rounds
@@ -597,13 +582,6 @@ def start_deal(request: HttpRequest, table_id: int) -> dict[str, Any]:
     lines += [entry["message"] for entry in round_.context.get("sat_out", [])]
     title = GAME_TITLES.get(round_.game, round_.game)
     return receipt(f"{title} deal #{round_.number} started ({round_.shoe} shoe).", *lines)
-
-
-def _live_round(table_id: int, round_id: int) -> Round:
-    round_ = Round.objects.filter(pk=round_id, table_id=table_id).first()
-    if round_ is None:
-        raise NotAllowed("No such deal at this table.", status=404)
-    return round_
 
 
 def faro_payload(kind: str, data: QueryDict, read_round: Callable[[], Round]) -> dict[str, Any]:
@@ -645,17 +623,9 @@ def _faro_headline(kind: str, payload: Mapping[str, Any], round_: Round, names: 
 
 
 def _sticky_bet(data: QueryDict) -> Sticky:
-    return Sticky(
-        values={
-            "player": data.get("player", ""),
-            "ranks": data.getlist("ranks"),
-            "target": data.get("target", ""),
-            "amount": data.get("amount", ""),
-            "custom_amount": data.get("custom_amount", ""),
-            "coppered": bool(data.get("coppered")),
-            "order": data.get("order", ""),
-        }
-    )
+    """The bet form's choices as posted, to draw it again with them after a refusal."""
+    typed = {name: data.get(name, "") for name in ("player", "target", "amount", "custom_amount", "order")}
+    return {**typed, "ranks": data.getlist("ranks"), "coppered": bool(data.get("coppered"))}
 
 
 def _round_perform(
@@ -677,7 +647,7 @@ def _round_perform(
     attempt: dict[str, Any] = {}
 
     def work() -> dict[str, Any]:
-        payload = build(lambda: _live_round(table_id, round_id))
+        payload = build(lambda: found(Round.objects.filter(pk=round_id, table_id=table_id), NO_SUCH_DEAL))
         attempt["payload"] = payload
         version = forms.checked(forms.VersionForm(request.POST)).cleaned_data["version"]
         updated = attempt["saved"] = apply_round_action(
@@ -694,8 +664,8 @@ def _round_perform(
                 actor=actor_of(request), round_id=round_id, action=attempt["payload"], code=error.code
             )
 
-    def done(result: dict[str, Any], replayed: bool) -> HttpResponse:
-        flash = Flash.done(Outcome(result, replayed), form)
+    def done(outcome: Outcome) -> HttpResponse:
+        flash = Flash.done(outcome, form)
         saved = attempt.get("saved")  # None: a replayed token, whose screen is drawn whole
         if partial is not None and saved is not None:
             return partial(saved, flash)
@@ -720,9 +690,6 @@ def faro_action(request: HttpRequest, table_id: int, round_id: int, kind: str) -
     table = dealer_table(request.user, table_id)
     names, _ = _names(table, None)
 
-    def headline(payload: dict[str, Any], updated: Round) -> str:
-        return _faro_headline(kind, payload, updated, names)
-
     def answer_in_part(saved: Round, flash: Flash) -> HttpResponse:
         if kind in faro_partial.DEALING_KINDS:  # the last turn settles the deal: the whole screen
             dealt = faro_partial.dealt_answer if saved.status in LIVE_ROUND_STATUSES else None
@@ -741,7 +708,7 @@ def faro_action(request: HttpRequest, table_id: int, round_id: int, kind: str) -
         form=kind,
         sticky=sticky,
         build=lambda read_round: faro_payload(kind, request.POST, read_round),
-        headline=headline,
+        headline=lambda payload, updated: _faro_headline(kind, payload, updated, names),
         table=table,
         partial=answer_in_part if faro_partial.wanted(request, kind) else None,
     )
@@ -776,7 +743,7 @@ def game_action(request: HttpRequest, table_id: int, round_id: int) -> HttpRespo
         )
 
     # A refused keyed deal comes back with every card still keyed, its reason beside it.
-    sticky = Sticky(values={"action": key, "posted": dict(request.POST.lists())})
+    sticky = {"action": key, "posted": dict(request.POST.lists())}
     form = "keying" if key.startswith(f"{KEYED_DEAL}-") else "game"
     return _round_perform(
         request, table_id, round_id, form=form, build=build, headline=headline, sticky=sticky, table=table
@@ -787,7 +754,7 @@ def game_action(request: HttpRequest, table_id: int, round_id: int) -> HttpRespo
 def ask_correction(request: HttpRequest, table_id: int, round_id: int) -> HttpResponse:
     """The dealer's "ask a correction": nothing moves until the pit approves."""
     if not round_exists(round_id, table_id=table_id):
-        raise NotAllowed("No such deal at this table.", status=404)
+        raise NotAllowed(NO_SUCH_DEAL, status=404)
 
     def work() -> dict[str, Any]:
         asked = forms.checked(forms.CorrectionForm(request.POST)).cleaned_data

@@ -34,9 +34,7 @@ def duration(minutes: Any) -> str:
 
 @register.filter
 def joined(values: Any) -> str:
-    if not values:
-        return ""
-    return ", ".join(str(v) for v in values)
+    return ", ".join(str(v) for v in values or ())
 
 
 @register.filter

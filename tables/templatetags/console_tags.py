@@ -53,10 +53,10 @@ def inline_error(context: template.Context, here: Any) -> str:
     return mark_safe(panel_markup.inline_error(context.get("flash"), here))  # escaped there
 
 
-@register.simple_tag(takes_context=True)
-def seat_balance(context: template.Context, row: Any) -> SafeString:
-    """A seat row's chips (``panel_markup.seat_balance``), out of band where the context says so."""
-    return panel_markup.seat_balance(row["player"].pk, row["balance"], oob=bool(context.get("oob")))
+@register.simple_tag
+def seat_balance(row: Any) -> SafeString:
+    """A seat row's chips (``panel_markup.seat_balance``)."""
+    return panel_markup.seat_balance(row["player"].pk, row["balance"])
 
 
 @register.simple_tag(takes_context=True)
@@ -67,32 +67,27 @@ def correction_panel(context: template.Context) -> SafeString:
         table_id=context["table"].pk,
         correction=context["correction"],
         flash=context.get("flash"),
-        oob=bool(context.get("oob")),
     )
 
 
-@register.simple_tag(takes_context=True)
-def faro_deal_panel(context: template.Context) -> SafeString:
-    """The Faro dealing panel (``faro_markup.deal_panel``) from the screen's context."""
-    return faro_markup.deal_panel(context["request"], **_faro_panel_context(context))
+FARO_PANELS = {
+    "deal": faro_markup.deal_panel,
+    "bets": faro_markup.bets_panel,
+    "picker": faro_markup.picker_panel,
+}
 
 
 @register.simple_tag(takes_context=True)
-def faro_bets_panel(context: template.Context) -> SafeString:
-    """The Faro bets panel (``faro_markup.bets_panel``) from the screen's context."""
-    return faro_markup.bets_panel(context["request"], **_faro_panel_context(context))
-
-
-@register.simple_tag(takes_context=True)
-def faro_picker_panel(context: template.Context) -> SafeString:
-    """A manual shoe's card picker (``faro_markup.picker_panel``) from the screen's context."""
-    return faro_markup.picker_panel(context["request"], **_faro_panel_context(context))
+def faro_panel(context: template.Context, name: str) -> SafeString:
+    """A Faro panel of ``FARO_PANELS`` (``faro_markup``'s dealing panel, bets, card picker) from the
+    screen's context."""
+    return FARO_PANELS[name](context["request"], **faro_markup.panel_args(context))
 
 
 @register.simple_tag(takes_context=True)
 def faro_keeper_panel(context: template.Context) -> SafeString:
     """The casekeeper (``faro_markup.keeper_panel``) from the screen's context."""
-    return faro_markup.keeper_panel(context["faro"]["casekeeper"], oob=bool(context.get("oob")))
+    return faro_markup.keeper_panel(context["faro"]["casekeeper"], oob=False)
 
 
 @register.simple_tag(takes_context=True)
@@ -104,25 +99,18 @@ def receipt(context: template.Context) -> SafeString:
 @register.simple_tag(takes_context=True)
 def tray_balance(context: template.Context) -> SafeString:
     """The header's tray balance (``panel_markup.tray_balance``) from the screen's context."""
-    return panel_markup.tray_balance(context["table"].tray.balance, oob=bool(context.get("oob")))
+    return panel_markup.tray_balance(context["table"].tray.balance)
 
 
 @register.simple_tag(takes_context=True)
 def faro_bet_form(context: template.Context) -> SafeString:
     """The Faro bet form (``faro_markup.bet_form``) from the screen's context."""
     return faro_markup.bet_form(
-        context["request"], seats=context["seats"], sticky=context["sticky"], **_faro_panel_context(context)
+        context["request"],
+        seats=context["seats"],
+        sticky=context["sticky"],
+        **faro_markup.panel_args(context),
     )
-
-
-def _faro_panel_context(context: template.Context) -> dict[str, Any]:
-    return {
-        "table": context["table"],
-        "round_": context["round"],
-        "faro": context["faro"],
-        "flash": context.get("flash"),
-        "oob": bool(context.get("oob")),
-    }
 
 
 @register.filter
