@@ -21,7 +21,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _pacific(settings: object) -> None:
+def _pacific(settings: object, system_accounts: None) -> None:
+    """A Pacific casino with its house accounts (a flushing test before this one removes them)."""
     settings.CASINO_TIME_ZONE = "America/Los_Angeles"  # type: ignore[attr-defined]
     settings.GAMING_DAY_ROLLOVER_HOUR = 6  # type: ignore[attr-defined]
 
