@@ -14,6 +14,7 @@ from celery.contrib.testing.worker import start_worker
 from kombu import pools
 
 from casino.celery import app as celery_app
+from tests import stages
 
 
 def route_all_tasks_to(queue: str | None) -> None:
@@ -31,6 +32,7 @@ def forget_routes() -> None:
 @contextmanager
 def worker_on(queue: str) -> Iterator[Any]:
     """A real worker (not ``task_always_eager``) on the Redis broker and result backend."""
+    stages.require("worker", "a real Celery worker")
     try:
         with start_worker(
             celery_app,

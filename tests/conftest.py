@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from casino.models import Player, Role, User
 from ledger.services import ensure_system_accounts
-from tests import factories
+from tests import factories, stages
 from tests.browser import ARGS, CHROMIUM, SHOTS
 from tests.celery_support import route_all_tasks_to
 
@@ -134,8 +134,27 @@ def task_queue() -> Iterator[str]:
     route_all_tasks_to(None)
 
 
-@pytest.fixture(scope="module")
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks from fixtures (tests/stages.py), and browser tests after every other test: the one
+    Chromium of the run (and the event loop Playwright keeps, for which Django's async-safety
+    check is relaxed) then lives only while they run, whichever selection a run makes."""
+    for item in items:
+        stages.classify(item)
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    stages.running(item)
+
+
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    stages.running(None)
+
+
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
+    """One Chromium for the whole run; each test opens a fresh context (tests/browser.open_page)."""
     if not os.path.exists(CHROMIUM):
         pytest.fail(
             f"Chromium is missing at {CHROMIUM}: run `bash deploy/scripts/setup` "

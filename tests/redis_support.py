@@ -21,6 +21,7 @@ import redis
 
 from casino.celery import app as celery_app
 from casino.task_sending import forget_send_pools
+from tests import stages
 from tests.celery_support import forget_broker_pools, forget_routes
 
 
@@ -34,6 +35,7 @@ class PrivateRedis:
     """One ``redis-server`` of the test's own (see the module docstring)."""
 
     def __init__(self, directory: Path) -> None:
+        stages.require("outage", "a Redis of its own")
         self.directory = directory
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"

@@ -6,7 +6,12 @@ from casino.settings.base import CACHES, env
 DEBUG = False
 SECRET_KEY = "test-only-secret-key-not-for-production-use-0123456789"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-CACHES["default"]["KEY_PREFIX"] = env("CACHE_KEY_PREFIX", default="casekeeper-test")
+# Each pytest-xdist worker has its own test database (pytest-django adds the worker's id to its
+# name) and its own cache keys, so two workers never see each other's cached pit floor.
+_XDIST_WORKER = env("PYTEST_XDIST_WORKER", default="")
+CACHES["default"]["KEY_PREFIX"] = env("CACHE_KEY_PREFIX", default="casekeeper-test") + (
+    f"-{_XDIST_WORKER}" if _XDIST_WORKER else ""
+)
 # A full run signs in thousands of times a minute from one address. Only failed sign-ins count
 # towards a lockout (casino/login_guard.py), and they are rows in the test database, which each
 # test rolls back or flushes; tests that fail sign-ins on purpose use tests/conftest.py's

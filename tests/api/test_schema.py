@@ -127,12 +127,43 @@ def test_the_list_above_is_api_md() -> None:
     assert _api_md_endpoints(SECTIONS) <= listed
 
 
-@pytest.mark.skipif(not API_MD.exists(), reason="the shared API.md is not on this machine")
-def test_every_endpoint_of_every_section_of_api_md_is_in_the_schema(schema: dict[str, Any]) -> None:
-    """The whole contract, rounds to alerts, not only the sections listed above."""
-    have = {(method.upper(), _shape(path)) for path, ops in schema["paths"].items() for method in ops}
+# The sections API.md gained in 2026-12 and the open issue that builds each. Their endpoints
+# are not all served yet; every other section's are. A section leaves this map in the change
+# that serves the last of its endpoints (the second test below fails until it does).
+SECTIONS_BEING_BUILT = {
+    "## Chips, counts and slips": 46,
+    "## The drop and the count": 47,
+    "## Credit and cash compliance": 48,
+    "## Evidence": 49,
+}
 
-    assert sorted(_api_md_endpoints() - have) == []
+
+def _titles() -> tuple[str, ...]:
+    return tuple("## " + section.splitlines()[0] for section in API_MD.read_text().split("\n## ")[1:])
+
+
+def _served(schema: dict[str, Any]) -> set[tuple[str, str]]:
+    return {(method.upper(), _shape(path)) for path, ops in schema["paths"].items() for method in ops}
+
+
+@pytest.mark.skipif(not API_MD.exists(), reason="the shared API.md is not on this machine")
+def test_every_endpoint_of_every_built_section_of_api_md_is_in_the_schema(schema: dict[str, Any]) -> None:
+    """The whole contract, rounds to alerts, not only the sections listed above."""
+    built = tuple(title for title in _titles() if not title.startswith(tuple(SECTIONS_BEING_BUILT)))
+
+    assert sorted(_api_md_endpoints(built) - _served(schema)) == []
+
+
+@pytest.mark.skipif(not API_MD.exists(), reason="the shared API.md is not on this machine")
+@pytest.mark.parametrize("section", SECTIONS_BEING_BUILT)
+def test_a_section_being_built_is_in_api_md_and_still_lacks_an_endpoint(
+    section: str, schema: dict[str, Any]
+) -> None:
+    """Once all of a section's endpoints are served, it leaves SECTIONS_BEING_BUILT."""
+    assert any(title.startswith(section) for title in _titles()), f"API.md has no section {section!r}"
+    assert _api_md_endpoints((section,)) - _served(schema), (
+        f"every endpoint of {section!r} is served: remove it from SECTIONS_BEING_BUILT"
+    )
 
 
 def test_money_moving_posts_document_the_idempotency_key(schema: dict[str, Any]) -> None:

@@ -40,6 +40,8 @@ from tests.celery_support import forget_routes, worker_on
 from tests.deploy.test_faults import Broker, backends, held, start_worker, wait_for
 from tests.redis_support import PrivateRedis, celery_broker, private_redis
 
+pytestmark = pytest.mark.outage
+
 SLOW_SEND = 3.0  # seconds; the send gives up after ~0.2 s (TASK_SEND_TIMEOUT_SECONDS), before the fix: never
 
 

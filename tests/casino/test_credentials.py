@@ -212,6 +212,7 @@ def test_beat_purges_tokens_with_a_task_the_worker_knows() -> None:
         assert scheduled["task"] in celery_app.tasks, scheduled
 
 
+@pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_runs_the_purge(task_queue: str) -> None:
     made = _tokens(staff(Role.DEALER))

@@ -72,6 +72,7 @@ def test_beat_purges_idempotency_records_with_a_task_the_worker_knows() -> None:
     assert entry["task"] in celery_app.tasks
 
 
+@pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_runs_the_purge(task_queue: str) -> None:
     user = factories.staff("cashier")

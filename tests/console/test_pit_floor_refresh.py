@@ -25,7 +25,7 @@ from tests.celery_support import worker_on
 from tests.console.conftest import Floor, build_floor
 from tests.console.test_pit_shared_floor import poll, tray_shown
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 PIT_BOSS_FORMS = CardForms(can_request_tray=True, can_change_limits=True, can_use_admin=True)
 

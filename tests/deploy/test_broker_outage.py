@@ -29,6 +29,7 @@ from tests.factories import ApiFloor, table_money
 from tests.redis_support import PrivateRedis
 
 pytestmark = [
+    pytest.mark.outage,
     pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("system_accounts"),

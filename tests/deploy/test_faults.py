@@ -55,7 +55,7 @@ from tests import factories
 from tests.celery_support import forget_broker_pools, forget_routes
 from tests.redis_support import free_port
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.outage, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent  # the virtualenv running pytest has celery and gunicorn

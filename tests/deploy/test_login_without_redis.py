@@ -24,6 +24,8 @@ from tests import redis_support
 from tests.factories import PASSWORD, staff
 from tests.redis_support import PrivateRedis
 
+pytestmark = pytest.mark.outage
+
 TOKEN_URL = "/api/v1/auth/token"
 
 
