@@ -1,6 +1,6 @@
 """Who may do what: role checks, the floor's policy table, and ``access_*`` helpers (Zulip style).
 
-The floor's rules (``FLOOR_POLICY``) are the "Who may do what" table of the README, read off
+The floor's rules (``FLOOR_POLICY``) are the "Who may do what" table of docs/roles.md, read off
 API.md; services enforce them, the console and its templates ask the same table what to
 show, and tests/api/test_permissions.py checks every cell over HTTP.
 """

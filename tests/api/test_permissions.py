@@ -1,6 +1,6 @@
 """Who may call what: every role against every endpoint of API.md, one HTTP request per cell.
 
-``MATRIX`` is the README's "Who may do what" table, written out as data (and checked to be
+``MATRIX`` is the "Who may do what" table of docs/roles.md, written out as data (and checked to be
 that table word for word), read off API.md's "who" column. Each cell expands to the test's
 columns: an allowed role gets the endpoint's success status, a role that may not do the
 thing gets 403, a player asking for another player's data gets 404. Separation of duties
@@ -24,11 +24,11 @@ from tables.services import request_tray_change
 from tests.api.world import ENDPOINTS, ROLES, World
 from tests.api.world_floor import EXTRAS, FLOOR_ENDPOINTS, build_floor_extras
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROLES_DOC = Path(__file__).resolve().parents[2] / "docs" / "roles.md"
 README_ROLES = ("admin", "pit_boss", "dealer", "cashier", "auditor", "player")
 Y, A, OWN, N, S = "yes", "assigned", "own", "—", "yes¹"  # S: never the requester (see below)
 
-# The README table: endpoint → (admin, pit_boss, dealer, cashier, auditor, player).
+# The docs/roles.md table: endpoint → (admin, pit_boss, dealer, cashier, auditor, player).
 MATRIX: dict[str, tuple[str, str, str, str, str, str]] = {
     #                                          admin pit  dealer cash aud  player
     "GET /me":                                 (Y, Y, Y, Y, Y, Y),
@@ -95,7 +95,7 @@ def _success(endpoint: str) -> int:
 
 
 def _expected(endpoint: str, role: str) -> int:
-    """One README cell, seen from one of the test's columns (ROLES)."""
+    """One cell of that table, seen from one of the test's columns (ROLES)."""
     cell = MATRIX[endpoint][README_ROLES.index(COLUMN[role])]
     if cell in (Y, S) or (cell == A and role == "dealer_assigned") or (cell == OWN and role == "player_self"):
         return _success(endpoint)
@@ -115,7 +115,7 @@ def floor_world(world: World, django_db_blocker: DjangoDbBlocker) -> Iterator[Wo
 
 
 def _readme_table() -> dict[str, tuple[str, ...]]:
-    text = README.read_text()
+    text = ROLES_DOC.read_text()
     section = text.split("<!-- roles-table:", 1)[1].split("\n\n", 1)[0]
     rows: dict[str, tuple[str, ...]] = {}
     for line in section.splitlines():
@@ -126,7 +126,7 @@ def _readme_table() -> dict[str, tuple[str, ...]]:
     return rows
 
 
-def test_the_matrix_is_the_readme_table() -> None:
+def test_the_matrix_is_the_roles_doc_table() -> None:
     assert _readme_table() == MATRIX
 
 
