@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -234,22 +234,48 @@ def _spread(buckets: list[float], day_start: dt.datetime, begin: dt.datetime, en
         cursor = step_end
 
 
+Span = tuple[dt.datetime, dt.datetime]
+
+
+def seconds_covered(spans: Iterable[Span]) -> float:
+    """Seconds inside at least one of ``spans`` (begin, end): a dealer who holds two tables at
+    once is on shift once, so overlapping shifts count their common time one time. The audit's
+    dealer minutes and the dealers' pace both count time this way."""
+    total = 0.0
+    run: Span | None = None  # the overlapping spans merged so far
+    for begin, end in sorted(span for span in spans if span[1] > span[0]):
+        if run is not None and begin <= run[1]:
+            run = (run[0], max(run[1], end))
+            continue
+        if run is not None:
+            total += (run[1] - run[0]).total_seconds()
+        run = (begin, end)
+    if run is not None:
+        total += (run[1] - run[0]).total_seconds()
+    return total
+
+
 def dealer_performance(*, dealer_id: int, day: dt.date) -> dict[str, Any]:
     return dealers_performance(dealer_ids=[dealer_id], day=day)[dealer_id]
 
 
 def dealers_performance(*, dealer_ids: Sequence[int], day: dt.date) -> dict[int, dict[str, Any]]:
-    """Minutes on shift, pace, handle, win and refusals per dealer: three queries for any number."""
+    """Minutes on shift, pace, handle, win and refusals per dealer: three queries for any number.
+
+    Minutes are the time the dealer held any table (``seconds_covered``), and pace is their
+    decisions per hour of it, so a dealer holding two tables at once is not on shift twice.
+    """
     start, end = gaming_day_bounds(day)
     now = timezone.now()
     ids = list(dealer_ids)
-    seconds = dict.fromkeys(ids, 0.0)
+    spans: dict[int, list[Span]] = {dealer_id: [] for dealer_id in ids}
     for dealer_id, started_at, ended_at in (
         DealerShift.objects.filter(dealer_id__in=ids, started_at__lt=end)
         .filter(Q(ended_at__isnull=True) | Q(ended_at__gt=start))
         .values_list("dealer_id", "started_at", "ended_at")
     ):
-        seconds[dealer_id] += max((min(ended_at or now, end) - max(started_at, start)).total_seconds(), 0)
+        spans[dealer_id].append((max(started_at, start), min(ended_at or now, end)))
+    seconds = {dealer_id: seconds_covered(spans[dealer_id]) for dealer_id in ids}
     totals = {
         row["dealer_id"]: row
         for row in RoundStat.objects.filter(dealer_id__in=ids, ended_at__gte=start, ended_at__lt=end)
