@@ -53,6 +53,34 @@ def lock_round(*, round_id: int) -> Round | None:
     return Round.objects.select_for_update(of=("self",)).get(pk=round_id)
 
 
+# The same two rows, held only against deletion and key changes (what a foreign key needs).
+_SHARE_TABLE_OF_ROUND = (
+    f"SELECT t.id FROM {Table._meta.db_table} AS t "
+    f"WHERE t.id = (SELECT r.table_id FROM {Round._meta.db_table} AS r WHERE r.id = %s) "
+    "FOR KEY SHARE OF t"
+)
+_SHARE_ROUND = f"SELECT r.id FROM {Round._meta.db_table} AS r WHERE r.id = %s FOR KEY SHARE OF r"
+
+
+def share_round(*, round_id: int) -> int | None:
+    """Hold a round and its table as a new row pointing at both needs them (``FOR KEY SHARE``),
+    in the order every writer locks them: the table, then the round. Returns the table's id
+    (None: no such round). Call it inside the inserting transaction.
+
+    For writers that only insert such a row (a refused action's log). PostgreSQL checks those
+    foreign keys at COMMIT in its triggers' order, the round before the table; against an action
+    that holds the table and waits for the round, that is a deadlock (issue 44). Held here
+    first, in the action's order, the checks at COMMIT find both rows already held.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(_SHARE_TABLE_OF_ROUND, [round_id])
+        row = cursor.fetchone()
+        if row is None:
+            return None
+        cursor.execute(_SHARE_ROUND, [round_id])
+    return int(row[0])
+
+
 def lock_tray_request(*, request_id: int) -> TrayRequest:
     return (
         TrayRequest.objects.select_for_update(of=("self",))

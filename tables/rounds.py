@@ -44,7 +44,7 @@ from tables.games.errors import IllegalAction
 from tables.games.input_checks import is_int
 from tables.games.registry import engine_for
 from tables.games.shoe import commitment_for, shuffle
-from tables.locks import lock_table, lock_table_of_round
+from tables.locks import lock_table, lock_table_of_round, share_round
 from tables.models import (
     LIVE_ROUND_STATUSES,
     Correction,
@@ -579,17 +579,22 @@ def _wallets_of(moved: Sequence[Settlement], *, seated: Mapping[int, str]) -> di
     return wallets
 
 
+@transaction.atomic
 def log_refused_action(*, actor: User, round_id: int, action: Any, code: str) -> None:
-    """Refusals are kept (outside the refused transaction) for dealer metrics and detection."""
-    round_ = Round.objects.filter(pk=round_id).only("pk", "table_id").first()
-    if round_ is None:
+    """Refusals are kept (outside the refused transaction) for dealer metrics and detection.
+
+    The row points at the round and its table: both are held first, in the actions' order
+    (``share_round``), or its foreign-key checks would take them the other way round.
+    """
+    table_id = share_round(round_id=round_id)
+    if table_id is None:
         return
     player = action.get("player") if isinstance(action, dict) else None
     valid_player = is_int(player) and Player.objects.filter(pk=player).exists()
     REFUSED_ACTIONS.labels(code).inc()
     RefusedAction.objects.create(
-        table_id=round_.table_id,
-        round=round_,
+        table_id=table_id,
+        round_id=round_id,
         actor=actor,
         player_id=player if valid_player else None,
         code=code,

@@ -36,9 +36,9 @@ class TableFigures:
     handle_today: int
     hold_today: float | None
     occupancy_now: float | None  # average players seated so far this hour
-    dealer_pace: float | None  # decisions per hour on shift today
+    dealer_pace: float | None  # the dealer's decisions per hour on shift today, at all their tables
     dealer_decisions: int
-    dealer_minutes: int
+    dealer_minutes: int  # time they held any table: two tables at once count once (dealers_performance)
 
     @property
     def hold_text(self) -> str:

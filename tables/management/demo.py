@@ -1,8 +1,8 @@
-"""The demo floor: seven tables, one dealer, last night dealt and audited, tonight seated.
+"""The demo floor: seven tables, a dealer at each, last night dealt and audited, tonight seated.
 
 ``load_demo_data`` calls these in order. Every write goes through the services the console
 and the API use: tables are created and assigned by the pit boss, opened and closed with
-counted trays by the dealer, rounds are dealt by ``tables.simulation.night``'s bots, and the
+counted trays by each table's dealer, rounds are dealt by ``tables.simulation.night``'s bots, and the
 past gaming day is closed and audited by ``tables.audit.services``. Each step looks at what is
 there first, so a second run adds nothing.
 """
@@ -10,7 +10,7 @@ there first, so a second run adds nothing.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +24,7 @@ from tables import services
 from tables.audit.services import request_audit, run_audit
 from tables.models import AuditReport, AuditStatus, Round, RoundStatus, Seat, Table, TableSession, TableStatus
 from tables.selectors import last_closing_count
-from tables.simulation.night import Night, NightConfig, evening_of
+from tables.simulation.night import Night, NightConfig, dealer_of, evening_of
 
 DEMO_SEED = 2026
 TOP_UP_BELOW = 20_000  # a player with less than $200 left buys in again tonight
@@ -62,10 +62,14 @@ TABLES = [
 ]
 
 
-def ensure_tables(*, pit_boss: User, dealer: User) -> list[Table]:
-    """The demo tables, each with ``dealer`` assigned (one dealer may deal many tables)."""
+def ensure_tables(*, pit_boss: User, dealers: Sequence[User]) -> list[Table]:
+    """The demo tables, each with its own dealer assigned: ``dealers`` in ``TABLES``' order.
+
+    One person dealing every table at once would be on shift seven times over in the audit
+    and give every pit card the same pace.
+    """
     tables = []
-    for spec in TABLES:
+    for spec, dealer in zip(TABLES, dealers, strict=True):
         table = Table.objects.filter(name=spec.name).first()
         if table is None:
             table = services.create_table(actor=pit_boss, **spec.create_kwargs())
@@ -88,7 +92,7 @@ def last_night_moment() -> dt.datetime:
     return evening_of(day)
 
 
-def _seat(table: Table, dealer: User, players: list[Player], want: int, *, start: int) -> int:
+def _seat(table: Table, players: list[Player], want: int, *, start: int) -> int:
     """Seat ``want`` players (counting those seated) from ``players``, beginning at ``start``;
     returns where the next table should begin."""
     seated = Seat.objects.filter(table=table, left_at__isnull=True).count()
@@ -99,14 +103,14 @@ def _seat(table: Table, dealer: User, players: list[Player], want: int, *, start
         index += 1
         if player.pk in busy:
             continue
-        services.seat_player(actor=dealer, table_id=table.pk, player_id=player.pk)
+        services.seat_player(actor=dealer_of(table), table_id=table.pk, player_id=player.pk)
         busy.add(player.pk)
         seated += 1
     return index
 
 
 def deal_last_night(
-    *, tables: list[Table], players: list[Player], dealer: User, advance: Callable[[dt.timedelta], Any]
+    *, tables: list[Table], players: list[Player], advance: Callable[[dt.timedelta], Any]
 ) -> int:
     """Open every table with its counted tray and seat it, deal a few passes, close on the count.
 
@@ -117,8 +121,8 @@ def deal_last_night(
     night = Night(NightConfig(seed=DEMO_SEED))
     start = 0
     for spec, table in zip(TABLES, tables, strict=True):
-        services.open_table(actor=dealer, table_id=table.pk, opening_inventory=spec.opener)
-        start = _seat(table, dealer, players, spec.seats_last_night, start=start)
+        services.open_table(actor=dealer_of(table), table_id=table.pk, opening_inventory=spec.opener)
+        start = _seat(table, players, spec.seats_last_night, start=start)
     for number in range(1, max(spec.rounds_last_night for spec in TABLES) + 1):
         advance(PASS_LENGTH)
         for spec, table in zip(TABLES, tables, strict=True):
@@ -128,7 +132,7 @@ def deal_last_night(
     for spec, table in zip(TABLES, tables, strict=True):
         table.tray.refresh_from_db()
         count = table.tray.balance - min(spec.short_at_close, table.tray.balance)
-        services.close_table(actor=dealer, table_id=table.pk, closing_inventory=count)
+        services.close_table(actor=dealer_of(table), table_id=table.pk, closing_inventory=count)
     return Round.objects.filter(table__in=tables, status=RoundStatus.SETTLED).count()
 
 
@@ -150,7 +154,7 @@ def audit_last_day(*, tables: list[Table], auditor: User) -> AuditReport | None:
     return run_audit(report_id=report.pk, task_id=report.task_id)
 
 
-def open_tonight(*, tables: list[Table], players: list[Player], dealer: User, cashier: User) -> None:
+def open_tonight(*, tables: list[Table], players: list[Player], cashier: User) -> None:
     """Tonight: players short of chips buy in, the tables open on last night's count, players sit."""
     for player in players:
         player.wallet.refresh_from_db()
@@ -163,5 +167,5 @@ def open_tonight(*, tables: list[Table], players: list[Player], dealer: User, ca
         table.refresh_from_db()
         if table.status == TableStatus.CLOSED:
             count = last_closing_count(table) or spec.opener
-            services.open_table(actor=dealer, table_id=table.pk, opening_inventory=count)
-        start = _seat(table, dealer, players, spec.seats_tonight, start=start)
+            services.open_table(actor=dealer_of(table), table_id=table.pk, opening_inventory=count)
+        start = _seat(table, players, spec.seats_tonight, start=start)

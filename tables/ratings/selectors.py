@@ -3,21 +3,51 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from ledger.gaming_day import gaming_day_bounds
-from tables.models import MILLI, DealerShift, RefusedAction, RoundStat, Seat, TrayRequest, TrayRequestStatus
+from tables.models import (
+    LIVE_ROUND_STATUSES,
+    MILLI,
+    DealerShift,
+    RefusedAction,
+    Round,
+    RoundStat,
+    RoundStatus,
+    Seat,
+    TrayRequest,
+    TrayRequestStatus,
+)
+from tables.ratings.compute import PlayerFigures
+from tables.ratings.services import round_figures, sittings_for
+
+
+def _unrated_deals_during(*, table_id: Any, seated_at: Any, left_at: Any) -> QuerySet[Round]:
+    """Deals at a table that overlap a sitting and have no rating rows yet: one still being dealt,
+    or one settled whose rating task has not run. Voided deals are never rated: none of them.
+
+    A sitting still open (``left_at`` NULL) overlaps none: ``started_at <= NULL`` is never true.
+    """
+    return (
+        Round.objects.filter(table_id=table_id, started_at__lte=left_at, stat__isnull=True)
+        .filter(status__in=[*LIVE_ROUND_STATUSES, RoundStatus.SETTLED])
+        .filter(Q(ended_at__isnull=True) | Q(ended_at__gte=seated_at))
+    )
 
 
 def list_sittings(*, player_id: int) -> QuerySet[Seat]:
-    """A player's sittings, newest first, each annotated with its rating sums (one query)."""
+    """A player's sittings, newest first, each annotated with its rating sums (one query), and
+    with ``in_unrated_deal``: the player left during a deal not rated yet (``sitting_row``)."""
+    unrated = _unrated_deals_during(
+        table_id=OuterRef("table_id"), seated_at=OuterRef("seated_at"), left_at=OuterRef("left_at")
+    )
     return (
         Seat.objects.filter(player_id=player_id)
         .select_related("table")
@@ -27,16 +57,44 @@ def list_sittings(*, player_id: int) -> QuerySet[Seat]:
             n_bets=Coalesce(Sum("stats__bets"), 0),
             n_theo_milli=Coalesce(Sum("stats__theo_milli"), 0),
             n_result=Coalesce(Sum("stats__result"), 0),
+            in_unrated_deal=Exists(unrated),
         )
         .order_by("-seated_at", "-pk")
     )
 
 
+def decided_before_leaving(seat: Seat) -> PlayerFigures:
+    """The sitting's part of deals not rated yet: a Faro punter may leave mid-deal once nothing
+    of theirs is on the layout, so what was decided by then is all the deal will ever give them.
+
+    The same figures ``rate_round`` writes once the deal is rated, given to the same sitting
+    (``sittings_for``); from then on the rows count them and this finds no deal, so nothing is
+    counted twice.
+    """
+    part = PlayerFigures()
+    deals = _unrated_deals_during(table_id=seat.table_id, seated_at=seat.seated_at, left_at=seat.left_at)
+    for round_ in deals.order_by("pk"):
+        mine = round_figures(round_).players.get(seat.player_id)
+        if mine is None or sittings_for(round_, [seat.player_id]).get(seat.player_id) != seat.pk:
+            continue
+        part.handle += mine.handle
+        part.result += mine.result
+        part.bets += mine.bets
+        part.decisions += mine.decisions
+        part.theo_milli += mine.theo_milli
+    return part
+
+
 def sitting_row(seat: Any) -> dict[str, Any]:
-    """One API row; theo adds the sitting's time rake and is rounded to the cent only here."""
+    """One API row; theo adds the sitting's time rake and is rounded to the cent only here.
+
+    A sitting that ended during a deal not rated yet adds its part of it (``decided_before_leaving``).
+    """
     ended = seat.left_at
     minutes = int(((ended or timezone.now()) - seat.seated_at).total_seconds() // 60)
-    theo_milli = seat.n_theo_milli + seat.time_rake_paid * MILLI
+    part = decided_before_leaving(seat) if seat.in_unrated_deal else PlayerFigures()
+    handle, bets = seat.n_handle + part.handle, seat.n_bets + part.bets
+    theo_milli = seat.n_theo_milli + part.theo_milli + seat.time_rake_paid * MILLI
     theo = round(theo_milli / MILLI)
     return {
         "table": seat.table_id,
@@ -44,11 +102,11 @@ def sitting_row(seat: Any) -> dict[str, Any]:
         "started": seat.seated_at,
         "ended": ended,
         "minutes": minutes,
-        "decisions": seat.n_decisions,
-        "handle": seat.n_handle,
-        "average_bet": seat.n_handle // seat.n_bets if seat.n_bets else 0,
+        "decisions": seat.n_decisions + part.decisions,
+        "handle": handle,
+        "average_bet": handle // bets if bets else 0,
         "theo": theo,
-        "result": seat.n_result,
+        "result": seat.n_result + part.result,
         # A sitting whose bets favoured the player (Faro's odd early in a deal) earns no comps.
         "comp_points": max(int(theo_milli * settings.COMP_RATE // MILLI), 0),
     }
@@ -176,22 +234,48 @@ def _spread(buckets: list[float], day_start: dt.datetime, begin: dt.datetime, en
         cursor = step_end
 
 
+Span = tuple[dt.datetime, dt.datetime]
+
+
+def seconds_covered(spans: Iterable[Span]) -> float:
+    """Seconds inside at least one of ``spans`` (begin, end): a dealer who holds two tables at
+    once is on shift once, so overlapping shifts count their common time one time. The audit's
+    dealer minutes and the dealers' pace both count time this way."""
+    total = 0.0
+    run: Span | None = None  # the overlapping spans merged so far
+    for begin, end in sorted(span for span in spans if span[1] > span[0]):
+        if run is not None and begin <= run[1]:
+            run = (run[0], max(run[1], end))
+            continue
+        if run is not None:
+            total += (run[1] - run[0]).total_seconds()
+        run = (begin, end)
+    if run is not None:
+        total += (run[1] - run[0]).total_seconds()
+    return total
+
+
 def dealer_performance(*, dealer_id: int, day: dt.date) -> dict[str, Any]:
     return dealers_performance(dealer_ids=[dealer_id], day=day)[dealer_id]
 
 
 def dealers_performance(*, dealer_ids: Sequence[int], day: dt.date) -> dict[int, dict[str, Any]]:
-    """Minutes on shift, pace, handle, win and refusals per dealer: three queries for any number."""
+    """Minutes on shift, pace, handle, win and refusals per dealer: three queries for any number.
+
+    Minutes are the time the dealer held any table (``seconds_covered``), and pace is their
+    decisions per hour of it, so a dealer holding two tables at once is not on shift twice.
+    """
     start, end = gaming_day_bounds(day)
     now = timezone.now()
     ids = list(dealer_ids)
-    seconds = dict.fromkeys(ids, 0.0)
+    spans: dict[int, list[Span]] = {dealer_id: [] for dealer_id in ids}
     for dealer_id, started_at, ended_at in (
         DealerShift.objects.filter(dealer_id__in=ids, started_at__lt=end)
         .filter(Q(ended_at__isnull=True) | Q(ended_at__gt=start))
         .values_list("dealer_id", "started_at", "ended_at")
     ):
-        seconds[dealer_id] += max((min(ended_at or now, end) - max(started_at, start)).total_seconds(), 0)
+        spans[dealer_id].append((max(started_at, start), min(ended_at or now, end)))
+    seconds = {dealer_id: seconds_covered(spans[dealer_id]) for dealer_id in ids}
     totals = {
         row["dealer_id"]: row
         for row in RoundStat.objects.filter(dealer_id__in=ids, ended_at__gte=start, ended_at__lt=end)

@@ -11,21 +11,24 @@ from django.utils import timezone
 
 from tables.locks import lock_round
 from tables.models import Round, RoundPlayerStat, RoundSettlement, RoundStat, RoundStatus, Seat
-from tables.ratings.compute import figures_for, hour_of
+from tables.ratings.compute import RoundFigures, figures_for, hour_of
 
 
-def _sittings_for(round_: Round, player_ids: list[int]) -> dict[int, int]:
+def sittings_for(round_: Round, player_ids: list[int]) -> dict[int, int]:
     """Player → the sitting the round belongs to, in one query.
 
     The sitting open when the round was dealt; for a Faro punter who sat down during the deal,
-    the first sitting that began before the round ended. (A punter who gets up and sits down
-    again within one deal has the whole round on the first of those sittings.)
+    the first sitting that began before the round ended (or, for a deal still being dealt,
+    before now). (A punter who gets up and sits down again within one deal has the whole round
+    on the first of those sittings.)
     """
     if not player_ids:
         return {}
     candidates = (
         Seat.objects.filter(
-            table_id=round_.table_id, player_id__in=player_ids, seated_at__lte=round_.ended_at
+            table_id=round_.table_id,
+            player_id__in=player_ids,
+            seated_at__lte=round_.ended_at or timezone.now(),
         )
         .filter(Q(left_at__isnull=True) | Q(left_at__gte=round_.started_at))
         .order_by("player_id", "seated_at", "pk")
@@ -38,6 +41,13 @@ def _sittings_for(round_: Round, player_ids: list[int]) -> dict[int, int]:
     return chosen
 
 
+def round_figures(round_: Round) -> RoundFigures:
+    """A round's figures from its live settlements and actions: all of them once it has settled,
+    what was decided so far while it is dealt."""
+    settlements = list(RoundSettlement.objects.filter(round=round_).select_related("action").order_by("pk"))
+    return figures_for(round_, settlements)
+
+
 @transaction.atomic
 def rate_round(*, round_id: int) -> RoundStat | None:
     """(Re)write one settled round's figures; running it twice gives the same rows.
@@ -48,8 +58,7 @@ def rate_round(*, round_id: int) -> RoundStat | None:
     round_ = lock_round(round_id=round_id)
     if round_ is None or round_.status != RoundStatus.SETTLED or round_.ended_at is None:
         return None
-    settlements = list(RoundSettlement.objects.filter(round=round_).select_related("action").order_by("pk"))
-    figures = figures_for(round_, settlements)
+    figures = round_figures(round_)
     RoundPlayerStat.objects.filter(round=round_).delete()
     RoundStat.objects.filter(round=round_).delete()
     stat = RoundStat.objects.create(
@@ -66,7 +75,7 @@ def rate_round(*, round_id: int) -> RoundStat | None:
         theo_milli=figures.theo_milli,
         theo_variance=figures.theo_variance,
     )
-    sittings = _sittings_for(round_, sorted(figures.players))
+    sittings = sittings_for(round_, sorted(figures.players))
     RoundPlayerStat.objects.bulk_create(
         [
             RoundPlayerStat(

@@ -19,9 +19,16 @@ from django.core.management import call_command
 from django.test import override_settings
 from django.utils import timezone
 
-from casino.management.commands.load_demo_data import DEMO_PASSWORD, PLAYERS, quick_demo_hashes
-from casino.models import Player, User
-from ledger.gaming_day import gaming_day_for
+from casino.management.commands.load_demo_data import (
+    DEMO_PASSWORD,
+    PLAYERS,
+    RELIEF_DEALER,
+    STAFF,
+    TABLE_DEALERS,
+    quick_demo_hashes,
+)
+from casino.models import Player, Role, User
+from ledger.gaming_day import gaming_day_bounds, gaming_day_for
 from ledger.models import ClosedGamingDay, Transfer
 from ledger.selectors import get_trial_balance
 from ledger.services import ensure_system_accounts
@@ -29,6 +36,7 @@ from tables.management.demo import TABLES
 from tables.models import (
     AuditReport,
     AuditStatus,
+    DealerShift,
     Round,
     RoundStatus,
     Seat,
@@ -76,11 +84,18 @@ def test_the_demo_floor_runs_every_game_at_once_after_an_audited_night() -> None
     assert all(p.wallet.balance > 0 for p in players), "every player has chips"
     assert get_trial_balance().balanced
 
-    dealer = User.objects.get(username="dealer")
-    tables = {t.name: t for t in Table.objects.select_related("tray")}
+    tables = {t.name: t for t in Table.objects.select_related("tray", "dealer")}
     assert set(tables) == {spec.name for spec in TABLES}
     assert {t.game for t in tables.values()} == GAMES
-    assert all(t.dealer_id == dealer.pk for t in tables.values()), "one dealer deals every table"
+    # A dealer per table, `dealer` at Faro 1, and a relief dealer who holds none.
+    dealt_by = {name: table.dealer.username for name, table in tables.items() if table.dealer}
+    assert dealt_by == dict(zip([spec.name for spec in TABLES], TABLE_DEALERS, strict=True))
+    assert dealt_by["Faro 1"] == "dealer"
+    assert len(set(dealt_by.values())) == len(TABLES)
+    relief = User.objects.get(username=RELIEF_DEALER)
+    assert relief.role == Role.DEALER
+    assert not Table.objects.filter(dealer=relief).exists()
+    assert not DealerShift.objects.filter(dealer=relief).exists()
 
     # Last night: every table dealt, closed on its count, and every round replays exactly.
     yesterday = gaming_day_for(timezone.now()) - dt.timedelta(days=1)
@@ -90,11 +105,22 @@ def test_the_demo_floor_runs_every_game_at_once_after_an_audited_night() -> None
     assert [check_round(r).problems for r in settled] == [[]] * len(settled)
     report = AuditReport.objects.get(gaming_day=yesterday)
     assert (report.status, report.findings) == (AuditStatus.DONE, 0)
+    # Each dealer is credited with their own table's night, once: from their assignment to the
+    # day's end (their shift runs on), not the seven tables' nights summed onto one person.
+    _, day_end = gaming_day_bounds(yesterday)
+    audited = {row["name"]: row for row in report.data["dealers"]}
+    for name, table in tables.items():
+        shift = DealerShift.objects.get(table=table)
+        row = audited[table.dealer.name]
+        assert row["tables"] == [name]
+        assert row["minutes"] == round((day_end - shift.started_at).total_seconds() / 60)
+        assert 0 < row["minutes"] <= 12 * 60
     assert ClosedGamingDay.objects.filter(day=yesterday).exists()
     assert any(s["pot_splits"] for s in TableSession.objects.values("pot_splits")), "a pot split at close"
 
-    # Tonight: each table opens with its counted tray (last night's closer), by the demo dealer.
+    # Tonight: each table opens with its counted tray (last night's closer), by its dealer.
     for table in tables.values():
+        dealer = table.dealer
         if table.status == TableStatus.CLOSED:
             open_table(actor=dealer, table_id=table.pk, opening_inventory=last_closing_count(table))
         tonight = TableSession.objects.get(table=table, closed_at__isnull=True)
@@ -107,7 +133,7 @@ def test_the_demo_floor_runs_every_game_at_once_after_an_audited_night() -> None
     seated_games = set()
     for table in tables.values():
         seated = Seat.objects.filter(table=table, left_at__isnull=True).count()
-        deal = start_round(actor=dealer, table_id=table.pk, shoe="electronic")
+        deal = start_round(actor=table.dealer, table_id=table.pk, shoe="electronic")
         assert deal.status in {RoundStatus.BETTING, RoundStatus.IN_PLAY}, table.name
         if table.game != "faro":
             assert len(deal.players) == seated >= FEWEST_PLAYERS[table.game], table.name
@@ -122,7 +148,7 @@ def test_the_demo_floor_runs_every_game_at_once_after_an_audited_night() -> None
 @pytest.mark.usefixtures("system_accounts", "task_queue")
 def test_demo_accounts_sign_in_with_the_printed_password(api: Any) -> None:
     load_demo()
-    for username in ("admin", "pitboss", "dealer", "dealer2", "cashier", "auditor", "wyatt.earp"):
+    for username in [*(username for username, _, _ in STAFF), "wyatt.earp"]:
         body = {"username": username, "password": DEMO_PASSWORD}
         signed = api.post("/api/v1/auth/token", body, format="json")
         assert signed.status_code == 200, (username, signed.content)
@@ -160,33 +186,31 @@ def _on_screen(box: dict[str, float] | None, viewport: dict[str, int]) -> None:
 
 @pytest.mark.browser
 @pytest.mark.usefixtures("house_accounts", "task_queue")
-def test_dealer_sees_every_demo_table_and_auditor_last_nights_report(browser: Any, live_server: Any) -> None:
-    """On a tablet (landscape, upright) and a phone, from one load of the demo (it is slow)."""
+def test_each_dealer_sees_their_table_and_auditor_last_nights_report(browser: Any, live_server: Any) -> None:
+    """On a tablet (landscape, upright) and a phone, from one load of the demo (it is slow):
+    `dealer` has Faro 1 (open, players seated), Faro 2's dealer has it closed, to open."""
     load_demo()
     yesterday = (gaming_day_for(timezone.now()) - dt.timedelta(days=1)).isoformat()
+    dealers = dict(zip([spec.name for spec in TABLES], TABLE_DEALERS, strict=True))
     for size, viewport in {"tablet": TABLET, "portrait": PORTRAIT, "phone": PHONE}.items():
-        page = open_page(browser, live_server, viewport)
-        sign_in(page, "dealer", DEMO_PASSWORD)
-        page.goto("/console/")
-        cards = page.locator("article.tcard")
-        assert cards.count() == len(TABLES), size
-        names = [card.locator("h2").inner_text() for card in cards.all()]
-        for spec in TABLES:
-            assert any(name.startswith(spec.name) for name in names), (size, spec.name)
-        _on_screen(cards.first.bounding_box(), viewport)
-        assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth"), size
-        for spec in TABLES:
-            action = "Open" if not spec.seats_tonight else "Go to"
-            link = page.get_by_role("link", name=f"{action} {spec.name}")
-            assert link.count() == 1, (size, spec.name)
-        # The first table's link, tapped, opens its screen.
-        first = page.get_by_role("link", name=re.compile(r"^(Open|Go to) ")).first
-        first.scroll_into_view_if_needed()
-        shot(page, f"demo-dealer-tables-{size}")
-        _on_screen(first.bounding_box(), viewport)
-        first.click()
-        page.wait_for_url(re.compile(r"/console/tables/\d+/"))
-        page.context.close()
+        for table_name, action in (("Faro 1", "Go to"), ("Faro 2", "Open")):
+            page = open_page(browser, live_server, viewport)
+            sign_in(page, dealers[table_name], DEMO_PASSWORD)
+            page.goto("/console/")
+            cards = page.locator("article.tcard")
+            assert cards.count() == 1, (size, table_name)
+            assert cards.first.locator("h2").inner_text().startswith(table_name), size
+            _on_screen(cards.first.bounding_box(), viewport)
+            assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth"), size
+            link = page.get_by_role("link", name=f"{action} {table_name}")
+            assert link.count() == 1, (size, table_name)
+            link.scroll_into_view_if_needed()
+            shot(page, f"demo-dealer-{table_name.replace(' ', '-').lower()}-{size}")
+            _on_screen(link.bounding_box(), viewport)
+            link.click()  # tapped, it opens the table's screen
+            page.wait_for_url(re.compile(r"/console/tables/\d+/"))
+            assert table_name in page.locator("main").inner_text(), size
+            page.context.close()
 
         page = open_page(browser, live_server, viewport)
         sign_in(page, "auditor", DEMO_PASSWORD)

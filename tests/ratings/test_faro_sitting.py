@@ -280,3 +280,70 @@ def test_a_bet_taken_down_before_any_turn_earns_no_theo_handle_or_bet(floor: Api
     row = RoundPlayerStat.objects.get(round_id=deal.id, player_id=punter_id)
     assert (row.handle, row.result, row.bets, row.decisions) == (1_000, -1_000, 1, 1)
     assert abs(Fraction(row.theo_milli, 1000) - 1_000 * single_rank_lifetime(4, 51)) <= Fraction(1, 1000)
+
+
+def test_a_punter_who_leaves_mid_deal_is_rated_at_once_for_what_was_decided(floor: ApiFloor) -> None:
+    """Issue 44: a Faro punter who gets up mid-deal, nothing of theirs on the layout, sees their
+    sitting rated at once (not at the last turn); the punter still playing is not touched, and
+    once the deal is over and rated nothing is counted twice."""
+    table = floor.open_table(game="faro", min_bet=500, max_bet=20_000, inventory=TRAY)
+    tid = int(table["id"])
+    kate, wyatt = floor.new_player(buy_in=BUY_IN), floor.new_player(buy_in=BUY_IN)
+    floor.seat(tid, kate, 1)
+    floor.seat(tid, wyatt, 2)
+    boss = floor.client(floor.pit_boss)
+    deal = ManualDeal(floor, tid)
+    deal.soda("3D")
+    deal.bet(kate, 1_000, ranks=["K"])  # 4 kings among 51
+    deal.bet(wyatt, 1_000, ranks=["9"])
+    deal.turn("9S", "KH")  # kate's K wins 1 000 and rides; wyatt's 9 loses
+    deal.bet(kate, 2_000, ranks=["Q"])  # 4 queens among 49
+    deal.bet(wyatt, 500, ranks=["5"])
+    deal.turn("QD", "QC")  # a split: the bank takes 1 000 of the Q, 1 000 rides
+    deal.turn("KS", "5D")  # the K loses 1 000; wyatt's 5 wins 500 and rides
+    deal.turn("QS", "6C")  # the Q loses its last 1 000: nothing of kate's is on the layout
+    (wyatt_before,) = ratings(boss, wyatt)["results"]
+    floor.expect(floor.client(floor.dealer).delete(f"/api/v1/tables/{tid}/seats/{kate}"), 204)
+    assert Round.objects.get(pk=deal.id).status == "in_play"
+
+    # Kate, by hand: handle K 1 000 + Q 2 000 in 2 bets; result +1 000 - 1 000 (split)
+    # - 1 000 (K) - 1 000 (Q); decisions: the 4 turns she had chips down for.
+    theo = 1_000 * single_rank_lifetime(4, 51) + 2_000 * single_rank_lifetime(4, 49)
+    expected = {
+        "handle": 3_000,
+        "result": -2_000,
+        "average_bet": 1_500,
+        "decisions": 4,
+        "theo": round(theo),
+        "comp_points": int(theo * Fraction(str(settings.COMP_RATE))),
+    }
+    assert expected["theo"] == 108  # 34.914 (K) + 72.731 (Q) cents, rounded once
+    figures = list(expected)
+    (left,) = ratings(boss, kate)["results"]
+    assert {key: left[key] for key in figures} == expected
+    assert left["ended"] is not None
+    (mine,) = ratings(player_client(kate), "me")["results"]
+    assert mine == left
+    # Wyatt plays on: his sitting reads as it did before kate got up (nothing rated mid-deal).
+    (wyatt_now,) = ratings(boss, wyatt)["results"]
+    assert wyatt_now == wyatt_before
+    assert (wyatt_now["handle"], wyatt_now["result"], wyatt_now["decisions"]) == (0, 0, 0)
+
+    last = ["7C", "8D", "JS"]
+    deal.deal_down_to(last)  # (5S, 6S) comes up third: wyatt's 5 loses its 500
+    deal.last_turn(last)
+    (settled,) = ratings(boss, kate)["results"]
+    assert settled == left  # settled, its rating task not run yet: the same figures
+    assert rate_round(round_id=deal.id) is not None
+    assert rate_round(round_id=deal.id) is not None  # a task delivered twice
+    (rated,) = ratings(boss, kate)["results"]
+    assert rated == left  # the rows now count the deal, once
+    seat = Seat.objects.get(player_id=kate, table_id=tid)
+    h, r, b, d, t = stat_of(deal.id, kate)
+    assert (h, r, b, d) == (3_000, -2_000, 2, 4)
+    assert RoundPlayerStat.objects.get(round_id=deal.id, player_id=kate).seat_id == seat.pk
+    assert abs(Fraction(t, 1000) - theo) <= Fraction(2, 1000)
+    # Wyatt: 9 1 000 (lost), 5 500 (won 500, then lost 500).
+    (wyatt_rated,) = ratings(boss, wyatt)["results"]
+    assert (wyatt_rated["handle"], wyatt_rated["result"]) == (1_500, -1_000)
+    assert stat_of(deal.id, wyatt)[:3] == (1_500, -1_000, 2)

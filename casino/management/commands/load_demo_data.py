@@ -25,6 +25,7 @@ from django.test.utils import override_settings
 from casino.models import Player, Role, User
 from casino.services import buy_in, create_player
 from tables.management import demo
+from tables.models import Table
 
 DEMO_PASSWORD = "casekeeper-demo-2026"
 STAFF = [
@@ -32,6 +33,12 @@ STAFF = [
     ("pitboss", "Pat Pitboss", Role.PIT_BOSS),
     ("dealer", "Dana Dealer", Role.DEALER),
     ("dealer2", "Dion Dealer", Role.DEALER),
+    ("dealer3", "Della Dealer", Role.DEALER),
+    ("dealer4", "Dexter Dealer", Role.DEALER),
+    ("dealer5", "Dolly Dealer", Role.DEALER),
+    ("dealer6", "Duke Dealer", Role.DEALER),
+    ("dealer7", "Daisy Dealer", Role.DEALER),
+    ("dealer8", "Drew Dealer", Role.DEALER),
     ("cashier", "Cass Cashier", Role.CASHIER),
     ("auditor", "Audrey Auditor", Role.AUDITOR),
 ]
@@ -44,6 +51,9 @@ PLAYERS = [
     *("Charlie Utter", "Sam Bass", "Tom Horn", "Pearl Hart", "Laura Bullion", "Fannie Porter"),
     *("Dave Mather", "Clay Allison", "Jim Courtright", "Texas Jack", "Rowdy Kate", "Dora Hand"),
 ]
+# Each demo table's dealer, in tables.management.demo.TABLES' order: Faro 1 is ``dealer``'s.
+TABLE_DEALERS = ("dealer", "dealer3", "dealer4", "dealer5", "dealer6", "dealer7", "dealer8")
+RELIEF_DEALER = "dealer2"  # holds no table: the pit boss assigns them to give a dealer a break
 BUY_INS = (50_000, 100_000, 150_000, 200_000, 300_000)  # a player's first buy-in, by their index
 
 
@@ -61,7 +71,7 @@ class QuickDemoHasher(PBKDF2PasswordHasher):
 def quick_demo_hashes() -> Iterator[None]:
     """Hash the demo password at 1,000 PBKDF2 rounds instead of Django's 1.2 million.
 
-    Why: 48 accounts at half a second each would be most of the load time, for a password the
+    Why: 54 accounts at half a second each would be most of the load time, for a password the
     command prints anyway. Django's own PBKDF2 hasher reads the rounds from the hash, so these
     verify as usual, and are re-hashed at full strength at each account's first sign-in.
     Settings with another default hasher (the tests' MD5) are left alone.
@@ -87,6 +97,12 @@ def ensure_staff() -> dict[str, User]:
         user.save()
         users[username] = user
     return users
+
+
+def ensure_tables(staff: dict[str, User]) -> list[Table]:
+    """The demo tables, each with its own dealer (``TABLE_DEALERS``), created by the pit boss."""
+    dealers = [staff[username] for username in TABLE_DEALERS]
+    return demo.ensure_tables(pit_boss=staff["pitboss"], dealers=dealers)
 
 
 def ensure_players(cashier: User) -> list[Player]:
@@ -121,28 +137,26 @@ class Command(BaseCommand):
                 self.stdout.write(f"Last night: {rounds} rounds dealt at {len(demo.TABLES)} tables.")
             with transaction.atomic():
                 players = ensure_players(staff["cashier"])
-                tables = demo.ensure_tables(pit_boss=staff["pitboss"], dealer=staff["dealer"])
+                tables = ensure_tables(staff)
         report = demo.audit_last_day(tables=tables, auditor=staff["auditor"])
         if report is not None:
             self.stdout.write(f"Gaming day {report.gaming_day} closed and audited ({report.status}).")
         with transaction.atomic():
-            demo.open_tonight(
-                tables=tables, players=players, dealer=staff["dealer"], cashier=staff["cashier"]
-            )
+            demo.open_tonight(tables=tables, players=players, cashier=staff["cashier"])
         self._print_accounts(time.monotonic() - started)
 
     def _last_night(self, staff: dict[str, User], advance: Callable[[dt.timedelta], Any]) -> int:
         players = ensure_players(staff["cashier"])
-        tables = demo.ensure_tables(pit_boss=staff["pitboss"], dealer=staff["dealer"])
-        return demo.deal_last_night(tables=tables, players=players, dealer=staff["dealer"], advance=advance)
+        return demo.deal_last_night(tables=ensure_tables(staff), players=players, advance=advance)
 
     def _print_accounts(self, seconds: float) -> None:
         self.stdout.write(self.style.SUCCESS(f"Demo data ready ({seconds:.0f} s). Sign in with these:"))
         self.stdout.write(f"  password for every account: {DEMO_PASSWORD}")
+        deals = {username: spec.name for username, spec in zip(TABLE_DEALERS, demo.TABLES, strict=True)}
+        deals[RELIEF_DEALER] = "relief: no table until the pit boss assigns one"
         for username, _, role in STAFF:
-            self.stdout.write(f"  {role:9} {username}")
+            what = f" ({deals[username]})" if username in deals else ""
+            self.stdout.write(f"  {role:9} {username}{what}")
         names = [username_of(name) for name in PLAYERS]
         self.stdout.write(f"  players   {', '.join(names[:6])} and {len(names) - 6} more")
-        self.stdout.write(
-            f"  `dealer` deals all {len(demo.TABLES)} tables: open http://127.0.0.1:8000/console/"
-        )
+        self.stdout.write("  `dealer` deals Faro 1: open http://127.0.0.1:8000/console/")

@@ -3,12 +3,13 @@
 The figures are the ratings' rows (``RoundStat``/``RoundPlayerStat``, README "Handle, win,
 theo, decisions") of the rounds that ended in the day, so the audit, the pit and the ratings
 give the same numbers; ``compute_audit`` rates any unrated round of the day first. Minutes
-come from ``Seat`` and ``DealerShift``, clipped to the day.
+come from ``Seat`` and ``DealerShift``, clipped to the day; a dealer's overlapping shifts once.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections import defaultdict
 
 from django.db.models import Q
 from django.utils import timezone
@@ -16,6 +17,7 @@ from django.utils import timezone
 from casino.models import Player
 from tables.audit.compute.state import AuditState, add_tables
 from tables.models import MILLI, DealerShift, RoundPlayerStat, RoundStat, RoundStatus, Seat
+from tables.ratings.selectors import Span, seconds_covered
 
 
 def load_people(audit: AuditState) -> None:
@@ -71,15 +73,23 @@ def section_figures(audit: AuditState) -> None:
             audit.dealers[round_.started_by_id].rounds += 1
 
 
+def _clipped(since: dt.datetime, until: dt.datetime | None, audit: AuditState) -> Span:
+    """[since, until) cut to the gaming day (open-ended spans stop now); may be empty."""
+    return max(since, audit.start), min(until or timezone.now(), audit.end)
+
+
 def _minutes(since: dt.datetime, until: dt.datetime | None, audit: AuditState) -> float:
     """Minutes of [since, until) inside the gaming day (open-ended spans stop now)."""
-    stop = min(until or timezone.now(), audit.end)
-    begin = max(since, audit.start)
+    begin, stop = _clipped(since, until, audit)
     return max((stop - begin).total_seconds() / 60.0, 0.0)
 
 
 def section_time(audit: AuditState) -> None:
-    """Dealer time from DealerShift, player time from Seat, both clipped to the day."""
+    """Dealer time from DealerShift, player time from Seat, both clipped to the day.
+
+    A dealer's minutes are the time they held any table: shifts at two tables at once overlap
+    and are counted once (``seconds_covered``). A player sits at one table at a time.
+    """
     overlapping = Q(left_at__isnull=True) | Q(left_at__gt=audit.start)
     for player_id, table_name, seated_at, left_at in Seat.objects.filter(
         overlapping, seated_at__lt=audit.end
@@ -90,7 +100,9 @@ def section_time(audit: AuditState) -> None:
     shifts = DealerShift.objects.filter(
         Q(ended_at__isnull=True) | Q(ended_at__gt=audit.start), started_at__lt=audit.end
     ).values_list("dealer_id", "table__name", "started_at", "ended_at")
+    spans: dict[int, list[Span]] = defaultdict(list)
     for dealer_id, table_name, started_at, ended_at in shifts:
-        dealer = audit.dealers[dealer_id]
-        dealer.minutes += _minutes(started_at, ended_at, audit)
-        dealer.tables.add(table_name)
+        spans[dealer_id].append(_clipped(started_at, ended_at, audit))
+        audit.dealers[dealer_id].tables.add(table_name)
+    for dealer_id, held in spans.items():  # two tables held at once are one person's time, once
+        audit.dealers[dealer_id].minutes += seconds_covered(held) / 60.0
