@@ -15,7 +15,7 @@ from casino.models import Player
 from ledger.gaming_day import gaming_day_for
 from ledger.models import Transfer
 from ledger.selectors import get_balance, get_trial_balance
-from ledger.services import close_gaming_day
+from ledger.services import Leg, close_gaming_day, post_transfer
 from tables.accounts import layout_code
 from tables.games.registry import engine_for
 from tables.models import Correction, Round, RoundAction
@@ -355,3 +355,21 @@ def test_a_correction_short_of_chips_is_refused_in_words_and_moves_nothing(floor
     assert not Transfer.objects.filter(kind="reversal").exists()
     floor.post(floor.pit_boss, f"corrections/{asked['id']}/refuse", {"note": "the win stands"}, 200)
 
+
+def test_a_refusal_names_a_layout_by_its_players_and_tables_names(floor: ApiFloor) -> None:
+    """Issue 44 item 16: "Layout of player 10 at table 13" reached the pit. Nothing on the floor
+    empties a layout behind its round; moving the chips by hand stands in for any shortfall."""
+    t = Table(floor, game="faro", players=1)
+    (p,) = t.players
+    round_id = floor.start_round(t.id, "manual")["id"]
+    floor.act(round_id, {"type": "bet", "player": p, "ranks": ["K"], "amount": 2_000})
+    layout = layout_code(t.id, p)
+    post_transfer(key="stand-in", kind="test", legs=[Leg(debit=layout, credit="cage", amount=2_000)])
+    asked = t.ask(round_id, "last")
+
+    refused = t.approve(asked["id"], status=409)
+
+    player, table = Player.objects.get(pk=p).name, floor.table(t.id)["name"]
+    assert refused["error"]["message"] == (
+        f"{player}'s layout at {table} has $0.00 available; this transfer needs $20.00 more."
+    )
