@@ -11,7 +11,7 @@ replay. The expectation is folded here from the engine alone, never read from th
 
 Each example runs in a transaction rolled back at its end (as ``tests/ledger/test_properties.py``),
 on a database that starts the same for every example; Hypothesis keeps no example database.
-Six examples a game keep the module to about half a minute.
+Six examples a game keep the module short enough to run with every change.
 """
 
 from __future__ import annotations
