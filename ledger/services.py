@@ -6,7 +6,7 @@ import datetime as dt
 import hashlib
 import json
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +33,7 @@ from ledger.models import (
     AccountKind,
     AccountPurpose,
     ClosedGamingDay,
+    Entry,
     Hold,
     HoldStatus,
     Transfer,
@@ -266,33 +267,94 @@ def _count(kind: str, legs: int) -> None:
     TRANSFER_LEGS.inc(legs)
 
 
-@transaction.atomic
-def reverse_transfer(*, transfer: Transfer, key: str | None = None, memo: str = "") -> Transfer:
-    """Correct a mistake with the mirror transfer; the original is never edited."""
-    if Transfer.objects.filter(reverses=transfer).exists():
-        raise AlreadyReversed(f"Transfer {transfer.pk} has already been reversed.")
-    originals = transfer.entries.select_related("account").order_by("leg", "amount")
+def _mirror_legs(entries: Iterable[Entry]) -> list[Leg]:
+    """A transfer's legs turned round, in leg order, from its entries (their accounts loaded)."""
     legs_by_index: dict[int, dict[str, str | int]] = defaultdict(dict)
-    for entry in originals:
+    for entry in sorted(entries, key=lambda e: (e.leg, e.amount)):
         side = "debit" if entry.amount < 0 else "credit"
         legs_by_index[entry.leg][side] = entry.account.code
         legs_by_index[entry.leg]["amount"] = abs(entry.amount)
-    legs = [
+    return [
         Leg(debit=str(leg["credit"]), credit=str(leg["debit"]), amount=int(leg["amount"]))
         for _, leg in sorted(legs_by_index.items())
     ]
+
+
+def _post_reversal(transfer: Transfer, legs: Sequence[Leg], key: str, memo: str) -> Transfer:
     try:
         with transaction.atomic():
             return post_transfer(
-                key=key or f"reversal:{transfer.key}",
+                key=key,
                 kind="reversal",
                 legs=legs,
-                memo=memo or f"Reversal of transfer {transfer.pk}",
+                memo=memo,
                 meta={**transfer.meta, "reverses": transfer.pk},
                 reverses=transfer,
             )
     except IntegrityError as error:
         raise AlreadyReversed(f"Transfer {transfer.pk} has already been reversed.") from error
+
+
+@transaction.atomic
+def reverse_transfer(*, transfer: Transfer, key: str | None = None, memo: str = "") -> Transfer:
+    """Correct a mistake with the mirror transfer; the original is never edited."""
+    if Transfer.objects.filter(reverses=transfer).exists():
+        raise AlreadyReversed(f"Transfer {transfer.pk} has already been reversed.")
+    legs = _mirror_legs(transfer.entries.select_related("account"))
+    return _post_reversal(
+        transfer, legs, key or f"reversal:{transfer.key}", memo or f"Reversal of transfer {transfer.pk}"
+    )
+
+
+@transaction.atomic
+def reverse_transfers(*, transfers: Sequence[Transfer], key_prefix: str, memo: str) -> list[Transfer]:
+    """Undo several transfers together (a correction voiding several actions of a deal): one
+    mirror transfer each, keyed ``key_prefix`` + the original's id, in an order their own legs
+    cannot make fail. Returns the reversals in the order they were posted.
+
+    Every account they touch is locked first, in pk order. They are undone newest first: the
+    history walked backwards, each finds the chips where the transfer after it had them (a bet's
+    return waits until the loss that emptied its layout is undone). When chips moved since by
+    other hands (a player cashed out a win) and the newest cannot post yet, an older one that
+    can goes first. If none can, the newest is refused, naming the short account, and nothing
+    of this call stays posted.
+    """
+    if Transfer.objects.filter(reverses__in=list(transfers)).exists():
+        raise AlreadyReversed("One of these transfers has already been reversed.")
+    entries: dict[int, list[Entry]] = defaultdict(list)
+    for entry in Entry.objects.filter(transfer__in=list(transfers)).select_related("account"):
+        entries[entry.transfer_id].append(entry)
+    legs = {transfer.pk: _mirror_legs(entries[transfer.pk]) for transfer in transfers}
+    codes = {code for each in legs.values() for code in _net(each)}
+    room = {  # what each guarded account may still pay: its balance less what its holds reserve
+        code: account.balance - account.held
+        for code, account in lock_accounts_by_code(codes=codes).items()
+        if account.must_not_go_negative
+    }
+    waiting = sorted(transfers, key=lambda t: t.pk, reverse=True)
+    reversals = []
+    while waiting:
+        transfer = next((t for t in waiting if _fits(legs[t.pk], room)), waiting[0])
+        reversals.append(_post_reversal(transfer, legs[transfer.pk], f"{key_prefix}{transfer.pk}", memo))
+        for code, change in _net(legs[transfer.pk]).items():
+            if code in room:
+                room[code] += change
+        waiting.remove(transfer)
+    return reversals
+
+
+def _net(legs: Iterable[Leg]) -> dict[str, int]:
+    """Each account's change from these simultaneous legs."""
+    change: dict[str, int] = defaultdict(int)
+    for leg in legs:
+        change[leg.debit] -= leg.amount
+        change[leg.credit] += leg.amount
+    return change
+
+
+def _fits(legs: Iterable[Leg], room: Mapping[str, int]) -> bool:
+    """Whether every guarded account keeps what its holds reserve (``room``: balance less held)."""
+    return all(room[code] + change >= 0 for code, change in _net(legs).items() if code in room)
 
 
 @dataclass(frozen=True, slots=True)

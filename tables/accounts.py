@@ -17,6 +17,8 @@ from casino.models import Player
 from ledger.models import Account, AccountKind, AccountPurpose
 from ledger.services import open_account
 from tables.games import base
+from tables.games.cards import FULL_DECK, card_label
+from tables.models import Table
 
 OVER_SHORT = "over_short"
 CAGE = "cage"  # opened with the house's accounts (ledger.services.ensure_system_accounts)
@@ -144,14 +146,47 @@ def pot_name(code: str) -> str:
     return read_code(code).ref
 
 
+# An account's name is how every refusal names it to a person, on the API and on the screens
+# ("Wyatt Earp's layout at Faro 1 has $0.00 available"; the ledger's posting functions read
+# it): words, never ids. The layouts' and pots' names are written here, once.
+POT_WORDS = {"main": "pot", "farm": "farm", "side": "side pot"}
+_NAME_LENGTH = Account._meta.get_field("name").max_length or 200
+
+
+def pot_words(name: str) -> str:
+    """A pot as people say it: main → "pot", side → "side pot", Newmarket's AH → "A♥ pot"."""
+    if name in POT_WORDS:
+        return POT_WORDS[name]
+    return f"{card_label(name) if name in FULL_DECK else name} pot"
+
+
+def layout_name(*, player: str, table: str) -> str:
+    """``Wyatt Earp's layout at Faro 1``."""
+    return f"{player}'s layout at {table}"[:_NAME_LENGTH]
+
+
+def pot_account_name(*, name: str, table: str) -> str:
+    """``Pot at Fan Tan 1``, ``Side pot at Farmer 2``, ``A♥ pot at Newmarket 1``."""
+    words = pot_words(name)
+    return f"{words[:1].upper()}{words[1:]} at {table}"[:_NAME_LENGTH]
+
+
+def _table_name(table_id: int) -> str:
+    return str(Table.objects.values_list("name", flat=True).get(pk=table_id))
+
+
 def open_layout(*, table_id: int, player_id: int, holder: str) -> Account:
-    """A player's chips on one table's layout: theirs, but in play (API.md ``in_play``)."""
+    """A player's chips on one table's layout: theirs, but in play (API.md ``in_play``).
+
+    Only a player's first bet at a table opens it, so the two names are rarely read.
+    """
+    player = Player.objects.select_related("user").get(pk=player_id)
     return open_account(
         code=layout_code(table_id, player_id),
         kind=AccountKind.LIABILITY,
         purpose=AccountPurpose.LAYOUT,
         holder=holder,
-        name=f"Layout of player {player_id} at table {table_id}",
+        name=layout_name(player=player.name, table=_table_name(table_id)),
     )
 
 
@@ -161,7 +196,7 @@ def open_pot(*, table_id: int, name: str) -> Account:
         code=pot_code(table_id, name),
         kind=AccountKind.LIABILITY,
         purpose=AccountPurpose.POT,
-        name=f"Pot {name} at table {table_id}",
+        name=pot_account_name(name=name, table=_table_name(table_id)),
     )
 
 

@@ -24,9 +24,8 @@ from casino.errors import Conflict, NotFound, ValidationFailed
 from casino.models import Player, User
 from casino.permissions import require, require_second_person
 from ledger.gaming_day import gaming_day_for
-from ledger.locks import lock_accounts
-from ledger.models import ClosedGamingDay, Entry, Hold, HoldStatus, Transfer
-from ledger.services import reverse_transfer, void_holds
+from ledger.models import ClosedGamingDay, Hold, HoldStatus, Transfer
+from ledger.services import reverse_transfers, void_holds
 from tables.games.input_checks import is_int
 from tables.games.registry import engine_for
 from tables.locks import lock_table, lock_table_of_round
@@ -144,22 +143,15 @@ def _locked_for_decision(actor: User, correction_id: int) -> tuple[Table, Round,
     return table, round_, correction
 
 
-def _lock_accounts_of(transfers: Iterable[Transfer]) -> None:
-    """Every account the reversals touch, in pk order, before any of them posts."""
-    ids = Entry.objects.filter(transfer__in=list(transfers)).values_list("account_id", flat=True)
-    lock_accounts(ids=ids)
-
-
 def _reverse(correction: Correction, transfers: list[Transfer]) -> list[int]:
-    reversed_ids = []
-    for transfer in sorted(transfers, key=lambda t: t.pk):
-        reversal = reverse_transfer(
-            transfer=transfer,
-            key=f"correction:{correction.pk}:reverses:{transfer.pk}",
-            memo=f"Correction {correction.pk}: {correction.reason}"[:300],
-        )
-        reversed_ids.append(reversal.pk)
-    return reversed_ids
+    """Each voided transfer's mirror, in an order that cannot fail for their own legs
+    (``reverse_transfers``): a misdeal after decided bets goes back whole."""
+    reversals = reverse_transfers(
+        transfers=transfers,
+        key_prefix=f"correction:{correction.pk}:reverses:",
+        memo=f"Correction {correction.pk}: {correction.reason}"[:300],
+    )
+    return [reversal.pk for reversal in reversals]
 
 
 def _rehold_reserves(round_: Round, correction: Correction) -> None:
@@ -220,7 +212,6 @@ def approve_correction(*, actor: User, correction_id: int) -> Round:
     if whole:
         transfers |= {a.transfer_id for a in voided_actions if a.transfer_id}
     to_reverse = list(Transfer.objects.filter(pk__in=transfers).exclude(reversed_by__isnull=False))
-    _lock_accounts_of(to_reverse)
     correction.reversals = _reverse(correction, to_reverse)
     RoundAction.objects.filter(pk__in=[a.pk for a in voided_actions]).update(voided_by=correction)
     settlements.update(voided_by=correction)

@@ -7,10 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from casino.money import format_dollars
-from tables.accounts import BANK, LAYOUT, OVER_SHORT, POT, RAKE, read_code
-from tables.console.cards import card_label
-
-POT_NAMES = {"farm": "the farm", "main": "the pot", "side": "the side pot"}
+from tables.accounts import BANK, LAYOUT, OVER_SHORT, POT, RAKE, pot_words, read_code
 
 
 def party_name(code: str, names: Mapping[str, str]) -> str:
@@ -23,9 +20,7 @@ def party_name(code: str, names: Mapping[str, str]) -> str:
     if kind == LAYOUT:
         return "the layout"
     if kind == POT:
-        if name in POT_NAMES:
-            return POT_NAMES[name]
-        return f"the {card_label(name)} pot" if len(name) in (2, 3) else f"the {name} pot"
+        return f"the {pot_words(name)}"
     if code == RAKE:
         return "the rake"
     if code == OVER_SHORT:

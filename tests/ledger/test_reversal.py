@@ -1,4 +1,5 @@
-"""reverse_transfer: a mistake is corrected by its mirror transfer, once; the original stays as it was."""
+"""reverse_transfer: a mistake is corrected by its mirror transfer, once; the original stays as it was.
+reverse_transfers: several at once (a correction), in an order their own legs cannot make fail."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 from ledger.errors import AlreadyReversed, InsufficientFunds
 from ledger.models import Account, Entry, Transfer
-from ledger.services import Leg, post_transfer, reverse_transfer
+from ledger.services import Leg, hold, post_transfer, reverse_transfer, reverse_transfers
 
 pytestmark = pytest.mark.django_db
 
@@ -125,3 +126,79 @@ def test_a_reversal_can_itself_be_reversed(make_wallet: MakeWallet) -> None:
     assert redo.reverses_id == reversal.pk
     assert legs_of(redo) == [(0, wallet.pk, table.pk, 30)]
     assert [b[0] for b in balances(wallet, table)] == [70, 30]
+
+
+def _deal(make_wallet: MakeWallet) -> tuple[Account, Account, Account, list[Transfer]]:
+    """A punter's $1.00 bet goes to the layout, the bank pays $0.40 on it, the layout loses the
+    bet to the bank: oldest first, the bet's return would find its layout empty (issue 44)."""
+    wallet, layout = make_wallet(100), make_wallet()
+    bank = make_wallet(500)
+    deal = [
+        post_transfer(key=f"bet-{wallet.code}", kind="bet", legs=[Leg(wallet.code, layout.code, 100)]),
+        post_transfer(key=f"win-{wallet.code}", kind="win", legs=[Leg(bank.code, wallet.code, 40)]),
+        post_transfer(key=f"loss-{wallet.code}", kind="loss", legs=[Leg(layout.code, bank.code, 100)]),
+    ]
+    return wallet, layout, bank, deal
+
+
+def test_several_reversals_walk_the_history_backwards_and_restore_every_balance(
+    make_wallet: MakeWallet,
+) -> None:
+    wallet, layout, bank, deal = _deal(make_wallet)
+    with pytest.raises(InsufficientFunds):  # one at a time, oldest first, is refused
+        reverse_transfer(transfer=deal[0])
+
+    reversals = reverse_transfers(transfers=deal, key_prefix="fix:", memo="misdeal")
+
+    assert [r.reverses_id for r in reversals] == [deal[2].pk, deal[1].pk, deal[0].pk]
+    assert [(r.key, r.kind, r.memo) for r in reversals] == [
+        (f"fix:{t.pk}", "reversal", "misdeal") for t in reversed(deal)
+    ]
+    assert [b[0] for b in balances(wallet, layout, bank)] == [100, 0, 500]
+    for reversal, original in zip(reversals, reversed(deal), strict=True):  # each the mirror of its own
+        assert [(leg, payee, payer, amount) for leg, payer, payee, amount in legs_of(original)] == legs_of(
+            reversal
+        )
+
+
+def test_an_older_reversal_goes_first_when_chips_moved_since_and_the_newest_cannot_post_yet(
+    make_wallet: MakeWallet,
+) -> None:
+    """The punter cashed the $0.40 win out: its reversal waits for the bet's return, which
+    refills the wallet; walking strictly backwards would have been refused."""
+    wallet, layout = make_wallet(100), make_wallet()
+    bank, cage = make_wallet(500), make_wallet()
+    bet = post_transfer(key="bet", kind="bet", legs=[Leg(wallet.code, layout.code, 100)])
+    win = post_transfer(key="win", kind="win", legs=[Leg(bank.code, wallet.code, 40)])
+    post_transfer(key="cash-out", kind="cash_out", legs=[Leg(wallet.code, cage.code, 40)])
+
+    reversals = reverse_transfers(transfers=[bet, win], key_prefix="fix:", memo="misdeal")
+
+    assert [r.reverses_id for r in reversals] == [bet.pk, win.pk]
+    assert [b[0] for b in balances(wallet, layout, bank, cage)] == [60, 0, 500, 40]
+
+
+def test_a_shortfall_no_order_avoids_is_refused_in_words_and_posts_nothing(make_wallet: MakeWallet) -> None:
+    """A hold counts: what it reserves is not there to pay a reversal with."""
+    wallet, layout = make_wallet(100, prefix="Kate"), make_wallet()
+    bank = make_wallet(500)
+    bet = post_transfer(key="bet2", kind="bet", legs=[Leg(wallet.code, layout.code, 50)])
+    win = post_transfer(key="win2", kind="win", legs=[Leg(bank.code, wallet.code, 80)])
+    hold(key="reserve", account_code=wallet.code, amount=120)  # of the 130 now in the wallet
+    before = balances(wallet, layout, bank)
+    transfers = Transfer.objects.count()
+
+    with pytest.raises(InsufficientFunds) as caught:
+        reverse_transfers(transfers=[bet, win], key_prefix="fix2:", memo="misdeal")
+
+    assert caught.value.message == f"{wallet.name} has $0.60 available; this transfer needs $0.20 more."
+    assert balances(wallet, layout, bank) == before
+    assert Transfer.objects.count() == transfers
+
+
+def test_reversing_a_transfer_twice_together_is_refused(make_wallet: MakeWallet) -> None:
+    wallet, layout, _bank, deal = _deal(make_wallet)
+    reverse_transfer(transfer=deal[2])
+    with pytest.raises(AlreadyReversed):
+        reverse_transfers(transfers=deal, key_prefix="again:", memo="twice")
+    assert [b[0] for b in balances(wallet, layout)] == [40, 100]

@@ -14,8 +14,9 @@ from django.db.models import F
 from casino.models import Player
 from ledger.gaming_day import gaming_day_for
 from ledger.models import Transfer
-from ledger.selectors import get_trial_balance
-from ledger.services import close_gaming_day
+from ledger.selectors import get_balance, get_trial_balance
+from ledger.services import Leg, close_gaming_day, post_transfer
+from tables.accounts import layout_code
 from tables.games.registry import engine_for
 from tables.models import Correction, Round, RoundAction
 from tables.replay import check_round
@@ -279,3 +280,96 @@ def test_only_the_assigned_dealer_asks(floor: ApiFloor) -> None:
     body = floor.post(floor.pit_boss, f"rounds/{round_id}/corrections", {"void": "last", "reason": "x"}, 403)
     assert body["error"]["code"] == "forbidden"
     assert Player.objects.count() == 1
+
+
+def test_a_faro_misdeal_after_decided_bets_returns_every_chip(floor: ApiFloor) -> None:
+    """Issue 44: a bet's return reversed before the loss that emptied its layout was refused
+    (409 insufficient_funds): the reversals must run in an order that cannot fail."""
+    t = Table(floor, game="faro", players=3)
+    a, b, c = t.players
+    before = t.money()
+    round_id = floor.start_round(t.id, "manual")["id"]
+    floor.act(round_id, {"type": "soda", "card": "3D"})
+    floor.act(round_id, {"type": "bet", "player": a, "ranks": ["K"], "amount": 2_000})
+    floor.act(round_id, {"type": "bet", "player": b, "ranks": ["9"], "amount": 3_000})
+    floor.act(round_id, {"type": "bet", "player": c, "ranks": ["5"], "amount": 5_000})
+    floor.act(round_id, {"type": "bet", "player": a, "target": "high", "amount": 1_000})
+    floor.act(round_id, {"type": "turn", "cards": ["KH", "9S"]})  # a's K loses, b's 9 wins, high loses
+    floor.act(round_id, {"type": "bet", "player": a, "ranks": ["Q"], "amount": 2_000})
+    floor.act(round_id, {"type": "turn", "cards": ["5C", "QD"]})  # c's 5 loses, a's Q wins
+    floor.act(round_id, {"type": "bet", "player": b, "target": "high", "amount": 1_000})
+    floor.act(round_id, {"type": "turn", "cards": ["2S", "JH"]})  # b's high wins
+    assert t.money() != before
+
+    voided = t.void(round_id, "round")
+    assert voided["status"] == "void"
+    assert t.money() == before
+    assert all(get_balance(code=layout_code(t.id, p)) == 0 for p in t.players)
+    assert check_round(Round.objects.get(pk=round_id)).ok
+    assert_reversed(Correction.objects.get(round_id=round_id).pk)
+
+
+def _faro_win_cashed_out(floor: ApiFloor) -> tuple[Table, int, int, dict[str, int]]:
+    """A $20 bet on K wins $20 from the bank and the punter cashes their whole wallet out."""
+    t = Table(floor, game="faro", players=1)
+    (p,) = t.players
+    before = t.money()
+    round_id = floor.start_round(t.id, "manual")["id"]
+    floor.act(round_id, {"type": "soda", "card": "3D"})
+    floor.act(round_id, {"type": "bet", "player": p, "ranks": ["K"], "amount": 2_000})
+    floor.act(round_id, {"type": "turn", "cards": ["9S", "KH"]})  # the K wins; the bet rides
+    cash = floor.balance(p)["available"]
+    floor.post(floor.cashier, "cage/cash-outs", {"player": p, "amount": cash}, 201)
+    assert floor.balance(p)["available"] == 0
+    return t, p, round_id, before
+
+
+def test_a_misdeal_goes_back_whole_after_the_punter_cashed_a_win_out(floor: ApiFloor) -> None:
+    """The win's reversal cannot post before the bet comes back to the wallet; it waits for it."""
+    t, p, round_id, before = _faro_win_cashed_out(floor)
+    cashed = before[f"wallet:{p}"]
+
+    assert t.void(round_id, "round")["status"] == "void"
+    assert t.money() == {**before, f"wallet:{p}": before[f"wallet:{p}"] - cashed}
+    assert get_balance(code=layout_code(t.id, p)) == 0
+    assert check_round(Round.objects.get(pk=round_id)).ok
+
+
+def test_a_correction_short_of_chips_is_refused_in_words_and_moves_nothing(floor: ApiFloor) -> None:
+    """Voiding only the paying turn would take back a win the punter has cashed out: refused,
+    the wallet named as people say it, nothing moved, and the pit can still refuse it."""
+    t, p, round_id, _ = _faro_win_cashed_out(floor)
+    money = t.money()
+    asked = t.ask(round_id, "last")
+
+    refused = t.approve(asked["id"], status=409)
+
+    punter = Player.objects.select_related("user", "wallet").get(pk=p)
+    assert refused["error"] == {
+        "code": "insufficient_funds",
+        "message": f"Wallet of {punter.name} has $0.00 available; this transfer needs $20.00 more.",
+        "fields": {"account": punter.wallet.code, "available": 0, "needed": 2_000},
+    }
+    assert t.money() == money
+    assert Correction.objects.get(pk=asked["id"]).status == "pending"
+    assert not Transfer.objects.filter(kind="reversal").exists()
+    floor.post(floor.pit_boss, f"corrections/{asked['id']}/refuse", {"note": "the win stands"}, 200)
+
+
+def test_a_refusal_names_a_layout_by_its_players_and_tables_names(floor: ApiFloor) -> None:
+    """Issue 44 item 16: "Layout of player 10 at table 13" reached the pit. Nothing on the floor
+    empties a layout behind its round; moving the chips by hand stands in for any shortfall."""
+    t = Table(floor, game="faro", players=1)
+    (p,) = t.players
+    round_id = floor.start_round(t.id, "manual")["id"]
+    floor.act(round_id, {"type": "bet", "player": p, "ranks": ["K"], "amount": 2_000})
+    layout = layout_code(t.id, p)
+    post_transfer(key="stand-in", kind="test", legs=[Leg(debit=layout, credit="cage", amount=2_000)])
+    asked = t.ask(round_id, "last")
+
+    refused = t.approve(asked["id"], status=409)
+
+    player, table = Player.objects.get(pk=p).name, floor.table(t.id)["name"]
+    assert refused["error"]["message"] == (
+        f"{player}'s layout at {table} has $0.00 available; this transfer needs $20.00 more."
+    )
