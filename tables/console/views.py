@@ -62,7 +62,8 @@ from tables.console.idempotency import Outcome, run_tap
 from tables.console.keying import input_name, keying_screen
 from tables.console.moves import describe_settlements
 from tables.console.opening import open_form, plan_lines, shortfall_words, tray_shortfall
-from tables.corrections import request_correction
+from tables.console.selectors import tonight_start
+from tables.corrections import in_closed_day, request_correction
 from tables.games.cards import RANKS
 from tables.games.errors import IllegalAction
 from tables.models import (
@@ -233,7 +234,7 @@ def table_context(
         round_, last_round = (saved, None) if live else (None, saved)
     else:
         round_ = get_live_round(table)
-        last_round = None if round_ else Round.objects.filter(table=table).order_by("-number").first()
+        last_round = None if round_ else tonights_last_deal(table)
     names, seats = _names(table, round_ or last_round)
     sticky = sticky or {}
     context: dict[str, Any] = {
@@ -269,12 +270,24 @@ def table_context(
     return context
 
 
-def _correction_panel(shown: Round, names: dict[int, str], *, just_acted: bool) -> dict[str, Any]:
-    """The correction panel's round, its last action in words and whether a correction waits.
-    ``just_acted``: ``shown`` is the round as an action just saved it, so its last action is that
-    one (``last_payload``) and no correction waits (an action is refused while one does)."""
+def tonights_last_deal(table: Table) -> Round | None:
+    """The table's newest deal if it was dealt tonight: in the session open now, this gaming day.
+    A deal of an earlier night or session is history (the pit's and the audit's), not the deal the
+    dealer is at: the screen opens on "Start deal" instead of on last night's result."""
+    tonight = Round.objects.filter(table=table, session__closed_at__isnull=True)
+    return tonight.filter(started_at__gte=tonight_start()).order_by("-number").first()
+
+
+def _correction_panel(shown: Round, names: dict[int, str], *, just_acted: bool) -> dict[str, Any] | None:
+    """The correction panel's round, its last action in words and whether a correction waits; None
+    when the round's gaming day is closed (a live deal carried over the rollover), which refuses
+    every correction. ``just_acted``: ``shown`` is the round as an action just saved it, so its
+    last action is that one (``last_payload``), no correction waits (an action is refused while
+    one does) and its day is open (the action posted into it)."""
     if just_acted:
         return {"round": shown, "last": describe_action(shown.last_payload, names), "pending": False}
+    if in_closed_day(shown):
+        return None
     return {
         "round": shown,
         "last": last_action_words(shown, names),
