@@ -102,6 +102,7 @@ class Flash:
     form: str = ""
     replayed: bool = False
     fill_cents: int = 0  # a tray short for a payout: the fill to offer (tables.console.opening)
+    stays: bool = False  # a success that says something to act on: it does not fade
 
     @classmethod
     def done(cls, outcome: Outcome, form: str) -> Flash:
@@ -112,6 +113,7 @@ class Flash:
             lines=tuple(outcome.result.get("lines", [])),
             form=form,
             replayed=outcome.replayed,
+            stays=bool(outcome.result.get("stays")),
         )
 
     @classmethod
@@ -592,9 +594,22 @@ def start_deal(request: HttpRequest, table_id: int) -> dict[str, Any]:
     lines = _moved(round_)
     if round_.shoe == ShoeKind.ELECTRONIC:
         lines.insert(0, f"Shoe commitment {round_.commitment[:16]}… published before the first card.")
-    lines += [entry["message"] for entry in round_.context.get("sat_out", [])]
     title = GAME_TITLES.get(round_.game, round_.game)
-    return receipt(f"{title} deal #{round_.number} started ({round_.shoe} shoe).", *lines)
+    started = f"{title} deal #{round_.number} started ({round_.shoe} shoe)."
+    left_out = round_.context.get("sat_out", [])
+    if left_out:  # in the headline, and kept on screen: a seat skipped in silence looks like a mistake
+        return receipt(f"{started} {not_dealt_in(left_out)}", *lines, stays=True)
+    return receipt(started, *lines)
+
+
+def not_dealt_in(sat_out: list[dict[str, Any]]) -> str:
+    """Who sat the deal out and why (``tables.reserves.SatOut``, as the round's context keeps it)."""
+    reasons = [
+        f"{entry['name']}, who has {format_dollars(entry['available'])} available"
+        f" for a {format_dollars(entry['reserve'])} reserve"
+        for entry in sat_out
+    ]
+    return f"Not dealt in: {'; '.join(reasons)}."
 
 
 def faro_payload(kind: str, data: QueryDict, read_round: Callable[[], Round]) -> dict[str, Any]:
