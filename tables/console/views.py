@@ -22,9 +22,9 @@ from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 
 from casino.errors import DomainError
-from casino.models import Player
+from casino.models import Player, Role
 from casino.money import format_dollars
-from casino.permissions import actor_of, home_screen, may
+from casino.permissions import SCREENS, actor_of, home_screen, may, role_home
 from casino.selectors import (
     Balance,
     get_balances_with,
@@ -134,8 +134,28 @@ class ConsoleLoginView(LoginView):
     template_name = "console/login.html"
     redirect_authenticated_user = True
 
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return {**super().get_context_data(**kwargs), "role_homes": role_homes()}
+
     def get_default_redirect_url(self) -> str:
         return reverse("console:home")
+
+
+def role_homes() -> list[tuple[str, str]]:
+    """Who lands where after signing in ("pit bosses and admins", "Floor"), in the nav's order, read
+    from the one table of homes (``casino.permissions.role_home``) so the sign-in page cannot
+    promise a screen that sign-in does not open."""
+    homes = []
+    for screen in SCREENS.values():
+        roles = [_plural(role.label) for role in Role if role_home(role) is screen]
+        if roles:
+            homes.append((" and ".join(roles), screen.label))
+    return homes
+
+
+def _plural(role: str) -> str:
+    """A role's name for many of them: "Pit boss" → "pit bosses"."""
+    return f"{role.lower()}{'es' if role.endswith('s') else 's'}"
 
 
 class ConsoleLogoutView(LogoutView):
