@@ -276,7 +276,10 @@ def table_context(
         context["opening"] = open_form(table, opening)
     shown = round_ or last_round
     if shown is not None and shown.status != "void":
-        context["correction"] = _correction_panel(shown, names, just_acted=saved is not None)
+        if saved is None:
+            context["correction"] = _correction_panel(shown, names)
+        else:
+            context["correction"] = _correction_after_action(shown, names)
     if shown is not None and shown.game == "faro":
         context["faro"] = _faro_context(shown, names, seats, sticky, table)
     elif shown is not None:
@@ -300,14 +303,10 @@ def tonights_last_deal(table: Table) -> Round | None:
     return tonight.filter(started_at__gte=tonight_start()).order_by("-number").first()
 
 
-def _correction_panel(shown: Round, names: dict[int, str], *, just_acted: bool) -> dict[str, Any] | None:
+def _correction_panel(shown: Round, names: dict[int, str]) -> dict[str, Any] | None:
     """The correction panel's round, its last action in words and whether a correction waits; None
     when the round's gaming day is closed (a live deal carried over the rollover), which refuses
-    every correction. ``just_acted``: ``shown`` is the round as an action just saved it, so its
-    last action is that one (``last_payload``), no correction waits (an action is refused while
-    one does) and its day is open (the action posted into it)."""
-    if just_acted:
-        return {"round": shown, "last": describe_action(shown.last_payload, names), "pending": False}
+    every correction."""
     if in_closed_day(shown):
         return None
     return {
@@ -315,6 +314,13 @@ def _correction_panel(shown: Round, names: dict[int, str], *, just_acted: bool) 
         "last": last_action_words(shown, names),
         "pending": Correction.objects.filter(round=shown, status="pending").exists(),
     }
+
+
+def _correction_after_action(saved: Round, names: dict[int, str]) -> dict[str, Any]:
+    """The correction panel after an action on ``saved``, the round as the action saved it: its last
+    action is that one (``last_payload``), no correction waits (an action is refused while one does)
+    and its day is open (the action posted into it), so nothing is read."""
+    return {"round": saved, "last": describe_action(saved.last_payload, names), "pending": False}
 
 
 def _keying_context(actions: list[Offer], sticky: Sticky) -> dict[str, Any] | None:
@@ -743,7 +749,7 @@ def faro_action(request: HttpRequest, table_id: int, round_id: int, kind: str) -
             dealt = faro_partial.dealt_answer if saved.status in LIVE_ROUND_STATUSES else None
             return after_round_action(request, table, saved, flash, in_part=dealt)
         names, seats = _names(table, saved)
-        correction = _correction_panel(saved, names, just_acted=True)
+        correction = _correction_after_action(saved, names)
         return faro_partial.bet_answer(
             request, table, saved, flash, names=names, seats=seats, correction=correction
         )
