@@ -241,7 +241,11 @@ def screens_for(user: Any) -> list[Screen]:
     return [screen for screen in SCREENS.values() if role_of(user) in screen.who]
 
 
+def role_home(role: str) -> Screen | None:
+    """Where ``role`` lands after signing in: the first screen of its nav."""
+    return next((screen for screen in SCREENS.values() if role in screen.who), None)
+
+
 def home_screen(user: Any) -> Screen | None:
     """Where ``user`` lands after signing in: the first screen of their nav."""
-    mine = screens_for(user)
-    return mine[0] if mine else None
+    return role_home(role_of(user))

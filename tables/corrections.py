@@ -63,8 +63,13 @@ def _latest_round(table: Table, round_id: int) -> Round:
     return round_
 
 
+def in_closed_day(round_: Round) -> bool:
+    """Whether the round's gaming day is closed: nothing can post into it, so no correction can."""
+    return ClosedGamingDay.objects.filter(day=gaming_day_for(round_.started_at)).exists()
+
+
 def _refuse_closed_day(round_: Round) -> None:
-    if ClosedGamingDay.objects.filter(day=gaming_day_for(round_.started_at)).exists():
+    if in_closed_day(round_):
         raise Conflict(
             f"The gaming day of round {round_.number} is closed; corrections of it are refused.",
             code="day_closed",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from tables.console.cards import RANK_NAMES, SUIT_NAMES
 from tables.console.games import player_words
 from tables.games import newmarket
 from tables.games.cards import RANKS, SUITS
@@ -28,7 +29,8 @@ def template_for(game: str) -> str:
 
 
 def fan_tan_rows(public: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Four suit rows, A to K: the cards on the layout face up, a space where none is yet.
+    """Four suit rows, A to K: the cards on the layout face up, a space where none is yet, and the
+    row in words ("Spades: 3 to king").
 
     A row grows both ways from its 7, so what is down is always one unbroken stretch.
     """
@@ -40,8 +42,23 @@ def fan_tan_rows(public: Mapping[str, Any]) -> list[dict[str, Any]]:
             {"code": rank + suit, "down": low <= index <= high, "seven": index == SEVEN}
             for index, rank in enumerate(RANKS)
         ]
-        rows.append({"suit": suit, "slots": slots, "count": max(0, high - low + 1)})
+        count = max(0, high - low + 1)
+        rows.append({"suit": suit, "slots": slots, "count": count, "words": _suit_row_words(suit, low, high)})
     return rows
+
+
+def _suit_row_words(suit: str, low: int, high: int) -> str:
+    """One suit of the layout as a person says it: "Hearts: ace to king", "Clubs: the 7 alone"."""
+    name = SUIT_NAMES[suit].capitalize()
+    if high < low:
+        return f"{name}: no 7 yet"
+    if high == low:
+        return f"{name}: the 7 alone"
+    return f"{name}: {_rank_words(RANKS[low])} to {_rank_words(RANKS[high])}"
+
+
+def _rank_words(rank: str) -> str:
+    return RANK_NAMES.get(rank, rank)
 
 
 def newmarket_board(public: Mapping[str, Any], names: Mapping[int, str]) -> dict[str, Any]:

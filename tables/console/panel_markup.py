@@ -101,15 +101,17 @@ def _fill_form(request: HttpRequest, table_id: int, cents: int) -> str:
 
 def receipt(request: HttpRequest, flash: Any, table: Any = None) -> SafeString:
     """The answer to the last tap (``views.Flash``), two lines at most: console.js shows "more" when
-    there is more and fades a success after a few seconds; a refusal stays until dismissed. A tray
-    that cannot pay gets the fill that lets play go on (``table``: where it is asked)."""
+    there is more and fades a success after a few seconds, unless it ``stays``; a refusal stays
+    until dismissed. A tray that cannot pay gets the fill that lets play go on (``table``: where it
+    is asked)."""
     if not flash:
         return mark_safe("\n")
     ok = flash.ok
+    fades = ok and not flash.stays
     head = (
         f'\n<div class="receipt {"ok" if ok else "err"}" role="{"status" if ok else "alert"}"'
         f' aria-live="{"polite" if ok else "assertive"}" data-testid="receipt"'
-        f"{' data-fade-after="6000"' if ok else ''}>\n"
+        f"{' data-fade-after="6000"' if fades else ''}>\n"
     )
     said = f"{'' if ok else 'Refused: '}{escape(str(flash.headline))}{_REPLAYED if flash.replayed else ''}"
     listed = "".join(f"<li>{escape(str(line))}</li>" for line in flash.lines)

@@ -22,9 +22,9 @@ from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 
 from casino.errors import DomainError
-from casino.models import Player
+from casino.models import Player, Role
 from casino.money import format_dollars
-from casino.permissions import actor_of, home_screen, may
+from casino.permissions import SCREENS, actor_of, home_screen, may, role_home
 from casino.selectors import (
     Balance,
     get_balances_with,
@@ -62,7 +62,8 @@ from tables.console.idempotency import Outcome, run_tap
 from tables.console.keying import input_name, keying_screen
 from tables.console.moves import describe_settlements
 from tables.console.opening import open_form, plan_lines, shortfall_words, tray_shortfall
-from tables.corrections import request_correction
+from tables.console.selectors import tonight_start
+from tables.corrections import in_closed_day, request_correction
 from tables.games.cards import RANKS
 from tables.games.errors import IllegalAction
 from tables.models import (
@@ -101,6 +102,7 @@ class Flash:
     form: str = ""
     replayed: bool = False
     fill_cents: int = 0  # a tray short for a payout: the fill to offer (tables.console.opening)
+    stays: bool = False  # a success that says something to act on: it does not fade
 
     @classmethod
     def done(cls, outcome: Outcome, form: str) -> Flash:
@@ -111,6 +113,7 @@ class Flash:
             lines=tuple(outcome.result.get("lines", [])),
             form=form,
             replayed=outcome.replayed,
+            stays=bool(outcome.result.get("stays")),
         )
 
     @classmethod
@@ -131,8 +134,28 @@ class ConsoleLoginView(LoginView):
     template_name = "console/login.html"
     redirect_authenticated_user = True
 
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return {**super().get_context_data(**kwargs), "role_homes": role_homes()}
+
     def get_default_redirect_url(self) -> str:
         return reverse("console:home")
+
+
+def role_homes() -> list[tuple[str, str]]:
+    """Who lands where after signing in ("pit bosses and admins", "Floor"), in the nav's order, read
+    from the one table of homes (``casino.permissions.role_home``) so the sign-in page cannot
+    promise a screen that sign-in does not open."""
+    homes = []
+    for screen in SCREENS.values():
+        roles = [_plural(role.label) for role in Role if role_home(role) is screen]
+        if roles:
+            homes.append((" and ".join(roles), screen.label))
+    return homes
+
+
+def _plural(role: str) -> str:
+    """A role's name for many of them: "Pit boss" → "pit bosses"."""
+    return f"{role.lower()}{'es' if role.endswith('s') else 's'}"
 
 
 class ConsoleLogoutView(LogoutView):
@@ -233,7 +256,7 @@ def table_context(
         round_, last_round = (saved, None) if live else (None, saved)
     else:
         round_ = get_live_round(table)
-        last_round = None if round_ else Round.objects.filter(table=table).order_by("-number").first()
+        last_round = None if round_ else tonights_last_deal(table)
     names, seats = _names(table, round_ or last_round)
     sticky = sticky or {}
     context: dict[str, Any] = {
@@ -253,7 +276,10 @@ def table_context(
         context["opening"] = open_form(table, opening)
     shown = round_ or last_round
     if shown is not None and shown.status != "void":
-        context["correction"] = _correction_panel(shown, names, just_acted=saved is not None)
+        if saved is None:
+            context["correction"] = _correction_panel(shown, names)
+        else:
+            context["correction"] = _correction_after_action(shown, names)
     if shown is not None and shown.game == "faro":
         context["faro"] = _faro_context(shown, names, seats, sticky, table)
     elif shown is not None:
@@ -269,17 +295,32 @@ def table_context(
     return context
 
 
-def _correction_panel(shown: Round, names: dict[int, str], *, just_acted: bool) -> dict[str, Any]:
-    """The correction panel's round, its last action in words and whether a correction waits.
-    ``just_acted``: ``shown`` is the round as an action just saved it, so its last action is that
-    one (``last_payload``) and no correction waits (an action is refused while one does)."""
-    if just_acted:
-        return {"round": shown, "last": describe_action(shown.last_payload, names), "pending": False}
+def tonights_last_deal(table: Table) -> Round | None:
+    """The table's newest deal if it was dealt tonight: in the session open now, this gaming day.
+    A deal of an earlier night or session is history (the pit's and the audit's), not the deal the
+    dealer is at: the screen opens on "Start deal" instead of on last night's result."""
+    tonight = Round.objects.filter(table=table, session__closed_at__isnull=True)
+    return tonight.filter(started_at__gte=tonight_start()).order_by("-number").first()
+
+
+def _correction_panel(shown: Round, names: dict[int, str]) -> dict[str, Any] | None:
+    """The correction panel's round, its last action in words and whether a correction waits; None
+    when the round's gaming day is closed (a live deal carried over the rollover), which refuses
+    every correction."""
+    if in_closed_day(shown):
+        return None
     return {
         "round": shown,
         "last": last_action_words(shown, names),
         "pending": Correction.objects.filter(round=shown, status="pending").exists(),
     }
+
+
+def _correction_after_action(saved: Round, names: dict[int, str]) -> dict[str, Any]:
+    """The correction panel after an action on ``saved``, the round as the action saved it: its last
+    action is that one (``last_payload``), no correction waits (an action is refused while one does)
+    and its day is open (the action posted into it), so nothing is read."""
+    return {"round": saved, "last": describe_action(saved.last_payload, names), "pending": False}
 
 
 def _keying_context(actions: list[Offer], sticky: Sticky) -> dict[str, Any] | None:
@@ -579,9 +620,22 @@ def start_deal(request: HttpRequest, table_id: int) -> dict[str, Any]:
     lines = _moved(round_)
     if round_.shoe == ShoeKind.ELECTRONIC:
         lines.insert(0, f"Shoe commitment {round_.commitment[:16]}… published before the first card.")
-    lines += [entry["message"] for entry in round_.context.get("sat_out", [])]
     title = GAME_TITLES.get(round_.game, round_.game)
-    return receipt(f"{title} deal #{round_.number} started ({round_.shoe} shoe).", *lines)
+    started = f"{title} deal #{round_.number} started ({round_.shoe} shoe)."
+    left_out = round_.context.get("sat_out", [])
+    if left_out:  # in the headline, and kept on screen: a seat skipped in silence looks like a mistake
+        return receipt(f"{started} {not_dealt_in(left_out)}", *lines, stays=True)
+    return receipt(started, *lines)
+
+
+def not_dealt_in(sat_out: list[dict[str, Any]]) -> str:
+    """Who sat the deal out and why (``tables.reserves.SatOut``, as the round's context keeps it)."""
+    reasons = [
+        f"{entry['name']}, who has {format_dollars(entry['available'])} available"
+        f" for a {format_dollars(entry['reserve'])} reserve"
+        for entry in sat_out
+    ]
+    return f"Not dealt in: {'; '.join(reasons)}."
 
 
 def faro_payload(kind: str, data: QueryDict, read_round: Callable[[], Round]) -> dict[str, Any]:
@@ -695,7 +749,7 @@ def faro_action(request: HttpRequest, table_id: int, round_id: int, kind: str) -
             dealt = faro_partial.dealt_answer if saved.status in LIVE_ROUND_STATUSES else None
             return after_round_action(request, table, saved, flash, in_part=dealt)
         names, seats = _names(table, saved)
-        correction = _correction_panel(saved, names, just_acted=True)
+        correction = _correction_after_action(saved, names)
         return faro_partial.bet_answer(
             request, table, saved, flash, names=names, seats=seats, correction=correction
         )

@@ -393,12 +393,21 @@
     scope.querySelectorAll(selector).forEach(setUp);
   }
 
+  /* A poll inside a form (the Faro bet form's chips, which poll the table's limits) would inherit the
+     form's hx-disabled-elt, "find button[type=submit]": looked for inside the poll itself, it finds
+     nothing and htmx logs an error on every poll. A poll must not grey out the dealer's buttons
+     anyway, so it disables nothing ("unset" stops htmx's inheritance). */
+  function pollDisablesNothing(poll) {
+    if (!poll.hasAttribute("hx-disabled-elt")) poll.setAttribute("hx-disabled-elt", "unset");
+  }
+
   function init(root) {
     var scope = root && root.querySelectorAll ? root : document;
     each(scope, "form[data-faro-bet]", initBetForm);
     each(scope, "form[data-card-slots]", initSlots);
     each(scope, "form[data-keying]", initKeying);
     each(scope, ".receipt", initReceipt);
+    each(scope, '[hx-trigger^="every "]', pollDisablesNothing);
     scope.querySelectorAll("#pit-live input").forEach(function (input) {
       input.addEventListener("input", function () { input.dataset.dirty = "1"; });
     });
