@@ -79,6 +79,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "casino.nul_guard.NulRefusalMiddleware",  # NUL in a page's query or form: a 400 page, not a 500
     "axes.middleware.AxesMiddleware",  # last, as axes asks: turns a lockout into casino.login_guard's page
 ]
 
