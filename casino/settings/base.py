@@ -65,6 +65,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "casino.client_address.ForwardedProtoMiddleware",  # first: X-Forwarded-Proto only from TRUSTED_PROXIES
     "casino.observability.request_id.RequestIdMiddleware",
     "casino.observability.metrics.MetricsMiddleware",
     "casino.error_pages.DatabaseUnavailableMiddleware",  # database down: 503, not 500
