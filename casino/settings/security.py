@@ -1,4 +1,4 @@
-"""Who the client is, sign-in lockouts (django-axes) and the Content-Security-Policy.
+"""Who the client is, who may read /metrics, sign-in lockouts (django-axes) and the CSP.
 
 Production's cookie, HSTS and TLS settings are in ``production.py``; the API's no-store
 header is ``casino.api.caching.NoStoreApiMiddleware`` (in ``base.MIDDLEWARE``).
@@ -13,6 +13,11 @@ from casino.settings.environment import env
 # The client's address (casino/client_address.py): X-Forwarded-For is believed only from these
 # proxies (addresses or CIDR networks, comma list). Empty: REMOTE_ADDR is the client.
 TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+
+# Who may read /metrics (casino/observability/metrics.py): the bearer of METRICS_TOKEN (empty:
+# no token is accepted), or a client at one of these addresses or CIDR networks.
+METRICS_TOKEN = env("METRICS_TOKEN", default="")
+METRICS_ALLOWED_ADDRESSES = env.list("METRICS_ALLOWED_ADDRESSES", default=["127.0.0.1", "::1"])
 
 # Sign-in brute-force protection on every path (API token, console, admin): django-axes with
 # casino/login_guard.py's policy. Failures count per account only (a floor's dealers share one
