@@ -108,7 +108,7 @@ class CasinoUserAdmin(UserAdmin):
     @admin.display(description="sign-in", ordering="sign_in_failures")
     def sign_in(self, user: User) -> str:
         failures = getattr(user, "sign_in_failures", 0)
-        return f"Locked out after {failures} failed sign-ins" if is_locked_out(failures) else ""
+        return f"Locked out ({failures} failures)" if is_locked_out(failures) else ""
 
     @admin.action(description="Unlock sign-in for the selected people", permissions=["unlock"])
     def unlock_sign_in(self, request: HttpRequest, queryset: QuerySet[User]) -> None:

@@ -358,7 +358,7 @@ def test_a_pit_boss_or_an_admin_unlocks_an_account_in_the_admin(role: str) -> No
     assert listed.status_code == 200
     page = listed.content.decode()
     assert dealer.username in page
-    assert "Locked out after 6 failed sign-ins" in page  # 5 wrong, then the right one refused
+    assert "Locked out (6 failures)" in page  # 5 wrong, then the right one refused
     assert bystander.username not in page  # the filter shows only locked accounts
     assert "Unlock sign-in for the selected people" in page
 
