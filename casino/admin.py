@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
@@ -21,7 +20,7 @@ from django.http import HttpRequest
 from casino import ledger_admin  # noqa: F401 (registers the ledger's models, amounts in dollars)
 from casino.action_log import record_action
 from casino.errors import DomainError
-from casino.login_guard import account_failures_column, is_locked_out, unlock
+from casino.login_guard import account_failures_column, is_locked_out, locked_out_usernames, unlock
 from casino.models import ActionLog, ApiToken, IdempotencyRecord, Player, Role, User
 from casino.money import format_dollars
 from casino.permissions import role_of
@@ -68,7 +67,7 @@ class SignInLockedFilter(admin.SimpleListFilter):
     def queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> QuerySet[User]:
         if self.value() != "locked":
             return queryset
-        return queryset.filter(sign_in_failures__gte=settings.LOGIN_FAILURES_PER_USERNAME)
+        return queryset.filter(username__in=locked_out_usernames())
 
 
 @admin.register(User)

@@ -73,6 +73,17 @@ def is_locked_out(failures: int) -> bool:
     return failures >= settings.LOGIN_FAILURES_PER_USERNAME
 
 
+def locked_out_usernames() -> QuerySet[AccessAttempt]:
+    """The usernames locked out now, as a subquery (``username__in=``)."""
+    return (
+        _live_attempts()
+        .values("username")
+        .annotate(total=Sum("failures_since_start"))
+        .filter(total__gte=settings.LOGIN_FAILURES_PER_USERNAME)
+        .values("username")
+    )
+
+
 def lockout_for(failures: int) -> timedelta:
     """``LOGIN_LOCKOUT`` up to twice the limit, then doubled for each further limit's worth of
     failures, at most ``LOGIN_LOCKOUT_MAX``."""
