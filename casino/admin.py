@@ -1,7 +1,8 @@
 """People, tokens, the action log and idempotency records in the admin.
 
 Money never moves from here: buy-ins and cash-outs go through the cage services. The action
-log and stored responses are read-only; revoking tokens calls the service.
+log and stored responses are read-only; revoking tokens calls the service. The people list
+shows whose sign-in is locked out, and an admin or a pit boss unlocks it there.
 """
 
 from __future__ import annotations
@@ -12,13 +13,17 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from casino import ledger_admin  # noqa: F401 (registers the ledger's models, amounts in dollars)
+from casino.action_log import record_action
 from casino.errors import DomainError
-from casino.models import ActionLog, ApiToken, IdempotencyRecord, Player, User
+from casino.login_guard import account_failures_column, is_locked_out, locked_out_usernames, unlock
+from casino.models import ActionLog, ApiToken, IdempotencyRecord, Player, Role, User
 from casino.money import format_dollars
+from casino.permissions import role_of
 from casino.services import check_username, revoke_token
 from ledger.admin import ReadOnlyAdmin
 
@@ -44,20 +49,78 @@ class CasinoUserChangeForm(UserChangeForm):
         return _checked_username(username, user_id=self.instance.pk)
 
 
+SIGN_IN_UNLOCKERS = frozenset({Role.ADMIN, Role.PIT_BOSS})
+"""Who may unlock a locked-out sign-in: a pit boss unlocks a dealer before a shift."""
+
+
+def may_unlock_sign_in(request: HttpRequest) -> bool:
+    return request.user.is_active and role_of(request.user) in SIGN_IN_UNLOCKERS
+
+
+class SignInLockedFilter(admin.SimpleListFilter):
+    title = "sign-in"
+    parameter_name = "sign_in"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("locked", "Locked out")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> QuerySet[User]:
+        if self.value() != "locked":
+            return queryset
+        return queryset.filter(username__in=locked_out_usernames())
+
+
 @admin.register(User)
 class CasinoUserAdmin(UserAdmin):
     """Saving a new password, an inactive flag or a role here revokes the user's tokens and
-    sessions (``User.save``); usernames pass the same check as the API's."""
+    sessions (``User.save``); usernames pass the same check as the API's.
+
+    A pit boss sees this list (never a person's page) to unlock sign-ins; an admin sees all.
+    """
 
     form = CasinoUserChangeForm
     add_form = CasinoUserCreationForm
-    list_display = ("username", "name", "role", "is_active", "is_staff", "last_login")
-    list_filter = ("role", "is_active", "is_staff")
+    list_display = ("username", "name", "role", "is_active", "is_staff", "last_login", "sign_in")
+    list_filter = (SignInLockedFilter, "role", "is_active", "is_staff")
     search_fields = ("username", "name", "email")
     fieldsets = (
         *(UserAdmin.fieldsets or ()),
         ("Casino", {"fields": ("name", "role")}),
     )
+    actions = ("unlock_sign_in",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
+        return super().get_queryset(request).annotate(sign_in_failures=account_failures_column())
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_view_permission(request, obj) or (obj is None and may_unlock_sign_in(request))
+
+    def has_unlock_permission(self, request: HttpRequest) -> bool:
+        return may_unlock_sign_in(request)
+
+    def get_list_display_links(self, request: HttpRequest, list_display: Any) -> Any:
+        """No link to a person's page for whoever may not open it (a pit boss)."""
+        if super().has_view_permission(request) or self.has_change_permission(request):
+            return super().get_list_display_links(request, list_display)
+        return None
+
+    @admin.display(description="sign-in", ordering="sign_in_failures")
+    def sign_in(self, user: User) -> str:
+        failures = getattr(user, "sign_in_failures", 0)
+        return f"Locked out ({failures} failures)" if is_locked_out(failures) else ""
+
+    @admin.action(description="Unlock sign-in for the selected people", permissions=["unlock"])
+    def unlock_sign_in(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        unlocked = []
+        for user in queryset:
+            with transaction.atomic():
+                if unlock(user.username):
+                    record_action(actor=request.user, action="sign_in.unlocked", obj=user)
+                    unlocked.append(user.name or user.username)
+        if unlocked:
+            self.message_user(request, f"Unlocked sign-in for {', '.join(unlocked)}.", messages.SUCCESS)
+        else:
+            self.message_user(request, "None of the selected people was locked out.", messages.INFO)
 
 
 @admin.register(Player)

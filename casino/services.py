@@ -91,8 +91,9 @@ def check_username(username: str, *, user_id: int | None = None) -> str:
     Django's rules (NFKC, the model field's validators: ``UnicodeUsernameValidator`` and the
     length), no case variant of a taken name (409, as Django's creation form), no mix of
     scripts that fake each other, and no lookalike of a taken name (``аlice``, Cyrillic ``а``,
-    beside ``alice``). ``user_id`` is the user being renamed, who may look like themselves.
-    The unique constraint still settles two creations racing for one name.
+    beside ``alice``; ``player.l`` beside ``player.1``), whose owner the refusal names.
+    ``user_id`` is the user being renamed, who may look like themselves. The unique
+    constraint still settles two creations racing for one name.
     """
     username = User.normalize_username(username)
     field = User._meta.get_field("username")
@@ -106,9 +107,14 @@ def check_username(username: str, *, user_id: int | None = None) -> str:
             f"The username {username!r} is taken.", code="username_taken", fields={"username": "taken"}
         )
     skeleton = username_skeleton(username)
-    lookalike = others.filter(username_skeleton=skeleton).values_list("username", flat=True).first()
+    lookalike = others.filter(username_skeleton=skeleton).values_list("username", "name", "role").first()
     if lookalike is not None:
-        message = f"The username looks like the existing username {lookalike!r}; choose another."
+        taken, name, role = lookalike
+        whose = f"{name}, {Role(role).label.lower()}" if name else Role(role).label.lower()
+        message = (
+            f"The username {username!r} looks like the existing username {taken!r} ({whose}); "
+            "choose another, so that the two cannot be mistaken for each other."
+        )
         raise ValidationFailed(message, fields={"username": [message]})
     if is_mixed_script_lookalike(username):
         message = "The username mixes letters of different scripts that look alike; use one script."

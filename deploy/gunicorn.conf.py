@@ -1,6 +1,7 @@
 """gunicorn settings: stateless workers (sessions, tokens and idempotency live in PostgreSQL)."""
 
 import gc
+import ipaddress
 import os
 from typing import Any
 
@@ -9,9 +10,18 @@ from prometheus_client import multiprocess
 # Loopback by default: clients reach gunicorn only through the proxy in front (deploy/README.md);
 # compose binds 0.0.0.0 inside the web container, which publishes no port.
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
-# The proxies whose X-Forwarded-Proto gunicorn believes: the same list Django believes
+
+
+def trusted_networks(proxies: str) -> str:
+    """TRUSTED_PROXIES as gunicorn takes it: each entry as its network, as Django reads it
+    (``10.20.0.5/16`` is 10.20.0.0/16; gunicorn would refuse to start on it as written)."""
+    entries = [proxy.strip() for proxy in proxies.split(",") if proxy.strip()]
+    return ",".join(str(ipaddress.ip_network(entry, strict=False)) for entry in entries)
+
+
+# The proxies whose X-Forwarded-Proto gunicorn believes: the same list Django believes it and
 # X-Forwarded-For from (TRUSTED_PROXIES, casino/client_address.py); empty trusts nobody.
-forwarded_allow_ips = os.environ.get("TRUSTED_PROXIES", "")
+forwarded_allow_ips = trusted_networks(os.environ.get("TRUSTED_PROXIES", ""))
 workers = int(os.environ.get("GUNICORN_WORKERS", "4"))
 threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))

@@ -27,9 +27,9 @@ from casino.services import buy_in, cash_out, create_player, create_staff, issue
 
 
 class TokenCreateApi(APIView):
-    # Sign in (POST) and out (DELETE). No rate limit: failed sign-ins lock out per username and
-    # address (casino.login_guard) and a success costs nothing, so a floor signing in at shift
-    # change is never refused, and signing out is never refused either.
+    # Sign in (POST) and out (DELETE). No rate limit: failed sign-ins lock out their account only
+    # (casino.login_guard) and a success costs nothing, so a floor signing in at shift change
+    # is never refused, and signing out is never refused either.
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
 

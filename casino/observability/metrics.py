@@ -1,7 +1,9 @@
 """Prometheus metrics: HTTP latency, refused actions, Celery task durations, queue depth.
 
 Under gunicorn with several workers set ``PROMETHEUS_MULTIPROC_DIR`` (an empty directory);
-``/metrics`` then aggregates every worker's samples.
+``/metrics`` then aggregates every worker's samples. It answers only the monitoring system:
+a bearer of ``METRICS_TOKEN``, or a client (``casino.client_address``, so never someone
+outside merely because our proxy forwarded them) at one of ``METRICS_ALLOWED_ADDRESSES``.
 """
 
 from __future__ import annotations
@@ -13,10 +15,13 @@ from collections.abc import Callable, Iterator
 import redis
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.utils.crypto import constant_time_compare
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import REGISTRY, Collector
+
+from casino.client_address import client_address, is_among, networks_of
 
 HTTP_LATENCY = Histogram(
     "casekeeper_http_request_duration_seconds",
@@ -67,7 +72,21 @@ def _registry() -> CollectorRegistry:
     return REGISTRY
 
 
+def may_read_metrics(request: HttpRequest) -> bool:
+    """The bearer of ``METRICS_TOKEN`` (if one is set), or a client at an allowed address."""
+    token = settings.METRICS_TOKEN
+    offered = request.headers.get("Authorization", "")
+    if token and constant_time_compare(offered, f"Bearer {token}"):
+        return True
+    return is_among(client_address(request), networks_of(settings.METRICS_ALLOWED_ADDRESSES))
+
+
+REFUSAL = "Metrics are served only to the monitoring system (METRICS_TOKEN or METRICS_ALLOWED_ADDRESSES).\n"
+
+
 def metrics_view(request: HttpRequest) -> HttpResponse:
+    if not may_read_metrics(request):
+        return HttpResponse(REFUSAL, status=403, content_type="text/plain; charset=utf-8")
     return HttpResponse(generate_latest(_registry()), content_type=CONTENT_TYPE_LATEST)
 
 

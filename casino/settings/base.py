@@ -65,6 +65,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "casino.client_address.ForwardedProtoMiddleware",  # first: X-Forwarded-Proto only from TRUSTED_PROXIES
     "casino.observability.request_id.RequestIdMiddleware",
     "casino.observability.metrics.MetricsMiddleware",
     "casino.error_pages.DatabaseUnavailableMiddleware",  # database down: 503, not 500
@@ -79,6 +80,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "casino.nul_guard.NulRefusalMiddleware",  # NUL in a page's query or form: a 400 page, not a 500
     "axes.middleware.AxesMiddleware",  # last, as axes asks: turns a lockout into casino.login_guard's page
 ]
 
