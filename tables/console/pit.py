@@ -199,11 +199,13 @@ def decide_correction(request: HttpRequest, correction_id: int, verdict: str) ->
 
 @signed_in_get
 def alerts_page(request: HttpRequest) -> HttpResponse:
-    """Detection's open alerts for the auditors, read only (a pit boss resolves them in the pit)."""
+    """Detection's open alerts, read only, for those who may read them (API.md: auditors and pit
+    bosses); a pit boss resolves them in the pit, which this page links to."""
     require_screen(request.user, "audit_alerts")
     context = {
         "alerts": alert_rows(list_open_alerts(limit=ALERTS_SHOWN)),
         "alerts_open": count_open_alerts(),
         "can_resolve": False,
+        "can_open_pit": may_open(request.user, "floor"),
     }
     return render(request, "pit/alerts.html", context)
