@@ -172,6 +172,7 @@ def assign_dealer(request: HttpRequest, table_id: int) -> HttpResponse:
     def work() -> dict[str, Any]:
         chosen = forms.checked(forms.DealerForm(request.POST)).cleaned_data["dealer"]
         dealer = services.assign_dealer(actor=actor_of(request), table_id=table.pk, dealer_id=chosen).dealer
+        assert dealer is not None  # assign_dealer has just set it
         before = f"Before: {staff_name(table.dealer)}." if table.dealer else "It had no dealer before."
         return receipt(f"{staff_name(dealer)} now deals {table.name}.", before)
 
