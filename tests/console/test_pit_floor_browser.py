@@ -29,6 +29,7 @@ from tests.browser import (
     PORTRAIT,
     TABLET,
     confirmed,
+    live_faro_deal,
     no_sideways_scroll,
     on_screen,
     open_page,
@@ -45,7 +46,8 @@ COLUMNS = {1280: 4, 810: 3}
 
 def busy_floor(world: Floor) -> list[Table]:
     """The browser floor and ten more tables, each with a dealer of its own, most of them open:
-    13 tables, two fills waiting, three open alerts."""
+    13 tables, a Faro deal under way, two fills waiting, three open alerts."""
+    live_faro_deal(world)  # the longest glance line: "#1 · betting · turn 1/25 · 0 bets"
     made = []
     for number in range(10):
         game = GAMES[number % len(GAMES)]
