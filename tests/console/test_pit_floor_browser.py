@@ -44,7 +44,7 @@ GAMES = ["faro", "fan_tan", "newmarket", "tonk", "farmer"]
 COLUMNS = {1280: 4, 810: 3}
 
 
-def busy_floor(world: Floor) -> list[Table]:
+def busy_floor(world: Floor) -> None:
     """The browser floor and ten more tables, each with a dealer of its own, most of them open:
     13 tables, a Faro deal under way, two fills waiting, three open alerts."""
     live_faro_deal(world)  # the longest glance line: "#1 · betting · turn 1/25 · 0 bets"
@@ -80,7 +80,15 @@ def busy_floor(world: Floor) -> list[Table]:
         for n in range(3)
     ]
     save_findings(detector="trays", day=gaming_day_for(), findings=findings)
-    return made
+
+
+def pit_boss_at_a_busy_floor(browser: Any, live_server: Any, world: Floor, viewport: dict[str, int]) -> Any:
+    """A page signed in as the pit boss, on the pit of ``busy_floor``."""
+    busy_floor(world)
+    page = open_page(browser, live_server, viewport)
+    sign_in(page, world.pit_boss.username)
+    page.wait_for_url("**/pit/")
+    return page
 
 
 def cards_at_a_glance(page: Any, viewport: dict[str, int]) -> None:
@@ -110,10 +118,7 @@ def count_says(page: Any, test_id: str, words: str) -> None:
 def test_twelve_tables_at_a_glance_and_the_counts_open_their_lists(
     browser: Any, live_server: Any, world: Floor, viewport: dict[str, int]
 ) -> None:
-    busy_floor(world)
-    page = open_page(browser, live_server, viewport)
-    sign_in(page, world.pit_boss.username)
-    page.wait_for_url("**/pit/")
+    page = pit_boss_at_a_busy_floor(browser, live_server, world, viewport)
     page.get_by_role("heading", name="The pit").wait_for()
 
     cards_at_a_glance(page, viewport)
@@ -169,10 +174,7 @@ def test_twelve_tables_at_a_glance_and_the_counts_open_their_lists(
 def test_the_nav_opens_the_list_it_names(
     browser: Any, live_server: Any, world: Floor, viewport: dict[str, int]
 ) -> None:
-    busy_floor(world)
-    page = open_page(browser, live_server, viewport)
-    sign_in(page, world.pit_boss.username)
-    page.wait_for_url("**/pit/")
+    page = pit_boss_at_a_busy_floor(browser, live_server, world, viewport)
     nav = page.get_by_test_id("role-nav")
     for label, panel in (("Alerts", "alerts-panel"), ("Approvals", "approvals-panel")):
         nav.get_by_role("link", name=label).click()
@@ -186,10 +188,7 @@ def test_a_pit_boss_reads_the_alerts_page_and_goes_to_the_pit_to_resolve_them(
     browser: Any, live_server: Any, world: Floor, viewport: dict[str, int]
 ) -> None:
     """Item 20: the pit boss's /pit/alerts/ was a 403 page; it is the read-only list, linked to the pit's."""
-    busy_floor(world)
-    page = open_page(browser, live_server, viewport)
-    sign_in(page, world.pit_boss.username)
-    page.wait_for_url("**/pit/")
+    page = pit_boss_at_a_busy_floor(browser, live_server, world, viewport)
     with page.expect_response(lambda response: response.url.endswith("/pit/alerts/")) as answer:
         page.goto("/pit/alerts/")
     assert answer.value.status == 200
