@@ -180,13 +180,19 @@ class Screen:
     """A page of the web console: its name in the nav, its URL name and who may open it.
 
     ``url_name`` is a Django URL name (the casino domain imports nothing of ``tables``);
-    ``fragment`` points at a section of that page.
+    ``fragment`` points at a section of that page. ``nav`` is the roles whose nav lists it (all
+    of ``who`` unless given): a screen another entry already leads to stays off that nav.
     """
 
     label: str
     url_name: str
     who: frozenset[str]
     fragment: str = ""
+    nav: frozenset[str] | None = None
+
+    @property
+    def listed_for(self) -> frozenset[str]:
+        return self.who if self.nav is None else self.nav
 
 
 # One table for three things: who may open each screen (the views ask ``require_screen``), the
@@ -210,7 +216,11 @@ SCREENS: dict[str, Screen] = {
     ),
     "alerts": Screen("Alerts", "pit:home", frozenset({Role.PIT_BOSS, Role.ADMIN}), fragment="alerts-title"),
     "audit": Screen("Audit days", "audit:index", frozenset({Role.AUDITOR, Role.PIT_BOSS})),
-    "audit_alerts": Screen("Alerts", "pit:alerts", frozenset({Role.AUDITOR})),
+    # Read only, for whoever may read alerts (API.md: pit_boss, auditor); the pit boss's nav
+    # already has Alerts, the pit's own list, where they are resolved.
+    "audit_alerts": Screen(
+        "Alerts", "pit:alerts", frozenset({Role.AUDITOR, Role.PIT_BOSS}), nav=frozenset({Role.AUDITOR})
+    ),
     # The Django admin: read-only views for the pit boss, everything for an admin (casino.admin_access).
     "admin": Screen("Admin", "admin:index", frozenset({Role.ADMIN, Role.PIT_BOSS})),
 }
@@ -237,8 +247,8 @@ def may_open(user: Any, screen: str) -> bool:
 
 
 def screens_for(user: Any) -> list[Screen]:
-    """The nav bar of ``user``'s role: every screen they may open, in the table's order."""
-    return [screen for screen in SCREENS.values() if role_of(user) in screen.who]
+    """The nav bar of ``user``'s role: the screens listed for it, in the table's order."""
+    return [screen for screen in SCREENS.values() if role_of(user) in screen.listed_for]
 
 
 def role_home(role: str) -> Screen | None:

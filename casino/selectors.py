@@ -29,6 +29,11 @@ def player_names(player_ids: Iterable[int]) -> dict[int, str]:
     return {p.pk: p.name for p in Player.objects.select_related("user").filter(pk__in=ids)}
 
 
+def staff_name(user: User) -> str:
+    """A member of staff as people read them: their name, else their username (as ``staff_names``)."""
+    return user.name or user.username
+
+
 def staff_names(user_ids: Iterable[int]) -> dict[int, str]:
     """User id → display name (the name, else the username): one read, none for no ids."""
     ids = list(user_ids)

@@ -8,16 +8,18 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from django.db import connection
-from django.db.models import Prefetch, QuerySet, Sum
+from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet, Sum, Window
+from django.db.models.functions import RowNumber
 
 from casino.errors import NotFound
-from casino.models import Player, User
+from casino.models import Player, Role, User
 from casino.permissions import require_staff
 from casino.rows import columns_of, instances_from_row, one_row
 from casino.selectors import ids_in
 from ledger.models import Account
 from tables.models import (
     LIVE_ROUND_STATUSES,
+    DealerShift,
     Round,
     RoundSettlement,
     Seat,
@@ -98,6 +100,41 @@ def table_with_seats(table_id: int) -> Table | None:
 def list_tables(*, user: Any) -> QuerySet[Table]:
     require_staff(user)
     return _tables().order_by("name")
+
+
+def list_dealer_shifts(*, table_id: int) -> QuerySet[DealerShift]:
+    """Who dealt the table and when, each shift with its dealer (the API pages it newest first)."""
+    return DealerShift.objects.filter(table_id=table_id).select_related("dealer")
+
+
+def recent_dealer_shifts(*, table_ids: Sequence[int], per_table: int) -> dict[int, list[DealerShift]]:
+    """Each table's last ``per_table`` dealer shifts, newest first, with their dealers: one read for
+    a whole floor, however long the night's rotations have run."""
+    newest_first = Window(
+        RowNumber(), partition_by=F("table_id"), order_by=[F("started_at").desc(), F("pk").desc()]
+    )
+    shifts = (
+        DealerShift.objects.filter(table_id__in=table_ids)
+        .annotate(newest=newest_first)
+        .filter(newest__lte=per_table)
+        .select_related("dealer")
+        .order_by("table_id", "newest")
+    )
+    by_table: dict[int, list[DealerShift]] = {table_id: [] for table_id in table_ids}
+    for shift in shifts:
+        by_table[shift.table_id].append(shift)
+    return by_table
+
+
+def list_relief_dealers() -> list[User]:
+    """Active dealers who deal no table now: the ones a pit boss can swap in, by name."""
+    dealing = Table.objects.filter(dealer_id=OuterRef("pk"))
+    return list(
+        User.objects.filter(role=Role.DEALER, is_active=True)
+        .exclude(Exists(dealing))
+        .only("pk", "name", "username")
+        .order_by("name", "username")
+    )
 
 
 TABLE_REF = re.compile(r"\b[Tt]able (?P<id>\d+)\b")

@@ -9,6 +9,7 @@ from casino.api import views as people
 from casino.api.docs import docs_view
 from tables.api import audit_views as audits
 from tables.api import correction_views as corrections
+from tables.api import dealer_views as dealers
 from tables.api import ratings_views as ratings
 from tables.api import round_views as rounds
 from tables.api import views as tables
@@ -42,6 +43,7 @@ urlpatterns = [
     path("tables/<id:table_id>", tables.TableDetailApi.as_view(), name="table-detail"),
     path("tables/<id:table_id>/limits", tables.TableLimitsApi.as_view(), name="table-limits"),
     path("tables/<id:table_id>/assign", tables.TableAssignApi.as_view(), name="table-assign"),
+    path("tables/<id:table_id>/dealers", dealers.TableDealerShiftListApi.as_view(), name="table-dealers"),
     path("tables/<id:table_id>/open", tables.TableOpenApi.as_view(), name="table-open"),
     path("tables/<id:table_id>/close", tables.TableCloseApi.as_view(), name="table-close"),
     path("tables/<id:table_id>/fills", tables.FillCreateApi.as_view(), name="table-fills"),

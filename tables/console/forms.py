@@ -19,6 +19,7 @@ CHOOSE_AMOUNT = "Choose an amount: tap a chip or type one."
 TAP_A_PLACE = "Tap a place on the layout: one or more cards, or even, odd or high."
 CALL_AN_ORDER = "Tap the order you call: loser, winner, hock."
 CHOOSE_KIND = "Choose a fill or a credit."
+CHOOSE_DEALER = "Choose a dealer."
 NO_VERSION = "This form has no valid round version; reload the screen."
 
 
@@ -115,6 +116,16 @@ class TrayRequestForm(forms.Form):
 class LimitsForm(forms.Form):
     min_bet = DollarsField(words="minimum")
     max_bet = DollarsField(words="maximum")
+
+
+class DealerForm(forms.Form):
+    """The dealer a pit boss swaps in at a table, chosen by name (the service checks who they are)."""
+
+    dealer = forms.IntegerField(
+        min_value=1,
+        max_value=2**63 - 1,  # a bigint, as the API's ids
+        error_messages=dict.fromkeys(("required", "invalid", "min_value", "max_value"), CHOOSE_DEALER),
+    )
 
 
 class CageForm(forms.Form):

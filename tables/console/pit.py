@@ -1,12 +1,14 @@
 """The pit view: every table at a glance (polled every 5 s), fills and credits to ask for and to
-approve (never one's own), limits, dealers' corrections to approve, and detection's open alerts.
+approve (never one's own), limits, relief dealers to swap in, dealers' corrections to approve, and
+detection's open alerts. What waits for the pit shows as counts that open their lists, so the
+table cards come first.
 
 Each table's card carries tonight's hourly win/hold chart, its dealer's pace and its occupancy
 (``tables.console.floor_figures``, from the ratings rows), refreshed with the same partial.
 
-Approvals, limit changes, corrections and alert resolutions go through the same services as
-the API's (``tables.services``, ``tables.corrections``, ``tables.detection.services``), once
-per form token.
+Approvals, limit changes, dealer swaps, corrections and alert resolutions go through the same
+services as the API's (``tables.services``, ``tables.corrections``, ``tables.detection.services``),
+once per form token.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from django.utils.text import capfirst
 from casino.models import Role
 from casino.money import format_dollars
 from casino.permissions import actor_of, may, may_open, role_of
-from casino.selectors import people_named
+from casino.selectors import people_named, staff_name
 from casino.signed_in import signed_in_get, signed_in_post
 from tables import services
 from tables.console import forms
@@ -33,7 +35,7 @@ from tables.corrections import approve_correction, refuse_correction
 from tables.detection.detectors import MONEY_EVIDENCE
 from tables.detection.selectors import count_open_alerts, list_open_alerts
 from tables.detection.services import resolve_alert as resolve_alert_service
-from tables.models import Alert, Correction, RoundStatus, TrayRequest
+from tables.models import Alert, Correction, RoundStatus, Table, TrayRequest
 from tables.selectors import list_pending_tray_requests, tables_named
 
 ALERTS_SHOWN = 20
@@ -72,6 +74,7 @@ def pit_context(request: HttpRequest, flash: Flash | None = None) -> dict[str, A
         can_request_tray=may(request.user, "tray.request"),
         can_change_limits=may(request.user, "table.limits"),
         can_use_admin=may_open(request.user, "admin"),
+        can_assign_dealer=may(request.user, "table.assign"),
     )
     return {
         "floor": floor_cards(request, card_forms, fresh=flash is not None),
@@ -162,6 +165,21 @@ def limits(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 @signed_in_post
+def assign_dealer(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A pit boss swaps a relief dealer in at a table: the API's assign, once per form token."""
+    table = found(Table.objects.select_related("dealer").filter(pk=table_id), "No such table.")
+
+    def work() -> dict[str, Any]:
+        chosen = forms.checked(forms.DealerForm(request.POST)).cleaned_data["dealer"]
+        dealer = services.assign_dealer(actor=actor_of(request), table_id=table.pk, dealer_id=chosen).dealer
+        assert dealer is not None  # assign_dealer has just set it
+        before = f"Before: {staff_name(table.dealer)}." if table.dealer else "It had no dealer before."
+        return receipt(f"{staff_name(dealer)} now deals {table.name}.", before)
+
+    return perform_pit_tap(request, form=f"dealer-{table_id}", work=work)
+
+
+@signed_in_post
 def resolve_alert(request: HttpRequest, alert_id: int) -> HttpResponse:
     """A pit boss closes a detector's alert with a note (the API's resolve, once per form token)."""
     alert = found(Alert.objects.filter(pk=alert_id), "No such alert.")
@@ -199,11 +217,13 @@ def decide_correction(request: HttpRequest, correction_id: int, verdict: str) ->
 
 @signed_in_get
 def alerts_page(request: HttpRequest) -> HttpResponse:
-    """Detection's open alerts for the auditors, read only (a pit boss resolves them in the pit)."""
+    """Detection's open alerts, read only, for those who may read them (API.md: auditors and pit
+    bosses); a pit boss resolves them in the pit, which this page links to."""
     require_screen(request.user, "audit_alerts")
     context = {
         "alerts": alert_rows(list_open_alerts(limit=ALERTS_SHOWN)),
         "alerts_open": count_open_alerts(),
         "can_resolve": False,
+        "can_open_pit": may_open(request.user, "floor"),
     }
     return render(request, "pit/alerts.html", context)

@@ -31,9 +31,11 @@ on average, 2026-11-29).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import datetime as dt
 import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,26 +43,55 @@ import redis
 from celery import current_app
 from django.conf import settings
 from django.core.cache import cache
+from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
 
 from casino.money import format_dollars, format_dollars_input
+from casino.selectors import staff_name
 from casino.task_sending import send_task
 from tables.console.floor_figures import TableFigures, floor_figures
 from tables.console.games import GAME_TITLES
 from tables.console.idempotency import new_token
 from tables.console.panel_markup import csrf_token
 from tables.console.paths import per_table
-from tables.console.pit_markup import CSRF_SLOT, TOKEN_SLOT, card_html, grid_html
+from tables.console.pit_markup import CSRF_SLOT, TOKEN_SLOT, card_html, grid_html, relief_options
 from tables.console.selectors import FloorRow, floor_rows
-from tables.models import Round
+from tables.models import DealerShift, Round
+from tables.selectors import list_relief_dealers, recent_dealer_shifts
 
 FLOOR_FRESH_SECONDS = 5.0  # one poll interval of a pit screen
 # By name: the task (tables.console.tasks) imports this module.
 REFRESH_TASK = "tables.console.tasks.refresh_pit_floor_task"
 
 
-CARD_LINKS = {"tray": "pit:tray", "limits": "pit:limits", "admin": "admin:tables_table_change"}
+CARD_LINKS = {
+    "tray": "pit:tray",
+    "limits": "pit:limits",
+    "dealer": "pit:dealer",
+    "admin": "admin:tables_table_change",
+}
+SHIFTS_SHOWN = 4  # a card's "who dealt" list: the dealer now and the last few before
+
+
+def _clock(moment: dt.datetime, today: dt.date) -> str:
+    """A moment on the casino's clock: "21:05" today, "29 Nov 21:05" another day."""
+    local = timezone.localtime(moment)
+    return f"{local:%H:%M}" if local.date() == today else f"{local.day} {local:%b %H:%M}"
+
+
+def shift_words(shifts: Sequence[DealerShift], now: dt.datetime) -> list[tuple[str, str]]:
+    """Each shift as (dealer, when) in words: "since 21:05" for the one still running."""
+    today = timezone.localtime(now).date()
+    return [
+        (
+            staff_name(shift.dealer),
+            f"since {_clock(shift.started_at, today)}"
+            if shift.ended_at is None
+            else f"{_clock(shift.started_at, today)} – {_clock(shift.ended_at, today)}",
+        )
+        for shift in shifts
+    ]
 
 
 def _live_deal(round_: Round | None) -> str | None:
@@ -73,7 +104,12 @@ def _live_deal(round_: Round | None) -> str | None:
     return text
 
 
-def card_view(row: FloorRow, figures: TableFigures, links: dict[str, Callable[[int], str]]) -> dict[str, Any]:
+def card_view(
+    row: FloorRow,
+    figures: TableFigures,
+    links: dict[str, Callable[[int], str]],
+    history: list[tuple[str, str]],
+) -> dict[str, Any]:
     """One card's words and numbers, worked out here: ``card_html`` then only places them."""
     table = row.table
     variant = (table.rules or {}).get("variant")
@@ -85,7 +121,8 @@ def card_view(row: FloorRow, figures: TableFigures, links: dict[str, Callable[[i
         "status_label": capfirst(table.get_status_display()),
         "is_open": table.status == "open",
         "game": GAME_TITLES.get(table.game, table.game) + (f" ({variant})" if variant else ""),
-        "dealer": (dealer.name or dealer.username) if dealer else None,
+        "dealer": staff_name(dealer) if dealer else None,
+        "history": history,
         "limits": f"{format_dollars(table.min_bet)} – {format_dollars(table.max_bet)}",
         "min_input": format_dollars_input(table.min_bet),
         "max_input": format_dollars_input(table.max_bet),
@@ -109,14 +146,15 @@ class CardForms:
     can_request_tray: bool
     can_change_limits: bool
     can_use_admin: bool
+    can_assign_dealer: bool
 
     @property
-    def flags(self) -> tuple[bool, bool, bool]:
-        return (self.can_request_tray, self.can_change_limits, self.can_use_admin)
+    def flags(self) -> tuple[bool, bool, bool, bool]:
+        return (self.can_request_tray, self.can_change_limits, self.can_use_admin, self.can_assign_dealer)
 
     @property
     def key(self) -> str:
-        return "pit-floor:v1:" + "".join("1" if flag else "0" for flag in self.flags)
+        return "pit-floor:v2:" + "".join("1" if flag else "0" for flag in self.flags)
 
 
 def render_cards(*, forms: CardForms) -> tuple[float, str]:
@@ -126,9 +164,24 @@ def render_cards(*, forms: CardForms) -> tuple[float, str]:
     began = time.time()
     rows = floor_rows()
     figures = floor_figures([row.table for row in rows])
+    shifts = recent_dealer_shifts(table_ids=[row.table.pk for row in rows], per_table=SHIFTS_SHOWN)
     links = {name: per_table(view) for name, view in CARD_LINKS.items()}
-    shown = {"tray": forms.can_request_tray, "limits": forms.can_change_limits, "admin": forms.can_use_admin}
-    cards = [card_html(card_view(row, figures[row.table.pk], links), **shown) for row in rows]
+    dealers = None  # the options of every card's dealer form: written once, for those who swap
+    if forms.can_assign_dealer:
+        dealers = relief_options([(dealer.pk, staff_name(dealer)) for dealer in list_relief_dealers()])
+    now = timezone.now()
+    cards = []
+    for row in rows:
+        view = card_view(row, figures[row.table.pk], links, shift_words(shifts[row.table.pk], now))
+        cards.append(
+            card_html(
+                view,
+                tray=forms.can_request_tray,
+                limits=forms.can_change_limits,
+                admin=forms.can_use_admin,
+                dealers=dealers,
+            )
+        )
     return began, grid_html(cards)
 
 
@@ -196,6 +249,7 @@ def floor_cards(request: Any, forms: CardForms, *, fresh: bool = False) -> SafeS
 
 def forget_shared_floor() -> None:
     """Drop every role's shared copy (the next poll renders): for a new database, as in tests."""
-    keys = [CardForms(*flags).key for flags in itertools.product((False, True), repeat=3)]
+    every = itertools.product((False, True), repeat=len(dataclasses.fields(CardForms)))
+    keys = [CardForms(*flags).key for flags in every]
     with contextlib.suppress(redis.RedisError):
         cache.delete_many(keys + [f"{key}:refreshing" for key in keys])

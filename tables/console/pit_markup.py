@@ -3,8 +3,11 @@
 The template engine took 74 to 97 ms of CPU to place 200 cards' fifty-odd variables, tags and
 filters each, about a third of a render; this takes 4 to 10. Every text is escaped
 (``html.escape``, as Django's ``escape`` does); numbers are written as they are; the chart and the
-slots are markup already. The whitespace is the former template's (``pit/_floor.html``), so the
-page is the same byte for byte. ``tables.console.pit_floor`` shares what this writes.
+slots are markup already. ``tables.console.pit_floor`` shares what this writes.
+
+A card is a glance (name, status, game, dealer, players, tray, win, the live deal) small enough
+for twelve to fit a tablet's screen (issue 44), and a disclosure ("More") with the rest: limits,
+occupancy, pace, the hourly chart, who dealt the table, and the forms the reader may use.
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ def _tray_form(c: dict[str, Any]) -> str:
         f'        <button type="submit" class="btn" aria-label="Ask for a fill or credit at {name}">'
         "Ask</button>\n",
         test_id="pit-tray-request",
+        shape="tray-form",
     )
 
 
@@ -71,11 +75,43 @@ def _limits_form(c: dict[str, Any]) -> str:
     )
 
 
-def _form(url: str, name: str, fields: str, *, test_id: str = "") -> str:
+def relief_options(dealers: Sequence[tuple[int, str]]) -> str:
+    """The dealers free to swap in, as the options every card's dealer form offers (written once)."""
+    return "".join(f'<option value="{pk}">{escape(name)}</option>' for pk, name in dealers)
+
+
+def _dealer_form(c: dict[str, Any], options: str) -> str:
+    """Swap a relief dealer in at this table (the API's assign): the dealers who deal no table."""
+    pk, name, url = c["pk"], escape(c["name"]), escape(c["urls"]["dealer"])
+    if not options:
+        return '<p class="muted">No dealer is free to swap in.</p>'
+    verb = "Swap in" if c["dealer"] else "Assign"
+    return _form(
+        url,
+        f"dealer{pk}",
+        f'        <label for="relief-{pk}"><span>Relief dealer</span>'
+        f'<select id="relief-{pk}" name="dealer" required>{options}</select></label>\n'
+        f'        <button type="submit" class="btn" aria-label="{verb} a dealer at {name}">{verb}</button>\n',
+        test_id="pit-dealer-form",
+        shape="dealer-form",
+    )
+
+
+def _dealer_history(c: dict[str, Any]) -> str:
+    """Who dealt the table, newest first, with the casino's clock times (``card_view``'s words)."""
+    if not c["history"]:
+        return '<p class="muted">No dealer yet.</p>'
+    rows = "".join(f"<li><strong>{escape(who)}</strong> {escape(when)}</li>" for who, when in c["history"])
+    return f'<ol class="history dealer-history" data-testid="dealer-history">{rows}</ol>'
+
+
+def _form(url: str, name: str, fields: str, *, test_id: str = "", shape: str = "") -> str:
     """A pit form around ``fields``: posted by htmx, answered into the pit, with the CSRF slot and
-    the one-time token slot (``name`` on the card) that each answer fills (``floor_cards``)."""
+    the one-time token slot (``name`` on the card) that each answer fills (``floor_cards``).
+    ``shape`` is a class for its layout (pit.css)."""
     return (
-        f'<form class="limit-form" method="post" action="{url}" hx-post="{url}" hx-target="#pit-live"'
+        f'<form class="limit-form{f" {shape}" if shape else ""}" method="post" action="{url}"'
+        f' hx-post="{url}" hx-target="#pit-live"'
         f' hx-disabled-elt="find button"{f' data-testid="{test_id}"' if test_id else ""}>\n'
         f'        <input type="hidden" name="csrfmiddlewaretoken" value="{CSRF_SLOT}">'
         f'<input type="hidden" name="token" value="{TOKEN_SLOT}-{name}">\n'
@@ -84,36 +120,47 @@ def _form(url: str, name: str, fields: str, *, test_id: str = "") -> str:
     )
 
 
-def _own_lines(form: str) -> str:
-    """A form where the template's ``{% if %}`` block put it: on lines of its own, or nothing."""
-    return f"\n      {form}\n      " if form else ""
-
-
 def grid_html(cards: Sequence[str]) -> str:
     """The cards under their heading, as the pit's live partial places them."""
-    return f'\n  <h2>Tables</h2>\n  <div class="grid-cards">\n    {"".join(cards)}\n  </div>\n'
+    return (
+        '\n  <h2 class="visually-hidden">Tables</h2>\n'
+        f'  <div class="grid-cards pit-cards">\n    {"".join(cards)}\n  </div>\n'
+    )
 
 
-def card_html(c: dict[str, Any], *, tray: bool, limits: bool, admin: bool) -> str:
-    """One table's card from ``pit_floor.card_view``'s words: figures, hourly chart, and the forms
-    the reader's role is shown (a fill or credit to ask for, limits to set, the admin link)."""
+def card_html(c: dict[str, Any], *, tray: bool, limits: bool, admin: bool, dealers: str | None) -> str:
+    """One table's card from ``pit_floor.card_view``'s words: the glance, then behind "More" the
+    figures, hourly chart, dealers and the forms the reader's role is shown (a fill or credit to
+    ask for, limits to set, a dealer to swap in: ``dealers``, the options, None if not theirs)."""
     pk, name, f = c["pk"], escape(c["name"]), c["f"]
     status, status_label = escape(c["status"]), escape(c["status_label"])
-    tray_form = _tray_form(c) if tray and c["is_open"] else ""
-    limits_form = _limits_form(c) if limits else ""
-    admin_link = f'<a href="{escape(c["urls"]["admin"])}">Open {name} in the admin</a>' if admin else ""
+    forms = "".join(
+        f"\n      {form}"
+        for form in (
+            _tray_form(c) if tray and c["is_open"] else "",
+            _limits_form(c) if limits else "",
+            f'<a href="{escape(c["urls"]["admin"])}">Open {name} in the admin</a>' if admin else "",
+        )
+        if form
+    )
+    swap = f"\n        {_dealer_form(c, dealers)}" if dealers is not None else ""
     return (
         f'\n    <article class="tcard" data-testid="pit-table" aria-labelledby="pit-table-{pk}">\n'
         f'      <h2 id="pit-table-{pk}">{name} <span class="badge {status}">{status_label}</span></h2>\n'
-        "      <dl>\n"
+        '      <dl class="glance">\n'
         f"        <dt>Game</dt><dd>{escape(c['game'])}</dd>\n"
         f"        <dt>Dealer</dt><dd>{_or_none(c['dealer'])}</dd>\n"
-        f"        <dt>Limits</dt><dd>{escape(c['limits'])}</dd>\n"
-        f"        <dt>Tray</dt><dd>{escape(c['tray'])}</dd>\n"
         f"        <dt>Players</dt><dd>{c['players']}</dd>\n"
-        f"        <dt>Live deal</dt><dd>{_or_none(c['live_deal'])}</dd>\n"
+        f"        <dt>Tray</dt><dd>{escape(c['tray'])}</dd>\n"
         f'        <dt>Win tonight</dt><dd data-testid="win-tonight" class="{c["win_class"]}">'
         f"{escape(c['win'])}</dd>\n"
+        f"        <dt>Live deal</dt><dd>{_or_none(c['live_deal'])}</dd>\n"
+        "      </dl>\n"
+        f'      <details class="more" id="more-{pk}">\n'
+        '        <summary class="btn btn-quiet">More'
+        f'<span class="visually-hidden"> at {name}</span></summary>\n'
+        "      <dl>\n"
+        f"        <dt>Limits</dt><dd>{escape(c['limits'])}</dd>\n"
         f'        <dt>Occupancy</dt><dd data-testid="occupancy">'
         f"{c['players']} seated · {escape(f.occupancy_text)} average this hour</dd>\n"
         f'        <dt>Dealer pace</dt><dd data-testid="dealer-pace">{_pace(f)}</dd>\n'
@@ -125,8 +172,11 @@ def card_html(c: dict[str, Any], *, tray: bool, limits: bool, admin: bool) -> st
         f" on {escape(c['today_handle'])} handle · hold {escape(f.hold_text)}"
         ' <span class="muted">(bars: win per hour; dots: hold)</span></figcaption>\n'
         "      </figure>\n"
-        f"      {_own_lines(tray_form)}\n"
-        f"      {_own_lines(limits_form)}\n"
-        f"      {admin_link}\n"
+        f'      <section class="dealers" aria-labelledby="dealers-{pk}">\n'
+        f'        <h3 id="dealers-{pk}">Who dealt {name}</h3>\n'
+        f"        {_dealer_history(c)}{swap}\n"
+        "      </section>"
+        f"{forms}\n"
+        "      </details>\n"
         "    </article>\n    "
     )

@@ -24,6 +24,7 @@ urlpatterns = [
     *verdict_paths("requests/<id:request_id>/", pit.decide),
     path("tables/<id:table_id>/limits/", pit.limits, name="limits"),
     path("tables/<id:table_id>/tray/", pit.tray_request, name="tray"),
+    path("tables/<id:table_id>/dealer/", pit.assign_dealer, name="dealer"),
     *verdict_paths("corrections/<id:correction_id>/", pit.decide_correction, "{verdict}_correction"),
     path("alerts/<id:alert_id>/resolve/", pit.resolve_alert, name="resolve_alert"),
 ]

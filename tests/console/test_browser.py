@@ -140,6 +140,7 @@ def test_dealer_runs_a_full_faro_deal_and_a_pit_boss_approves_a_fill(
     )
     shot(boss, "08-pit-view")
     shutil.copyfile(SHOTS / "08-pit-view.png", _readme_shot("pit-view.png"))
+    boss.get_by_test_id("approvals-count").click()  # the count opens the list (issue 44)
     boss.get_by_role("button", name=f"Approve fill of $2,000.00 for {world.faro.name}").click()
     confirmed(boss, "$2,000.00 moved cage → tray")
     assert TrayRequest.objects.get(table=world.faro).status == "approved"
@@ -247,6 +248,7 @@ def test_a_correction_the_dealer_asks_the_pit_approves_and_the_table_plays_on(
     # The pit boss sees what would be voided and approves.
     boss = open_page(browser, live_server)
     sign_in(boss, world.pit_boss.username)
+    boss.get_by_test_id("corrections-count").click()  # the count opens the list (issue 44)
     row = boss.get_by_test_id("pending-correction")
     assert "Would void: #2 Bet $25.00 by Kate Elder on Q" in row.inner_text()
     assert "the bet was Wyatt's" in row.inner_text()

@@ -23,7 +23,9 @@ from tests.console.test_views import live_faro
 
 pytestmark = pytest.mark.django_db
 
-ALL_FORMS = CardForms(can_request_tray=True, can_change_limits=True, can_use_admin=True)
+ALL_FORMS = CardForms(
+    can_request_tray=True, can_change_limits=True, can_use_admin=True, can_assign_dealer=True
+)
 
 
 def cards() -> dict[str, str]:
@@ -45,6 +47,7 @@ def test_a_card_escapes_every_text_it_shows(floor: Floor) -> None:
     )
     services.assign_dealer(actor=floor.pit_boss, table_id=table.pk, dealer_id=dealer.pk)
     services.open_table(actor=dealer, table_id=table.pk, opening_inventory=100_000)
+    relief = factories.staff(Role.DEALER, username="relief", name="<Rita> & 'Relief'")
 
     _, html = render_cards(forms=ALL_FORMS)
     card = cards()[str(table.pk)]
@@ -56,7 +59,9 @@ def test_a_card_escapes_every_text_it_shows(floor: Floor) -> None:
     assert f'aria-label="Ask for a fill or credit at {name}"' in card
     assert f'aria-label="Change limits at {name}"' in card
     assert f"Open {name} in the admin</a>" in card
-    for raw in ("<Faro>", "<Jack>", "Tom's", "O'Hara", '"Co"'):
+    assert f'<option value="{relief.pk}">&lt;Rita&gt; &amp; &#x27;Relief&#x27;</option>' in card
+    assert "<li><strong>O&#x27;Hara &lt;Jack&gt; &amp; &quot;Co&quot;</strong> since " in card
+    for raw in ("<Faro>", "<Jack>", "Tom's", "O'Hara", '"Co"', "<Rita>"):
         assert raw not in html, raw
 
 
@@ -102,11 +107,12 @@ def test_a_live_deal_is_told_by_its_phase_turn_and_bets_on_the_layout(floor: Flo
     assert field(cards()[str(floor.faro.pk)], "Live deal") == said
 
 
-@pytest.mark.parametrize("flags", list(itertools.product((False, True), repeat=3)))
-def test_a_card_has_only_the_forms_its_reader_may_use(flags: tuple[bool, bool, bool]) -> None:
-    """The tray form on an open table only, for a role that may ask; limits and the admin link
-    for roles that may use them. Every form carries the slots each answer fills."""
+@pytest.mark.parametrize("flags", list(itertools.product((False, True), repeat=4)))
+def test_a_card_has_only_the_forms_its_reader_may_use(flags: tuple[bool, bool, bool, bool]) -> None:
+    """The tray form on an open table only, for a role that may ask; limits, the admin link and a
+    dealer to swap in for roles that may use them. Every form carries the slots each answer fills."""
     floor = build_floor("f", more_tables=True)  # Faro closed; the card room open
+    factories.staff(Role.DEALER, name="Rita Relief")  # deals no table: free to swap in
     forms = CardForms(*flags)
     _, html = render_cards(forms=forms)
     tables = Table.objects.count()
@@ -115,6 +121,7 @@ def test_a_card_has_only_the_forms_its_reader_may_use(flags: tuple[bool, bool, b
     assert html.count('data-testid="pit-tray-request"') == (open_tables if forms.can_request_tray else 0)
     assert html.count('name="min_bet"') == (tables if forms.can_change_limits else 0)
     assert html.count("in the admin</a>") == (tables if forms.can_use_admin else 0)
+    assert html.count('data-testid="pit-dealer-form"') == (tables if forms.can_assign_dealer else 0)
     forms_shown = html.count("<form ")
     assert html.count(f'name="csrfmiddlewaretoken" value="{CSRF_SLOT}"') == forms_shown
     assert html.count(f'name="token" value="{TOKEN_SLOT}-') == forms_shown

@@ -27,7 +27,9 @@ from tests.console.test_pit_shared_floor import poll, tray_shown
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
-PIT_BOSS_FORMS = CardForms(can_request_tray=True, can_change_limits=True, can_use_admin=True)
+PIT_BOSS_FORMS = CardForms(
+    can_request_tray=True, can_change_limits=True, can_use_admin=True, can_assign_dealer=True
+)
 
 
 def copy_began() -> float:

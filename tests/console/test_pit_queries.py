@@ -324,9 +324,10 @@ def refresh_queries(client: Client, boss: User) -> tuple[int, int, int]:
 # list_floor: tables with tray, dealer and how many players are seated; tonight's sessions with
 # their totals (the open one among them); live rounds. The rendered partial adds the session with
 # its user (one read), the five reads of the ratings figures (the charts draw no fills or
-# credits), fills and credits waiting, corrections waiting, alerts and their count; sharing a
-# rendered floor leaves the session with its user and the four reads of what waits for the pit.
-LIST_FLOOR, RENDERED, SHARED = 3, 13, 5
+# credits), every table's last dealer shifts and the dealers free to swap in (issue 44), fills
+# and credits waiting, corrections waiting, alerts and their count; sharing a rendered floor
+# leaves the session with its user and the four reads of what waits for the pit.
+LIST_FLOOR, RENDERED, SHARED = 3, 15, 5
 
 
 def test_a_pit_refresh_costs_the_same_queries_for_3_15_and_200_tables(pit: Pit) -> None:
