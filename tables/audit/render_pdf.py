@@ -12,6 +12,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.template.defaultfilters import pluralize
 from django.template.loader import render_to_string
 
 from casino.money import format_dollars
@@ -31,7 +32,7 @@ def _local(value: str | None) -> str | None:
 
 def _counts(number: int, noun: str) -> str:
     """ "1 finding", "3 findings"."""
-    return f"{number} {noun}{'' if number == 1 else 's'}"
+    return f"{number} {noun}{pluralize(number)}"
 
 
 def verdict(report: Mapping[str, Any]) -> tuple[str, str]:

@@ -101,7 +101,7 @@ def my_page(request: HttpRequest) -> HttpResponse:
     )
 
 
-def history_page(player: Player, number: Any) -> Page[dict[str, Any]]:
+def history_page(player: Player, number: Any) -> Page[Any]:
     """A page of the player's transfers, newest first: the API's statement
     (``list_player_transactions``) with each transfer's entries on the wallet as one line (a Faro
     turn pays several bets in one transfer). A page number past the end gives the last page."""
@@ -147,7 +147,8 @@ def _where(meta: Mapping[str, Any], deals: Mapping[int, str], tables: Mapping[in
     """ "Faro 1, deal #3" for a round's transfer; the table alone for its time rake; "" at the cage."""
     if meta.get("round") in deals:
         return deals[meta["round"]]
-    return tables.get(meta.get("table"), "") if meta.get("table") else ""
+    table = meta.get("table")
+    return tables.get(int(table), "") if table else ""
 
 
 def _deals(round_ids: list[Any]) -> dict[int, str]:

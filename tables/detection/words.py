@@ -26,13 +26,13 @@ GLANCE: dict[str, tuple[tuple[str, str], ...]] = {
     "faro_split_deal": (
         ("splits", "{} splits"),
         ("expected", "a fair deck averages {}"),
-        ("p_value", "fair chance"),
+        ("p_value", "chance"),
     ),
     "faro_split_rate": (
         ("deals", "{} deals"),
         ("splits", "{} splits"),
         ("splits_per_deal", "{} splits a deal"),
-        ("p_value", "fair chance"),
+        ("p_value", "chance"),
     ),
     "faro_impossible_state": (),  # the summary names the round and its first problem
     "hold_anomaly": (
@@ -40,7 +40,7 @@ GLANCE: dict[str, tuple[tuple[str, str], ...]] = {
         ("win", "house win"),
         ("hold_pct", "hold"),
         ("theo_hold_pct", "theoretical hold"),
-        ("p_value", "fair chance"),
+        ("p_value", "chance"),
     ),
     "chip_flow": (
         ("from_player", "from"),
@@ -52,12 +52,12 @@ GLANCE: dict[str, tuple[tuple[str, str], ...]] = {
         ("rounds_with_dealer", "{} rounds with the dealer"),
         ("wins_with_dealer", "{} won"),
         ("result_with_dealer", "result"),
-        ("p_value", "fair chance"),
+        ("p_value", "chance"),
     ),
     "never_loses": (
         ("rounds_with_dealer", "{} rounds with the dealer"),
         ("result", "won"),
-        ("chance", "fair chance"),
+        ("chance", "chance"),
     ),
     "limit_probing": (("refusals", "{} bets refused"), ("threshold", "threshold {} refusals")),
     "just_under_max": (

@@ -22,7 +22,7 @@ register = template.Library()
 register.filter("cents", format_dollars)
 
 # The trial balance's rows are groups of accounts, one per purpose: named as a group.
-ACCOUNT_GROUPS = {
+ACCOUNT_GROUPS: dict[str, str] = {
     AccountPurpose.WALLET: "Player wallets",
     AccountPurpose.TRAY: "Table trays",
     AccountPurpose.LAYOUT: "Chips on the layouts",

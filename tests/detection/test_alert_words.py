@@ -77,7 +77,7 @@ def test_every_kind_a_detector_raises_has_a_glance() -> None:
             "faro_split_deal",
             {"round": 57, "table": 4, "shoe": "electronic", "splits": 7, "expected": 1.471,
              "p_value": 0.00054},
-            "7 splits · a fair deck averages 1.471 · fair chance 1 in 1,900",
+            "7 splits · a fair deck averages 1.471 · chance 1 in 1,900",
         ),
         (
             "minimal_play_cash_out",

@@ -100,7 +100,7 @@ def test_an_alerts_glance_names_people_and_tables_and_gives_percentages(
         "requested by Dana Dealer · approved by Pat Pitboss · 6 fills · 100% of the requester's · "
         "total $30,000.00"
     )
-    assert seen["7 splits"] == "7 splits · fair chance 1 in 1,900"
+    assert seen["7 splits"] == "7 splits · chance 1 in 1,900"
     panel = page.get_by_test_id("alerts-panel")
     text = panel.inner_text()
     assert "7 splits in one Faro deal at Faro high limit" in text

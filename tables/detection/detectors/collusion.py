@@ -393,7 +393,7 @@ def _never_loses(player: int, dealer: int, under: list[Trial]) -> Candidate | No
             under,
             summary=(
                 f"Player {player} never lost in {len(under)} rounds dealt by dealer {dealer} "
-                f"(won {format_dollars(net)}; a fair chance of {one_in(chance)})."
+                f"(won {format_dollars(net)}; the chance of never losing is {one_in(chance)})."
             ),
             evidence={
                 "rounds_with_dealer": len(under),

@@ -168,7 +168,8 @@ def _rate_finding(
         summary=(
             f"{total} splits in {n} Faro deals ({total / n:.2f} a deal, fair 1.47), "
             f"{tested.extreme_deals} of them with {tested.extreme} or more, over "
-            f"{(span.day - span.first_day).days + 1} days: a fair chance of {one_in(p)}."
+            f"{(span.day - span.first_day).days + 1} days: the chance of as many in fair deals is "
+            f"{one_in(p)}."
         ),
         evidence={
             "deals": n,

@@ -285,7 +285,8 @@ def _finding(tested: Tested, q_value: float, fdr: float, span: Window) -> Findin
         subject=f"{scope}:{subject_id}",
         summary=(
             f"{who}: Faro hold {hold:.1%} on {dollars(book.handle)} handle over {days}, {direction} "
-            f"fair deals (theoretical {theo_hold:.1%}){turns}; a fair chance of {one_in(tested.p_value)}."
+            f"fair deals (theoretical {theo_hold:.1%}){turns}; the chance of this with fair deals is "
+            f"{one_in(tested.p_value)}."
         ),
         evidence={
             "scope": scope,
