@@ -2,9 +2,10 @@
 
 Why a ZIP of files and not one CSV with a ``section`` column: the sections have different
 columns (a table row has 20, a finding 10), and a spreadsheet or ``pandas.read_csv`` reads a
-file with one header cleanly. Files (UTF-8, comma-separated, header row, amounts in integer
-cents in columns named ``…_cents`` so a spreadsheet never reads them as dollars, percentages
-as numbers, empty cell = no value):
+file with one header cleanly. Files (UTF-8, comma-separated, header row, percentages as numbers,
+empty cell = no value). Every amount is two columns side by side: ``…_cents``, integer cents for
+machines (so a program never reads them as dollars), then ``…_dollars``, the same amount as a
+person reads it ("$1,234.50", a loss "−$5.00": ``casino.money.format_dollars``):
 
     summary.csv       one row: the day's totals
     findings.csv      most serious first; ``evidence`` is JSON
@@ -26,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from casino.csv_safety import spreadsheet_safe
+from casino.money import format_dollars
 from tables.audit import report as shape
 
 
@@ -42,8 +44,9 @@ def _cell(value: Any) -> Any:
     return spreadsheet_safe(value)
 
 
-# The report's money fields (report.py: integer cents). Their CSV headers carry the unit, so
-# ``cash_in`` reads ``cash_in_cents``; counts (rounds, bets, accounts) and ids keep their names.
+# The report's money fields (report.py: integer cents). Each is two CSV columns that carry
+# their unit: ``cash_in`` reads ``cash_in_cents`` and ``cash_in_dollars``; counts (rounds, bets,
+# accounts) and ids keep their names.
 MONEY_FIELDS = frozenset({
     "amount", "amount_reversed", "balance", "cash_in", "cash_out", "closer", "counted", "credits",
     "debits", "fills", "handle", "house_win", "ledger", "ledger_win", "opener", "rake",
@@ -51,17 +54,24 @@ MONEY_FIELDS = frozenset({
 })  # fmt: skip
 
 
-def header(column: str) -> str:
-    """A column's CSV header: money fields end in ``_cents``."""
-    return f"{column}_cents" if column in MONEY_FIELDS else column
+def header(column: str) -> list[str]:
+    """A column's CSV headers: a money field is its cents, then its dollars."""
+    return [f"{column}_cents", f"{column}_dollars"] if column in MONEY_FIELDS else [column]
+
+
+def _cells(column: str, value: Any) -> list[Any]:
+    """A column's CSV cells: an amount as cents and as dollars (none: both empty)."""
+    if column not in MONEY_FIELDS:
+        return [_cell(value)]
+    return [_cell(value), "" if value is None else format_dollars(value)]
 
 
 def _csv(columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> bytes:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow([header(column) for column in columns])
+    writer.writerow([name for column in columns for name in header(column)])
     for row in rows:
-        writer.writerow([_cell(row.get(column)) for column in columns])
+        writer.writerow([cell for column in columns for cell in _cells(column, row.get(column))])
     return buffer.getvalue().encode("utf-8")
 
 

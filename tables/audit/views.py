@@ -10,6 +10,7 @@ import datetime as dt
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -23,13 +24,15 @@ from casino.signed_in import NotAllowed, View, signed_in
 from ledger.errors import ServiceError
 from ledger.gaming_day import gaming_day_bounds, gaming_day_for
 from ledger.models import ClosedGamingDay
-from tables.audit.render_pdf import report_context
+from tables.audit.charts import all_charts
+from tables.audit.render_pdf import local_time, report_context
 from tables.audit.selectors import get_liveness, list_open_tables, list_recent_reports
 from tables.audit.services import request_audit
 from tables.models import AuditReport, AuditStatus
 
 AUDIT_ROLES = SCREENS["audit"].who  # the nav and this check read one table
 CHART_CACHE_SECONDS = 3600
+CHART_DPI = 110  # the page's charts; the PDF draws its own finer
 
 
 def auditors_only(view: View) -> View:
@@ -66,15 +69,16 @@ def index(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _charts(report: AuditReport) -> dict[str, Any]:
-    """Charts take a second to draw; a finished report never changes, so they are cached."""
+def _report_context(report: AuditReport) -> dict[str, Any]:
+    """Charts take a second to draw; a finished report never changes, so they are cached (only
+    they: the rest of the page is quick, and is never read from an older release's cache)."""
     stamp = report.finished_at.timestamp() if report.finished_at else 0
-    key = f"audit-page:{report.pk}:{report.runs}:{stamp}"
-    context: dict[str, Any] | None = cache.get(key)
-    if context is None:
-        context = report_context(report.data, dpi=110)
-        cache.set(key, context, CHART_CACHE_SECONDS)
-    return context
+    key = f"audit-charts:{report.pk}:{report.runs}:{stamp}"
+    charts: dict[str, str] | None = cache.get(key)
+    if charts is None:
+        charts = all_charts(report.data, dpi=CHART_DPI)
+        cache.set(key, charts, CHART_CACHE_SECONDS)
+    return report_context(report.data, charts=charts)
 
 
 def day_in_path(view: View) -> View:
@@ -101,7 +105,7 @@ def report_page(request: HttpRequest, gaming_day: dt.date) -> HttpResponse:
         liveness=get_liveness(report) if report is not None else None,
     )
     if report is not None and report.status == AuditStatus.DONE:
-        context.update(_charts(report))
+        context.update(_report_context(report))
     return render(request, "audit/report.html", context)
 
 
@@ -112,7 +116,8 @@ def _page_context(gaming_day: dt.date, report: AuditReport | None) -> dict[str, 
     return {
         "day": gaming_day,
         "row": report,
-        "ends_at": end,
+        "ends_at": local_time(end),
+        "zone": settings.CASINO_TIME_ZONE,
         "day_over": day_over,
         "open_tables": [] if day_over else list_open_tables(),
         "day_closed": ClosedGamingDay.objects.filter(day=gaming_day).exists(),

@@ -32,39 +32,26 @@ from tables.console.corrections import pending_rows
 from tables.console.pit_floor import CardForms, floor_cards
 from tables.console.views import Flash, change_limits_work, receipt, render_screen, tap_flash
 from tables.corrections import approve_correction, refuse_correction
-from tables.detection.detectors import MONEY_EVIDENCE
 from tables.detection.selectors import count_open_alerts, list_open_alerts
 from tables.detection.services import resolve_alert as resolve_alert_service
+from tables.detection.words import evidence_brief
 from tables.models import Alert, Correction, RoundStatus, Table, TrayRequest
 from tables.selectors import list_pending_tray_requests, tables_named
 
 ALERTS_SHOWN = 20
-EVIDENCE_FIELDS = 5
 
 
 def alert_rows(alerts: list[Alert]) -> list[tuple[Alert, str, str, str]]:
-    """Each alert as the pit reads it: its kind and summary in words (names of people and tables,
-    not ids: one read of each for the whole list) and the first few numbers of its evidence."""
-    summaries = tables_named(people_named([alert.summary for alert in alerts]))
+    """Each alert as the pit reads it: its kind, its summary and a glance at its evidence
+    (``tables.detection.words``), in words: names of people and tables, not ids (one read of
+    each for the whole list, summaries and glances together)."""
+    texts = [alert.summary for alert in alerts] + [evidence_brief(a.kind, a.evidence) for a in alerts]
+    named = tables_named(people_named(texts))
+    summaries, briefs = named[: len(alerts)], named[len(alerts) :]
     return [
-        (alert, capfirst(alert.kind.replace("_", " ")), summary, evidence_brief(alert.kind, alert.evidence))
-        for alert, summary in zip(alerts, summaries, strict=True)
+        (alert, capfirst(alert.kind.replace("_", " ")), summary, brief)
+        for alert, summary, brief in zip(alerts, summaries, briefs, strict=True)
     ]
-
-
-def evidence_brief(kind: str, evidence: dict[str, Any]) -> str:
-    """The first few plain values of an alert's evidence, for a one-line glance; money in dollars."""
-    money = MONEY_EVIDENCE.get(kind, frozenset())
-
-    def shown(key: str, value: object) -> object:
-        return format_dollars(value) if key in money and isinstance(value, int) else value
-
-    parts = [
-        f"{key.replace('_', ' ')} {shown(key, value)}"
-        for key, value in evidence.items()
-        if isinstance(value, int | float | str) and not isinstance(value, bool) and len(str(value)) <= 24
-    ]
-    return " · ".join(parts[:EVIDENCE_FIELDS])
 
 
 def pit_context(request: HttpRequest, flash: Flash | None = None) -> dict[str, Any]:

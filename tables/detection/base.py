@@ -9,11 +9,13 @@ found again updates one row.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.template.defaultfilters import pluralize
 
 from ledger.gaming_day import gaming_day_bounds
 
@@ -93,3 +95,35 @@ def multiple_testing(q_value: float, fdr: float) -> dict[str, Any]:
         "q_value": float(f"{q_value:.4g}"),
         "multiple_testing": "Benjamini-Hochberg over every subject the rule tested in the window",
     }
+
+
+def counted(number: int, noun: str) -> str:
+    """ "1 fill", "6 fills": a summary's counts in words, never "fill(s)"."""
+    return f"{number} {noun}{pluralize(number)}"
+
+
+SCALES = ((1e9, " billion"), (1e6, " million"), (1.0, ""))
+
+
+def one_in(chance: float) -> str:
+    """A small probability as people say it: 0.00032 → "1 in 3,100" (two significant figures),
+    4.5e-07 → "1 in 2.2 million", not "3.2e-04"."""
+    if chance >= 1:
+        return "certain"
+    times = 1 / chance if chance > 0 else math.inf
+    if times >= 1e12:
+        return "less than 1 in a trillion"
+    size, name = next((size, name) for size, name in SCALES if times >= size)
+    return f"1 in {_two_figures(times / size)}{name}"
+
+
+def _two_figures(value: float) -> str:
+    """3141.6 → "3,100", 2.24 → "2.2", 5.0 → "5"."""
+    rounded_value = float(f"{value:.2g}")
+    return f"{rounded_value:,.0f}" if rounded_value >= 10 else f"{rounded_value:.2g}"
+
+
+def minutes_words(seconds: float) -> str:
+    """A short span as a person says it: "under a minute", "1 minute", "12 minutes"."""
+    minutes = round(seconds / 60)
+    return "under a minute" if seconds < 60 else counted(minutes, "minute")

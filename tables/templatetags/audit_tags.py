@@ -1,12 +1,19 @@
-"""Template helpers for the audit report (HTML page and PDF): cents, percentages, minutes."""
+"""Template helpers for the audit report (HTML page and PDF): cents, percentages, minutes, and the
+report's codes (games, finding kinds, account purposes, cash kinds) in the words people read."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import template
+from django.utils.text import capfirst
 
 from casino.money import format_dollars
+from ledger.dollars import MINUS
+from ledger.models import AccountPurpose
+from tables.console.cage import CAGE_KINDS
+from tables.console.games import GAME_TITLES
 
 register = template.Library()
 
@@ -14,13 +21,89 @@ register = template.Library()
 # Integer cents as dollars: 123450 → $1,234.50; None → an em dash (casino.money).
 register.filter("cents", format_dollars)
 
+# The trial balance's rows are groups of accounts, one per purpose: named as a group.
+ACCOUNT_GROUPS: dict[str, str] = {
+    AccountPurpose.WALLET: "Player wallets",
+    AccountPurpose.TRAY: "Table trays",
+    AccountPurpose.LAYOUT: "Chips on the layouts",
+    AccountPurpose.POT: "Pots",
+    AccountPurpose.CAGE: "The cage",
+    AccountPurpose.HOUSE_BANK: "The house bank",
+    AccountPurpose.RAKE_REVENUE: "Rake revenue",
+    AccountPurpose.HOUSE_WIN: "House win",
+    AccountPurpose.SUSPENSE: "Count over/short (suspense)",
+}
+
+# What each finding kind of the audit (tables/audit/compute) is about, as a heading.
+FINDING_TITLES = {
+    "account_balance_mismatch": "Balance differs from its entries",
+    "audit_section_failed": "Section not computed",
+    "commitment_mismatch": "Seed does not match its commitment",
+    "correction_pending": "Correction still pending",
+    "count_variance": "Count variance",
+    "ctr_required": "CTR required",
+    "opening_variance": "Opening count differs",
+    "rake_without_table": "Rake with no table",
+    "reversal_mismatch": "Reversal does not mirror its transfer",
+    "round_live": "Round still live",
+    "round_replay_mismatch": "Round does not replay",
+    "settlement_ledger_mismatch": "Settlements differ from the ledger",
+    "slips_ledger_mismatch": "Slips differ from the ledger",
+    "table_open": "Table still open",
+    "transfer_not_zero_sum": "Transfer does not sum to zero",
+    "trial_balance_unbalanced": "Trial balance does not balance",
+    "uncounted_table": "Table not counted",
+    "variance_unexplained": "Variance not explained",
+}
+
+
+def _words(code: Any, words: Mapping[str, str]) -> str:
+    """``code`` in words; a code no table knows yet still reads as words, never with underscores."""
+    text = str(code or "")
+    return words.get(text) or capfirst(text.replace("_", " "))
+
+
+@register.filter
+def game_name(table: Mapping[str, Any]) -> str:
+    """A table row's game as the pit names it: "Fan Tan", "Card room (Gops)"."""
+    title = _words(table.get("game"), GAME_TITLES)
+    return f"{title} ({table['variant']})" if table.get("variant") else title
+
+
+@register.filter
+def account_group(purpose: Any) -> str:
+    """A trial-balance row's accounts: "The cage", "Rake revenue", "Player wallets"."""
+    return _words(purpose, ACCOUNT_GROUPS)
+
+
+@register.filter
+def finding_title(kind: Any) -> str:
+    """A finding's kind as a heading: "Count variance", "CTR required"."""
+    return _words(kind, FINDING_TITLES)
+
+
+@register.filter
+def cash_kind(kind: Any) -> str:
+    """An MTL entry's kind as the cage says it: "Buy-in", "Cash-out"."""
+    return _words(kind, CAGE_KINDS)
+
 
 @register.filter
 def percent(value: Any) -> str:
-    """A stored percentage (12.34) as "12.34 %"; None (no handle) → an em dash."""
+    """A stored percentage (12.34) as "12.34 %", a negative one with the minus sign that dollars
+    use (−25.84 %); None (no handle) → an em dash."""
     if value is None or value == "":
         return "—"
-    return f"{float(value):.2f} %"
+    return f"{float(value):.2f} %".replace("-", MINUS)
+
+
+@register.filter
+def band(theo_band: Mapping[str, Any] | None) -> str:
+    """A theoretical-hold band as "−60.8 … 66.1 %"; no handle → an em dash."""
+    if not theo_band or theo_band.get("low_pct") is None or theo_band.get("high_pct") is None:
+        return "—"
+    low, high = (f"{float(theo_band[end]):.1f}".replace("-", MINUS) for end in ("low_pct", "high_pct"))
+    return f"{low} … {high} %"
 
 
 @register.filter

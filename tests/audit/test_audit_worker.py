@@ -231,7 +231,9 @@ def test_count_errors_and_tampering_are_all_findings(
     assert [f["transfer"] for f in kinds["settlement_ledger_mismatch"]] == [settlement.transfer_id]
     assert [f["transfer"] for f in kinds["transfer_not_zero_sum"]] == [entry.transfer_id]
     assert kinds["transfer_not_zero_sum"][0]["amount"] == -100
+    assert kinds["transfer_not_zero_sum"][0]["message"].endswith("entries summing to −$1.00, not $0.00.")
     assert [f["evidence"]["account"] for f in kinds["account_balance_mismatch"]] == ["cage"]
+    assert "cents" not in kinds["account_balance_mismatch"][0]["message"]  # dollars, as people read them
     failed = {c["name"] for c in report["checks"] if not c["passed"]}
     assert failed == {
         "zero_sum",

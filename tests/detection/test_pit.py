@@ -89,7 +89,7 @@ def test_alerts_name_the_players_and_staff_their_summaries_give_by_id(
         assert "chip_flow" not in page
         assert f"Player {player.pk} " not in page
         assert f"requested by {dealer.name} were all approved by {pit_boss.name} (100%" in page
-        assert "net a to b $24.00 · shared rounds 48" in page  # collusion's money in dollars
+        assert "net $24.00 · 48 shared rounds" in page  # collusion's money in dollars
 
 
 def test_the_polled_partial_lists_open_alerts_with_their_evidence(
@@ -102,8 +102,9 @@ def test_the_polled_partial_lists_open_alerts_with_their_evidence(
     assert "short_count" not in page
     assert f"{table.name} closed $200.00 short of the ledger" in page  # the table by name, not id
     assert f"Table {table.pk} " not in page
-    # the plain values of the evidence, not the lists; its money in dollars, never cents
-    assert "session 1 · variance −$200.00 · threshold $25.00" in page
+    # the kind's figures from the evidence, not the lists nor the ids; its money in dollars, never cents
+    assert "variance −$200.00 · threshold $25.00" in page
+    assert "session 1" not in page
     assert "20000" not in page
     assert f'action="/pit/alerts/{alert.pk}/resolve/"' in page
     assert "/pit/live/" in as_user(pit_boss).get("/pit/").content.decode()

@@ -90,7 +90,7 @@ def section_zero_sum(audit: AuditState) -> None:
                 "transfer_not_zero_sum",
                 "critical",
                 f"Transfer {transfer_id} ({kind}, key {key}) has {entries} entries summing to "
-                f"{int(total)} cents, not 0.",
+                f"{format_dollars(int(total))}, not $0.00.",
                 table=table_id,
                 table_name=audit.table_name(table_id),
                 round=int(round_ref) if round_ref else None,
@@ -129,7 +129,8 @@ def section_account_balances(audit: AuditState) -> None:
             shape.finding(
                 "account_balance_mismatch",
                 "critical",
-                f"Account {code} stores a balance of {balance} cents; its entries sum to {int(e_balance)}.",
+                f"Account {code} stores a balance of {format_dollars(balance)}; its entries sum to "
+                f"{format_dollars(int(e_balance))}.",
                 amount=int(balance) - int(e_balance),
                 evidence={
                     "account": code,

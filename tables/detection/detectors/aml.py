@@ -32,7 +32,7 @@ from django.conf import settings
 from casino.models import Player
 from casino.money import format_dollars
 from ledger.models import AccountPurpose, Entry
-from tables.detection.base import Finding, Window, threshold
+from tables.detection.base import Finding, Window, counted, threshold
 from tables.detection.data import settled_rounds
 
 KINDS = ("structuring", "minimal_play_cash_out", "chip_walking")
@@ -135,7 +135,7 @@ def _structuring(window: Window, player: int, money: Cash) -> Finding | None:
         summary=(
             f"Player {player}: {count} cash transactions just under the {format_dollars(line)} CTR line "
             f"({', '.join(f'{len(rows)} {d.replace("_", "-")}s' for d, rows in flagged.items())}) "
-            f"over {len(days)} gaming day(s), in pieces on {len(split_days)} of them."
+            f"over {counted(len(days), 'gaming day')}, in pieces on {len(split_days)} of them."
         ),
         evidence={
             "ctr_threshold": line,

@@ -61,7 +61,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from casino.money import format_dollars
-from tables.detection.base import Finding, Window, multiple_testing, threshold, window_evidence
+from tables.detection.base import Finding, Window, multiple_testing, one_in, threshold, window_evidence
 from tables.detection.data import RoundResults, settled_rounds
 from tables.detection.stats import (
     bh_discoveries,
@@ -273,7 +273,8 @@ def _pair_flow(
             subject=f"pair:{a}:{b}",
             summary=(
                 f"Player {a} paid player {b} in {k_ab} of {len(together)} shared rounds "
-                f"({format_dollars(amount)}), {b} paid {a} in {k_ba} ({format_dollars(reverse)})."
+                f"({format_dollars(amount)}); player {b} paid player {a} in {k_ba} "
+                f"({format_dollars(reverse)})."
             ),
             evidence={
                 "pair": [a, b],
@@ -392,7 +393,7 @@ def _never_loses(player: int, dealer: int, under: list[Trial]) -> Candidate | No
             under,
             summary=(
                 f"Player {player} never lost in {len(under)} rounds dealt by dealer {dealer} "
-                f"(won {format_dollars(net)}; chance {chance:.1e})."
+                f"(won {format_dollars(net)}; the chance of never losing is {one_in(chance)})."
             ),
             evidence={
                 "rounds_with_dealer": len(under),

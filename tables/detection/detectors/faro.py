@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger.gaming_day import gaming_day_for
-from tables.detection.base import Finding, Window, multiple_testing, threshold, window_evidence
+from tables.detection.base import Finding, Window, multiple_testing, one_in, threshold, window_evidence
 from tables.detection.faro_splits import PAIRS, splits_tail
 from tables.detection.stats import bh_discoveries, rounded, tail_at_least, twice_smaller
 from tables.games.cards import RANKS
@@ -128,8 +128,8 @@ def _deal_findings(deals: list[tuple[int, dict[str, Any]]], fdr: float, window: 
                 severity="medium",
                 subject=f"round:{deal['round']}",
                 summary=(
-                    f"{deal['splits']} splits in one Faro deal (a fair deck averages 1.47; "
-                    f"chance of as many {p:.1e})."
+                    f"{deal['splits']} splits in one Faro deal at table {deal['table']} (a fair deck "
+                    f"averages 1.47; the chance of as many is {one_in(p)})."
                 ),
                 evidence={
                     **{k: v for k, v in deal.items() if k != "day"},
@@ -168,7 +168,8 @@ def _rate_finding(
         summary=(
             f"{total} splits in {n} Faro deals ({total / n:.2f} a deal, fair 1.47), "
             f"{tested.extreme_deals} of them with {tested.extreme} or more, over "
-            f"{(span.day - span.first_day).days + 1} days: p = {p:.1e}."
+            f"{(span.day - span.first_day).days + 1} days: the chance of as many in fair deals is "
+            f"{one_in(p)}."
         ),
         evidence={
             "deals": n,
@@ -216,7 +217,10 @@ def _impossible_states(window: Window) -> list[Finding]:
                 kind="faro_impossible_state",
                 severity="high",
                 subject=f"round:{round_.pk}",
-                summary=f"Manual-shoe Faro round {round_.number}: {problems[0]['problem']}.",
+                summary=(
+                    f"Manual-shoe Faro round {round_.number} at table {round_.table_id}: "
+                    f"{problems[0]['problem']}."
+                ),
                 evidence={"round": round_.pk, "number": round_.number, "problems": problems[:20]},
                 table_id=round_.table_id,
                 dealer_id=round_.started_by_id,

@@ -39,7 +39,7 @@ from django.core.cache import cache
 
 from casino.money import format_dollars as dollars
 from ledger.gaming_day import gaming_day_for
-from tables.detection.base import Finding, Window, multiple_testing, threshold, window_evidence
+from tables.detection.base import Finding, Window, multiple_testing, one_in, threshold, window_evidence
 from tables.detection.faro_null import mc_rng, null_of_deal, sum_p_values
 from tables.detection.stats import bh_discoveries, rounded, tail_at_least, tail_at_most, twice_smaller
 from tables.games.cards import rank_of
@@ -285,7 +285,8 @@ def _finding(tested: Tested, q_value: float, fdr: float, span: Window) -> Findin
         subject=f"{scope}:{subject_id}",
         summary=(
             f"{who}: Faro hold {hold:.1%} on {dollars(book.handle)} handle over {days}, {direction} "
-            f"fair deals (theoretical {theo_hold:.1%}){turns}; p = {tested.p_value:.1e}."
+            f"fair deals (theoretical {theo_hold:.1%}){turns}; the chance of this with fair deals is "
+            f"{one_in(tested.p_value)}."
         ),
         evidence={
             "scope": scope,

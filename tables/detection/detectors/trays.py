@@ -22,15 +22,16 @@ from django.db.models import QuerySet
 
 from casino.money import format_dollars
 from ledger.models import Entry
-from tables.detection.base import Finding, Window, threshold
+from tables.detection.base import Finding, Window, counted, minutes_words, threshold
 from tables.models import Round, TableSession, TrayRequest, TrayRequestKind
 from tables.selectors import approved_slips
 
 KINDS = ("fill_unexplained", "fill_pair", "credit_before_close", "short_count")
-# evidence that is cents, read in dollars on screens
-MONEY = frozenset(
-    {"total", "closing_inventory", "closing_ledger", "variance", "threshold", "win", "closing_variance"}
-)
+# evidence that is cents, read in dollars on screens ("fills" is not: fill_pair counts them)
+MONEY = frozenset({
+    "total", "closing_inventory", "closing_ledger", "variance", "threshold", "win", "closing_variance",
+    "amount", "tray_before", "opening",
+})  # fmt: skip
 
 
 def detect(window: Window) -> list[Finding]:
@@ -92,8 +93,8 @@ def _unexplained_fills(window: Window) -> list[Finding]:
                 severity="high" if len(rows) >= 2 else "medium",
                 subject=f"table:{table_id}:requester:{requester}",
                 summary=(
-                    f"{len(rows)} fill(s) of {format_dollars(total)} at table {table_id} while its tray "
-                    f"held at least {ratio:.0%} of the opening count."
+                    f"{counted(len(rows), 'fill')} of {format_dollars(total)} in all at table {table_id} "
+                    f"while its tray held at least {ratio:.0%} of the opening count."
                 ),
                 evidence={
                     "fills": rows,
@@ -198,7 +199,7 @@ def _credits_before_close(window: Window) -> list[Finding]:
                     subject=f"credit:{credit.pk}",
                     summary=(
                         f"A credit of {format_dollars(credit.amount)} left table {session.table_id} "
-                        f"after its last deal, {gap / 60:.0f} min before the closing count."
+                        f"after its last deal, {minutes_words(gap)} before the closing count."
                     ),
                     evidence={
                         "credit": credit.pk,

@@ -11,6 +11,18 @@
     return code ? code.slice(0, -1) + (SUITS[code.slice(-1)] || code.slice(-1)) : "";
   }
 
+  /* A typed amount ("1500", "$1,500.5") spelled as the chips' confirm labels and the server spell
+     dollars (ledger/dollars.py): "$1,500.00", "$1,500.50". Text the server will refuse is shown as
+     typed. */
+  var TYPED_DOLLARS = /^\$?\s*([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)?(?:\.([0-9]{1,2}))?$/;
+  function typedDollars(text) {
+    var found = TYPED_DOLLARS.exec(text);
+    if (!found || (found[1] === undefined && found[2] === undefined)) return "$" + text.replace(/^\$/, "");
+    var whole = (found[1] || "0").replace(/,/g, "").replace(/^0+(?=\d)/, "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    var cents = (found[2] || "").padEnd(2, "0");
+    return "$" + whole + "." + cents;
+  }
+
   /* The Faro bet form: player, a place on the layout (or even / odd / high, or at the last turn an
      order to call), a chip, then one confirm that spells the whole bet out. The chip stays in hand
      from one bet to the next (remembered for this table in sessionStorage); a called order posts
@@ -69,7 +81,7 @@
         copper.disabled = !!(target || order);
         if (target || order) copper.checked = false;
       }
-      var amount = typed ? "$" + typed.replace(/^\$/, "") : (chip ? chip.dataset.label : null);
+      var amount = typed ? typedDollars(typed) : (chip ? chip.dataset.label : null);
       if (!player) message = message || "Tap a player";
       else if (!place) message = "Tap the layout: a card, the cards one stack covers, or even / odd / high";
       else if (placeOk && !amount) message = "Choose a chip";
