@@ -122,6 +122,10 @@ ROUND_STATE_CACHE_SIZE = env.int("ROUND_STATE_CACHE_SIZE", default=512)
 # Lower: fresher cards, more of the worker's CPU (200 tables: 1 s cost 18-20 CPU-s of the worker
 # in 120 s, 2.5 s cost 13.3-13.4; bench/README.md, 2026-11-29).
 PIT_FLOOR_REFRESH_SECONDS = env.float("PIT_FLOOR_REFRESH_SECONDS", default=2.5)
+# How often a console screen polls (the pit's floor, the Faro bet form's chips), and how long a
+# success receipt stays before it fades. Tests shorten both (casino/settings/test.py).
+CONSOLE_POLL_SECONDS = env.int("CONSOLE_POLL_SECONDS", default=5)
+RECEIPT_FADE_MS = env.int("RECEIPT_FADE_MS", default=6000)
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

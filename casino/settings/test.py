@@ -6,6 +6,9 @@ from casino.settings.base import CACHES, env
 DEBUG = False
 SECRET_KEY = "test-only-secret-key-not-for-production-use-0123456789"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Browser tests wait on polls and fades: shorter ones, same behaviour.
+CONSOLE_POLL_SECONDS = 3
+RECEIPT_FADE_MS = 3000
 # Each pytest-xdist worker has its own test database (pytest-django adds the worker's id to its
 # name) and its own cache keys, so two workers never see each other's cached pit floor.
 _XDIST_WORKER = env("PYTEST_XDIST_WORKER", default="")

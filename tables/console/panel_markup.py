@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.utils.safestring import SafeString, mark_safe
@@ -111,7 +112,7 @@ def receipt(request: HttpRequest, flash: Any, table: Any = None) -> SafeString:
     head = (
         f'\n<div class="receipt {"ok" if ok else "err"}" role="{"status" if ok else "alert"}"'
         f' aria-live="{"polite" if ok else "assertive"}" data-testid="receipt"'
-        f"{' data-fade-after="6000"' if fades else ''}>\n"
+        f"{f' data-fade-after="{settings.RECEIPT_FADE_MS}"' if fades else ''}>\n"
     )
     said = f"{'' if ok else 'Refused: '}{escape(str(flash.headline))}{_REPLAYED if flash.replayed else ''}"
     listed = "".join(f"<li>{escape(str(line))}</li>" for line in flash.lines)

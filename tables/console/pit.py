@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.text import capfirst
@@ -74,6 +75,7 @@ def pit_context(request: HttpRequest, flash: Flash | None = None) -> dict[str, A
         "alerts_open": count_open_alerts(),
         "can_resolve": role_of(request.user) == Role.PIT_BOSS,
         "can_use_admin": card_forms.can_use_admin,
+        "poll_seconds": settings.CONSOLE_POLL_SECONDS,
     }
 
 

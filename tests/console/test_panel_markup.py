@@ -9,6 +9,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+from django.conf import settings
 from django.test import RequestFactory
 
 from casino.selectors import Balance
@@ -136,7 +137,7 @@ def test_a_receipt_escapes_its_words_says_a_refusal_and_a_replay_and_offers_the_
     assert f"<p>Paid {ESCAPED}</p>" in done
     assert f"<ul><li>{ESCAPED}</li><li>Bank took $5.00</li></ul>" in done
     assert 'role="status"' in done
-    assert 'data-fade-after="6000"' in done  # a success fades; a refusal stays
+    assert f'data-fade-after="{settings.RECEIPT_FADE_MS}"' in done  # a success fades; a refusal stays
     assert ODD not in done
     no = panel_markup.receipt(request(), refused("bet"), SimpleNamespace(pk=3))
     assert f"<p>Refused: {ESCAPED} cannot bet that.</p>" in no

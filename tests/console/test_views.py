@@ -7,6 +7,7 @@ import secrets
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from casino.models import IdempotencyRecord
@@ -305,7 +306,8 @@ def test_the_pit_polls_a_partial_and_shows_win_tonight(floor: Floor, as_user: An
     live_faro(floor)
     boss = as_user(floor.pit_boss)
     page = text(boss.get("/pit/"))
-    assert 'hx-trigger="every 5s"' in page  # console.js skips a poll while someone types
+    # console.js skips a poll while someone types
+    assert f'hx-trigger="every {settings.CONSOLE_POLL_SECONDS}s"' in page
     live = text(boss.get("/pit/live/", HTTP_HX_REQUEST="true"))
     assert "<html" not in live
     assert "#1 · betting · turn 0/25" in live
