@@ -1,18 +1,20 @@
 """Simulate a gaming day through the real services; the demo uses it to fill the floor.
 
-The detection bench's night with cheats (``bench/cheats/night.py``) is this command with its
-cheats plugged in (``night_hooks``, ``report``).
+It refuses a database that holds real play (``tables.simulation.sandbox``) unless given
+``--allow-real-play``. The detection bench's night with cheats (``bench/cheats/night.py``) is this
+command with its cheats plugged in (``night_hooks``, ``report``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from tables.simulation.floor import NightHooks
 from tables.simulation.night import NightConfig, NightSummary, available_games, simulate_night
+from tables.simulation.sandbox import RealPlayFound, make_room_for_made_up_play
 
 
 class Command(BaseCommand):
@@ -27,6 +29,12 @@ class Command(BaseCommand):
         parser.add_argument("--games", default="", help=f"comma list of {', '.join(available_games())}")
         parser.add_argument(
             "--stakes-rounds", type=int, default=1, help="rounds a card-room table deals per pass"
+        )
+        parser.add_argument(
+            "--allow-real-play",
+            action="store_true",
+            help="add the night to a database that holds real play (ledger transfers or rounds "
+            "that the demo or a simulated night did not make)",
         )
 
     def night_hooks(self, options: dict[str, Any]) -> NightHooks | None:
@@ -45,6 +53,10 @@ class Command(BaseCommand):
             games=games,
             stakes_rounds=max(1, options["stakes_rounds"]),
         )
+        try:
+            make_room_for_made_up_play(command="simulate_night", allow_real_play=options["allow_real_play"])
+        except RealPlayFound as error:
+            raise CommandError(str(error)) from error
         with tqdm(
             total=config.tables * config.rounds,
             unit="round",
