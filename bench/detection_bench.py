@@ -22,7 +22,7 @@ Precision and recall come with 95 % Wilson intervals: a few nights are a small s
 
 Not a test. For each seed it simulates two gaming days through the real services
 (``tables.simulation.night``): a clean night, and the same night with the cheat scenarios
-of ``--inject`` (``tables.simulation.inject``), each in a throwaway database copied from a
+of ``--inject`` (``bench.cheats.inject``), each in a throwaway database copied from a
 migrated template. Then it runs every detector over the day (``run_detectors``), matches
 the alerts against the night's ground truth (by kind and subject: dealer, player, table or
 pair) and prints precision and recall per detector and per alert kind, and false alerts per
@@ -140,8 +140,8 @@ def simulate_child(args: argparse.Namespace) -> None:
     """Deal the night now, or (``--day``) in that past gaming day on the floor earlier nights left."""
     import datetime as dt
 
+    from bench.cheats.inject import Injector, parse_inject
     from ledger.gaming_day import gaming_day_for
-    from tables.simulation.inject import parse_inject
     from tables.simulation.night import NightConfig, simulate_night
 
     day = dt.date.fromisoformat(args.day) if args.day else None
@@ -151,22 +151,22 @@ def simulate_child(args: argparse.Namespace) -> None:
         players=args.players,
         rounds=args.rounds,
         seed=args.seed,
-        inject=parse_inject(args.inject),
         stakes_rounds=args.stakes_rounds,
-        cast_seed=args.cast_seed,
     )
+    rates = parse_inject(args.inject)
+    injector = Injector(rates, cast_seed=args.cast_seed) if rates else None
     started = time.monotonic()
-    summary = simulate_night(config, day=day)
+    summary = simulate_night(config, day=day, hooks=injector)
     night = {
         "seed": args.seed,
-        "injected": bool(config.inject),
+        "injected": injector is not None,
         "tables": summary.tables,
         "rounds": summary.rounds,
         "actions": summary.actions,
         "refused": summary.refused,
         "night_seconds": round(time.monotonic() - started, 1),
         "days": sorted({first_day.isoformat(), (day or gaming_day_for()).isoformat()}),
-        "truth": summary.truth,
+        "truth": injector.truth() if injector else None,
     }
     Path(args.result).write_text(json.dumps(night, indent=2, default=str))
 

@@ -222,3 +222,22 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} ({self.method} {self.path})"
+
+
+class Sandbox(models.Model):
+    """The mark that this database's play is made up: the demo's or simulated nights'.
+
+    ``load_demo_data`` and ``simulate_night`` write it when they begin on a database that holds
+    no play yet (no ledger transfer, no round), and refuse one that holds play without it: that
+    play is real (``tables.simulation.sandbox``). One row at most: a database is a sandbox or not.
+    """
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1, editable=False)
+    marked_by = models.CharField(max_length=40)  # the command that began filling the database
+    marked_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(id=1), name="casino_sandbox_one_row")]
+
+    def __str__(self) -> str:
+        return f"sandbox since {self.marked_at:%Y-%m-%d %H:%M} ({self.marked_by})"

@@ -1,14 +1,14 @@
 """Drive a whole gaming day through the real services: cage, seats, rounds, fills, counts.
 
 Everything is decided by one seeded ``random.Random`` (and round seeds derived from it),
-so the same seed on an empty database replays the same night. ``NightConfig.inject`` adds
-cheats on top (``tables.simulation.inject``, with a generator of their own); without it the
-night is exactly the clean one.
+so the same seed on an empty database replays the same night. ``hooks`` (``NightHooks``,
+``tables.simulation.floor``) let a plug-in change the night at fixed points; without them the
+night is exactly the clean one. The detection bench's cheats plug in there (``bench/cheats/``,
+with a generator of their own); the product's night knows nothing of them.
 
 A night can follow another on the same floor: the cast and tables are found by name, closed
 tables open again on their trays and everyone bought in again. ``simulate_night(day=...)``
-deals it in a past gaming day (the clock moved there, as the demo deals last night), and
-``NightConfig.cast_seed`` keeps the first night's cheaters while the cards differ.
+deals it in a past gaming day (the clock moved there, as the demo deals last night).
 """
 
 from __future__ import annotations
@@ -38,8 +38,7 @@ from tables.models import LIVE_ROUND_STATUSES, Seat, Table, TableStatus
 from tables.round_state import engine_state
 from tables.rounds import apply_round_action, log_refused_action, start_round
 from tables.simulation.bots import chip_amount, faro_bets, pick_action
-from tables.simulation.floor import signed_tray_change
-from tables.simulation.inject import Injector
+from tables.simulation.floor import NightHooks, signed_tray_change
 from tables.simulation.specs import GAME_MIX, SPECS, STAKES_VARIANTS
 
 ACTION_CAP = 3000  # a round that needs more engine steps than this is a bug, not a long game
@@ -53,14 +52,7 @@ class NightConfig:
     seed: int = 1
     count_error_rate: float = 0.0
     games: tuple[str, ...] | None = None
-    # Cheats to inject (tables.simulation.inject): scenario -> rate. Empty: a clean night.
-    inject: dict[str, float] = field(default_factory=dict)
-    truth_path: str | None = None  # where the injected night writes its ground truth (JSON)
     stakes_rounds: int = 1  # rounds a card-room (stakes) table deals per pass: its deals are quick
-    # The seed the injector picks its cheaters with; a later night of the same cast passes the
-    # first night's seed here, so the same players and tables cheat and the exact shares count
-    # on from the earlier nights. None: a night of its own (``seed``).
-    cast_seed: int | None = None
 
 
 @dataclass
@@ -79,7 +71,6 @@ class NightSummary:
     transfers_by_kind: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     table_ids: list[int] = field(default_factory=list)
-    truth: dict[str, Any] | None = None
 
 
 def dealer_of(table: Table) -> User:
@@ -101,13 +92,20 @@ def available_games() -> tuple[str, ...]:
 
 
 class Night:
-    def __init__(self, config: NightConfig, progress: Callable[[int], None] | None = None) -> None:
+    def __init__(
+        self,
+        config: NightConfig,
+        progress: Callable[[int], None] | None = None,
+        *,
+        hooks: NightHooks | None = None,
+    ) -> None:
         self.config = config
         self.rng = random.Random(config.seed)
         self.progress = progress or (lambda _n: None)
         self.summary = NightSummary()
         self.pass_number = 0
-        self.injector: Injector | None = Injector(self, config.inject) if config.inject else None
+        self.hooks = hooks if hooks is not None else NightHooks()
+        self.hooks.attach(self)
 
     # --- the cast ---------------------------------------------------------------------
     def _staff(self, username: str, role: str, name: str) -> User:
@@ -121,7 +119,7 @@ class Night:
     def cast(self) -> None:
         self.pit = [self._staff(f"sim-pit-{i}", Role.PIT_BOSS, f"Pit Boss {i}") for i in (1, 2)]
         self.cashier = self._staff("sim-cashier-1", Role.CASHIER, "Cashier 1")
-        tables = self.config.tables + (self.injector.extra_tables() if self.injector else 0)
+        tables = self.config.tables + self.hooks.extra_tables()
         dealers = tables + max(2, tables // 4)
         self.dealers = [
             self._staff(f"sim-dealer-{i}", Role.DEALER, f"Dealer {i}") for i in range(1, dealers + 1)
@@ -163,8 +161,7 @@ class Night:
                     rules=rules,
                 )
             self.table_list.append(table)
-        if self.injector:
-            self.injector.add_tables()
+        self.hooks.add_tables()
         self.summary.tables = len(self.table_list)
         self.summary.table_ids = [t.pk for t in self.table_list]
 
@@ -192,16 +189,13 @@ class Night:
             services.open_table(actor=dealer, table_id=table.pk, opening_inventory=count)
 
     def seat_players(self, table: Table) -> None:
-        injector = self.injector
-        if injector:
-            injector.seat_for(table, self.pass_number)
+        hooks = self.hooks
+        hooks.seat_for(table, self.pass_number)
         seated_here = list(Seat.objects.filter(table=table, left_at__isnull=True).select_related("player"))
-        low, high = SPECS[table.game].seats
-        if injector and (own := injector.seats(table)):
-            low, high = own
+        low, high = hooks.seats(table) or SPECS[table.game].seats
         # Some players get up between rounds (never with chips on the layout).
         for seat in seated_here:
-            if injector and injector.manages(seat.player_id):
+            if hooks.manages(seat.player_id):
                 continue
             if self.rng.random() < 0.12 and len(seated_here) > low:
                 try:
@@ -215,7 +209,7 @@ class Night:
         free = [
             p
             for p in self.players
-            if not (injector and injector.manages(p.pk))
+            if not hooks.manages(p.pk)
             and not Seat.objects.filter(player=p, left_at__isnull=True).exists()
         ]
         self.rng.shuffle(free)
@@ -237,10 +231,8 @@ class Night:
 
     def play_round(self, table: Table, number: int) -> None:
         seed = hashlib.sha256(f"{self.config.seed}:{table.name}:{number}".encode()).hexdigest()
-        shoe = "electronic"
-        if self.injector:
-            seed = self.injector.round_seed(table, number, seed)
-            shoe = self.injector.shoe_for(table)
+        seed = self.hooks.round_seed(table, number, seed)
+        shoe = self.hooks.shoe_for(table)
         try:
             round_ = start_round(actor=dealer_of(table), table_id=table.pk, shoe=shoe, seed=seed)
         except DomainError:
@@ -260,9 +252,7 @@ class Night:
             action = pick_action(self.rng, legal)
             if action is None:
                 raise RuntimeError(f"round {round_.pk} has no legal action but is not over")
-            if self.injector:
-                action = self.injector.steer(table, round_, action)
-            self._act(table, round_.pk, action)
+            self._act(table, round_.pk, self.hooks.steer(table, round_, action))
         raise RuntimeError(f"round {round_.pk} did not finish in {ACTION_CAP} actions")
 
     def _faro_step(self, table: Table, round_id: int, public: dict[str, Any], chip: int) -> None:
@@ -275,9 +265,8 @@ class Night:
         if next_action in {"turn", "last_turn"}:
             for bet in faro_bets(self.rng, public, budgets, chip=chip):
                 self._act(table, round_id, bet)
-            if self.injector:
-                for probe in self.injector.faro_actions(table, public):
-                    self._act(table, round_id, probe)
+            for more in self.hooks.faro_actions(table, public):
+                self._act(table, round_id, more)
             if (
                 next_action == "last_turn"
                 and public.get("can_call_turn")
@@ -296,8 +285,8 @@ class Night:
                         {"type": "call_turn", "player": player, "order": order, "amount": amount},
                     )
         dealing: dict[str, Any] = {"type": next_action or "turn"}
-        if self.injector and public.get("shoe") == "manual":
-            dealing = self.injector.deal_cards(public, dealing)
+        if public.get("shoe") == "manual":
+            dealing = self.hooks.deal_cards(public, dealing)
         if self._act(table, round_id, dealing) == "insufficient_funds":
             # the tray cannot pay this turn's winners: the dealer asks for a fill, as a real one
             # would mid-deal, and deals the turn again (it was refused whole)
@@ -338,11 +327,10 @@ class Night:
     def rotate_dealers(self) -> None:
         """Dealers go on break and come back: each table gets the next free dealer."""
         busy = {t.dealer_id for t in Table.objects.filter(pk__in=self.summary.table_ids)}
-        if self.injector:  # cheating dealers stay at their tables, and nobody takes them
-            busy |= self.injector.pinned_dealers()
+        busy |= self.hooks.pinned_dealers()  # pinned dealers stay at their tables, and nobody takes them
         spare = [d for d in self.dealers if d.pk not in busy]
         for table in self.table_list:
-            if self.injector and self.injector.is_pinned(table):
+            if self.hooks.is_pinned(table):
                 continue
             if not spare or self.rng.random() > 0.5:
                 continue
@@ -355,8 +343,7 @@ class Night:
     def close_tables(self) -> None:
         for table in self.table_list:
             table.refresh_from_db()
-            if self.injector:
-                self.injector.before_close(table)
+            self.hooks.before_close(table)
             table.tray.refresh_from_db()
             count = table.tray.balance
             if self.config.count_error_rate and self.rng.random() < self.config.count_error_rate:
@@ -364,13 +351,12 @@ class Night:
                 error = max(error, -count)
                 count += error
                 self.summary.count_errors.append({"table": table.pk, "name": table.name, "error": error})
-            if self.injector:
-                count = self.injector.closing_count(table, count)
+            count = self.hooks.closing_count(table, count)
             services.close_table(actor=dealer_of(table), table_id=table.pk, closing_inventory=count)
 
     def cash_out_everyone(self) -> None:
         for player in self.players:
-            if self.injector and self.injector.cash_out(player):
+            if self.hooks.cash_out(player):
                 continue
             available = self.available(player)
             if available > 0:
@@ -382,12 +368,10 @@ class Night:
         first_transfer = Transfer.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
         self.cast()
         self.tables()
-        if self.injector:
-            self.injector.plan()
+        self.hooks.plan()
         for player in self.players:
             self._buy_in(player)
-        if self.injector:
-            self.injector.cage_start()
+        self.hooks.cage_start()
         self.open_tables()
         for number in range(1, self.config.rounds + 1):
             self.pass_number = number
@@ -398,15 +382,12 @@ class Night:
                 for deal in range(deals):
                     self.play_round(table, number if deals == 1 else (number - 1) * deals + deal + 1)
                 self.tray_check(table)
-                if self.injector:
-                    self.injector.after_round(table)
+                self.hooks.after_round(table)
                 self.progress(1)
             if number % 4 == 0:
                 self.rotate_dealers()
         self.close_tables()
         self.cash_out_everyone()
-        if self.injector:
-            self.summary.truth = self.injector.truth(self.config.truth_path)
         made = Transfer.objects.filter(pk__gt=first_transfer)
         self.summary.transfers = made.count()
         self.summary.transfers_by_kind = dict(
@@ -422,10 +403,15 @@ def evening_of(day: dt.date) -> dt.datetime:
 
 
 def simulate_night(
-    config: NightConfig, progress: Callable[[int], None] | None = None, *, day: dt.date | None = None
+    config: NightConfig,
+    progress: Callable[[int], None] | None = None,
+    *,
+    day: dt.date | None = None,
+    hooks: NightHooks | None = None,
 ) -> NightSummary:
-    """Deal the night now, or in the evening of the past gaming ``day`` (the clock moved there)."""
+    """Deal the night now, or in the evening of the past gaming ``day`` (the clock moved there);
+    ``hooks`` plug into it (``NightHooks``)."""
     if day is None:
-        return Night(config, progress).run()
+        return Night(config, progress, hooks=hooks).run()
     with time_machine.travel(evening_of(day), tick=True):
-        return Night(config, progress).run()
+        return Night(config, progress, hooks=hooks).run()

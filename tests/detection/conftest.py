@@ -1,7 +1,7 @@
 """Detection fixtures: two small simulated nights, detected by a real Celery worker on Redis.
 
 The nights are built once per test session (they are the slow part): a clean one, and one
-with every cheat scenario injected (``tables.simulation.inject``). Each is simulated
+with every cheat scenario injected (``bench.cheats.inject``). Each is simulated
 through the real services with the database committing (``django_db_blocker.unblock()``),
 then every detector runs as ``run_detector_task`` on a worker thread (solo pool, not eager)
 consuming a queue of its own, twice (the second run must only update). The alerts, the task
@@ -24,6 +24,7 @@ from django.db import connection
 from django.db.backends.signals import connection_created
 from pytest_django import DjangoDbBlocker
 
+from bench.cheats.inject import Injector
 from ledger.gaming_day import gaming_day_for
 from ledger.services import ensure_system_accounts
 from tables.detection.detectors import DETECTORS
@@ -50,9 +51,7 @@ INJECT = {
     "short_count": 0.5,
     "cold_deck": 1.0,
 }
-INJECTED = NightConfig(
-    tables=3, players=40, rounds=4, seed=12, games=("faro", "stakes"), stakes_rounds=10, inject=INJECT
-)
+INJECTED = NightConfig(tables=3, players=40, rounds=4, seed=12, games=("faro", "stakes"), stakes_rounds=10)
 
 
 @dataclass
@@ -104,11 +103,13 @@ def snapshot(alert: Alert) -> dict[str, Any]:
     }
 
 
-def detect_night(config: NightConfig) -> DetectedNight:
+def detect_night(config: NightConfig, inject: dict[str, float] | None = None) -> DetectedNight:
+    """The night of ``config`` with the cheats of ``inject`` on top (none: a clean night), detected."""
     flush()
     started = time.monotonic()
     first_day = gaming_day_for()
-    summary = simulate_night(config)
+    injector = Injector(inject) if inject else None
+    summary = simulate_night(config, hooks=injector)
     simulated = time.monotonic() - started
     days = sorted({first_day, gaming_day_for()})
     first, second = [], []
@@ -120,7 +121,7 @@ def detect_night(config: NightConfig) -> DetectedNight:
         config=config,
         tables=summary.tables,
         days=days,
-        truth=summary.truth,
+        truth=injector.truth() if injector else None,
         alerts=alerts,
         first_runs=first,
         second_runs=second,
@@ -138,7 +139,7 @@ def nights(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterato
             with connection.cursor() as cursor:
                 cursor.execute("SET synchronous_commit TO off")
             with worker_on(queue):
-                built = {"clean": detect_night(CLEAN), "injected": detect_night(INJECTED)}
+                built = {"clean": detect_night(CLEAN), "injected": detect_night(INJECTED, INJECT)}
             flush()
         yield built
     finally:

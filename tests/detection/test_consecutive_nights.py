@@ -2,7 +2,7 @@
 
 Each night is dealt in a past gaming day of its own (``simulate_night(day=...)``); the second
 finds the first's tables, dealers and players, opens the closed tables again, and its injector
-picks the same cheaters (``cast_seed``) while the cards come from its own seed, and counts its
+picks the same cheaters (``Injector(cast_seed=...)``) while the cards come from its own seed, and counts its
 exact shares (every other deal stacked) on from the first night.
 """
 
@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from typing import Any
 
 import pytest
 
+from bench.cheats.inject import Injector
 from casino.models import Player, User
 from ledger.gaming_day import gaming_day_for
 from tables.models import Round, Seat, Table, TableStatus
-from tables.simulation.night import NightConfig, simulate_night
+from tables.simulation.night import NightConfig, NightSummary, simulate_night
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("system_accounts")]  # a flush takes the cage
 
@@ -24,10 +26,12 @@ CAST_SEED = 41
 INJECT = {"split_stacker": 0.5, "fill_abuser": 1.0, "structurer": 1.0}
 
 
-def night(seed: int) -> NightConfig:
-    return NightConfig(
-        tables=2, players=8, rounds=1, seed=seed, cast_seed=CAST_SEED, games=("faro",), inject=INJECT
-    )
+def night(seed: int, day: dt.date) -> tuple[NightSummary, dict[str, Any]]:
+    """The cast's night of ``seed`` dealt in ``day``, and its ground truth."""
+    injector = Injector(INJECT, cast_seed=CAST_SEED)
+    config = NightConfig(tables=2, players=8, rounds=1, seed=seed, games=("faro",))
+    summary = simulate_night(config, day=day, hooks=injector)
+    return summary, injector.truth()
 
 
 def cast() -> dict[str, list[int]]:
@@ -53,19 +57,17 @@ def test_the_second_night_plays_the_same_cast_and_cheaters_in_the_next_gaming_da
 
     yesterday = gaming_day_for() - dt.timedelta(days=1)
     first_day, second_day = yesterday - dt.timedelta(days=1), yesterday
-    first = simulate_night(night(CAST_SEED), day=first_day)
+    first, first_truth = night(CAST_SEED, first_day)
     after_first = cast()
     first_rounds = list(Round.objects.all())
-    second = simulate_night(night(42), day=second_day)
+    second, second_truth = night(42, second_day)
 
     assert cast() == after_first  # nobody and no table new
     assert second.table_ids == first.table_ids
-    assert first.truth is not None
-    assert second.truth is not None
-    assert [s["subjects"] for s in second.truth["scenarios"]] == [
-        s["subjects"] for s in first.truth["scenarios"]
+    assert [s["subjects"] for s in second_truth["scenarios"]] == [
+        s["subjects"] for s in first_truth["scenarios"]
     ]
-    assert (first.truth["gaming_day"], second.truth["gaming_day"]) == (
+    assert (first_truth["gaming_day"], second_truth["gaming_day"]) == (
         first_day.isoformat(),
         second_day.isoformat(),
     )
@@ -78,7 +80,7 @@ def test_the_second_night_plays_the_same_cast_and_cheaters_in_the_next_gaming_da
     # Every other deal stacked over the nights: the stacker's one deal a night, the second stacked.
     stacker = [
         next(item["stats"] for item in truth["scenarios"] if item["scenario"] == "split_stacker")
-        for truth in (first.truth, second.truth)
+        for truth in (first_truth, second_truth)
     ]
     assert [stats.get("stacked", 0) for stats in stacker] == [0, 1]
     # Closed again at the end of the night, nobody seated: the next night opens them afresh.

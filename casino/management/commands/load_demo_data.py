@@ -5,6 +5,9 @@ the cast is created and buys in at the cage, every table opens with its counted 
 a few rounds and closes on its count. Then, back in the present, that gaming day is closed and
 audited, and tonight's tables open on last night's counts with players seated. A second run
 finds all of it there and changes nothing.
+
+It refuses a database that holds real play (``tables.simulation.sandbox``: ledger transfers or
+rounds the demo or a simulated night did not make) unless given ``--allow-real-play``.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any
 import time_machine
 from django.conf import settings
 from django.contrib.auth.hashers import PBKDF2PasswordHasher, check_password, get_hasher
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.test.utils import override_settings
 
@@ -26,6 +29,7 @@ from casino.models import Player, Role, User
 from casino.services import buy_in, create_player
 from tables.management import demo
 from tables.models import Table
+from tables.simulation.sandbox import RealPlayFound, make_room_for_made_up_play
 
 DEMO_PASSWORD = "casekeeper-demo-2026"
 STAFF = [
@@ -121,8 +125,20 @@ def ensure_players(cashier: User) -> list[Player]:
 class Command(BaseCommand):
     help = "Load the demo floor (staff, players, tables, last night audited, tonight seated). Idempotent."
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--allow-real-play",
+            action="store_true",
+            help="load the demo into a database that holds real play (ledger transfers or rounds "
+            "that the demo or a simulated night did not make)",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.monotonic()
+        try:
+            make_room_for_made_up_play(command="load_demo_data", allow_real_play=options["allow_real_play"])
+        except RealPlayFound as error:
+            raise CommandError(str(error)) from error
         with quick_demo_hashes():
             with transaction.atomic():
                 staff = ensure_staff()

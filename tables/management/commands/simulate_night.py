@@ -1,4 +1,9 @@
-"""Simulate a gaming day through the real services; the demo uses it to fill the floor."""
+"""Simulate a gaming day through the real services; the demo uses it to fill the floor.
+
+It refuses a database that holds real play (``tables.simulation.sandbox``) unless given
+``--allow-real-play``. The detection bench's night with cheats (``bench/cheats/night.py``) is this
+command with its cheats plugged in (``night_hooks``, ``report``).
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from tables.simulation.inject import SCENARIOS, parse_inject
-from tables.simulation.night import NightConfig, available_games, simulate_night
+from tables.simulation.floor import NightHooks
+from tables.simulation.night import NightConfig, NightSummary, available_games, simulate_night
+from tables.simulation.sandbox import RealPlayFound, make_room_for_made_up_play
 
 
 class Command(BaseCommand):
@@ -22,26 +28,22 @@ class Command(BaseCommand):
         parser.add_argument("--count-errors", type=float, default=0.0, help="chance a closing count is off")
         parser.add_argument("--games", default="", help=f"comma list of {', '.join(available_games())}")
         parser.add_argument(
-            "--inject",
-            default="",
-            help=f"cheats to inject, scenario:rate comma list ({', '.join(SCENARIOS)}); "
-            "see tables/simulation/inject.py for what each rate means",
-        )
-        parser.add_argument(
-            "--truth", default="", help="write the injected scenarios' ground truth (JSON) here"
-        )
-        parser.add_argument(
             "--stakes-rounds", type=int, default=1, help="rounds a card-room table deals per pass"
         )
+        parser.add_argument(
+            "--allow-real-play",
+            action="store_true",
+            help="add the night to a database that holds real play (ledger transfers or rounds "
+            "that the demo or a simulated night did not make)",
+        )
+
+    def night_hooks(self, options: dict[str, Any]) -> NightHooks | None:
+        """What plugs into the night (``NightHooks``): nothing here; refuse bad options with CommandError."""
+        return None
 
     def handle(self, *args: Any, **options: Any) -> None:
+        hooks = self.night_hooks(options)
         games = tuple(g for g in options["games"].split(",") if g) or None
-        try:
-            inject = parse_inject(options["inject"])
-        except ValueError as error:
-            raise CommandError(str(error)) from error
-        if options["truth"] and not inject:
-            raise CommandError("--truth needs --inject: a clean night has nothing to record.")
         config = NightConfig(
             tables=options["tables"],
             players=options["players"],
@@ -49,17 +51,22 @@ class Command(BaseCommand):
             seed=options["seed"],
             count_error_rate=options["count_errors"],
             games=games,
-            inject=inject,
-            truth_path=options["truth"] or None,
             stakes_rounds=max(1, options["stakes_rounds"]),
         )
+        try:
+            make_room_for_made_up_play(command="simulate_night", allow_real_play=options["allow_real_play"])
+        except RealPlayFound as error:
+            raise CommandError(str(error)) from error
         with tqdm(
             total=config.tables * config.rounds,
             unit="round",
             desc="Simulating",
             disable=options["verbosity"] == 0,
         ) as bar:
-            summary = simulate_night(config, progress=bar.update)
+            summary = simulate_night(config, progress=bar.update, hooks=hooks)
+        self.report(summary, options)
+
+    def report(self, summary: NightSummary, options: dict[str, Any]) -> None:
         self.stdout.write(self.style.SUCCESS(f"Night done in {summary.seconds:.1f} s"))
         for label, value in (
             ("tables", summary.tables),
@@ -73,14 +80,7 @@ class Command(BaseCommand):
             ("dealer changes", summary.dealer_changes),
             ("count errors injected", len(summary.count_errors)),
             ("transfers", summary.transfers),
-            ("scenarios injected", len(inject)),
         ):
             self.stdout.write(f"  {label:22} {value}")
         for kind, n in summary.transfers_by_kind.items():
             self.stdout.write(f"    {kind:20} {n}")
-        if summary.truth is not None:
-            for item in summary.truth["scenarios"]:
-                kinds = ", ".join(spec["kind"] for spec in item["expected"]) or "nothing"
-                self.stdout.write(f"  injected {item['scenario']} at {item['rate']}: expect {kinds}")
-            if options["truth"]:
-                self.stdout.write(f"  ground truth written to {options['truth']}")

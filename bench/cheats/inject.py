@@ -1,12 +1,17 @@
 """Cheats injected into a simulated night, and the ground truth of what was injected.
 
-``simulate_night --inject split_stacker:0.5,colluders:1 --truth truth.json`` plays the
-night as usual and, on top, the scenarios below, each at its own rate. Every choice is
-drawn from a generator seeded from the night's seed (``random.Random("inject:<seed>")``),
-so the same seed and scenarios replay the same cheats. Without ``--inject`` nothing here
-runs and the night is exactly the clean one. A later night of the same cast (``cast_seed``)
-picks the same cheaters as the first night and plays them with its own draws; the exact shares
-(the stacker's deals, the cold deck's turns) count on from the earlier nights.
+Development only: the detection tests and ``bench/run-detection`` use them; the installed
+product (``casino``, ``tables``, ``ledger``) holds none of this, and its night knows nothing of
+it. ``Injector`` plugs into ``tables.simulation.night`` as its ``NightHooks``:
+
+    bench/run-night --inject split_stacker:0.5,colluders:1 --truth truth.json
+
+(``bench.cheats.night``) plays the night as usual and, on top, the scenarios below, each at its own
+rate. Every choice is drawn from a generator seeded from the night's seed
+(``random.Random("inject:<seed>")``), so the same seed and scenarios replay the same cheats.
+A later night of the same cast (``Injector(cast_seed=...)``) picks the same cheaters as the
+first night and plays them with its own draws; the exact shares (the stacker's deals, the cold
+deck's turns) count on from the earlier nights.
 
 Scenario (rate: what it means) — what happens — the alerts it should raise:
 
@@ -57,7 +62,7 @@ Scenario (rate: what it means) — what happens — the alerts it should raise:
   the honest tray check credits it after the last deal).
 
 The truth file lists every scenario with its subjects and the alert specs it expects and
-tolerates (``{"kind": ..., "dealer"|"player"|"table"|"pair": ...}``); ``bench/detection``
+tolerates (``{"kind": ..., "dealer"|"player"|"table"|"pair": ...}``); ``bench/detection_bench.py``
 matches alerts against them.
 """
 
@@ -87,7 +92,7 @@ from tables.accounts import CAGE
 from tables.games.cards import FULL_DECK, RANKS, rank_of
 from tables.games.shoe import shuffle
 from tables.models import LIVE_ROUND_STATUSES, Round, RoundAction, Seat, Table
-from tables.simulation.floor import Floor, signed_tray_change
+from tables.simulation.floor import Floor, NightHooks, signed_tray_change
 from tables.simulation.specs import SPECS
 
 SCENARIOS = (
@@ -155,13 +160,22 @@ class Stint:
     top_up: int = 50_000
 
 
-class Injector:
-    """Plays the scenarios on top of a night (a ``Floor``): the night calls its hooks at fixed points."""
+class Injector(NightHooks):
+    """Plays the scenarios on top of a night (a ``Floor``): the night calls its hooks at fixed points.
 
-    def __init__(self, night: Floor, rates: Mapping[str, float]) -> None:
-        self.night = night
+    ``rates``: scenario -> rate (``parse_inject``). ``cast_seed``: the seed of the cast's first
+    night, on a later night of the same cast, so the same players and tables cheat and the exact
+    shares count on from the earlier nights; None: a night of its own. One injector, one night:
+    ``truth`` after it.
+    """
+
+    night: Floor
+    rng: random.Random
+
+    def __init__(self, rates: Mapping[str, float], *, cast_seed: int | None = None) -> None:
         self.rates = dict(rates)
-        self.rng = random.Random(f"inject:{night.config.seed}")
+        self.cast_seed = cast_seed
+        self.gaming_day: dt.date | None = None  # the night's, once it is planned
         self.stints: dict[int, Stint] = {}
         self.pinned: dict[int, int] = {}  # table -> dealer kept there all night
         self.tables_for: dict[str, Table] = {}
@@ -171,6 +185,10 @@ class Injector:
         self.before: dict[str, int] = {}  # chances on the cast's earlier nights (``_due``)
 
     # --- the cast --------------------------------------------------------------------
+    def attach(self, night: Floor) -> None:
+        self.night = night
+        self.rng = random.Random(f"inject:{night.config.seed}")
+
     def extra_tables(self) -> int:
         return sum(1 for name in STAKES_TABLES if name in self.rates)
 
@@ -197,6 +215,7 @@ class Injector:
     def plan(self) -> None:
         """Pick the cheats' dealers and players, before the tables open."""
         night = self.night
+        self.gaming_day = gaming_day_for()
         faro = [t for t in night.table_list if t.game == "faro"]
         dealer_at = {t.pk: dealer for t, dealer in zip(night.table_list, night.dealers, strict=False)}
         needs_faro = set(SCENARIOS) - STAKES_TABLES.keys()  # all but those with a stakes table of their own
@@ -253,7 +272,7 @@ class Injector:
         if "short_count" in self.rates:
             count = max(1, round(self.rates["short_count"] * len(faro)))
             self.short_tables = {t.pk for t in rng.sample(faro, min(count, len(faro)))}
-        if night.config.cast_seed is not None:
+        if self.cast_seed is not None:
             self.before = self._chances_before()
 
     def _chances_before(self) -> dict[str, int]:
@@ -273,10 +292,9 @@ class Injector:
         """What picks the cheaters: the night's own generator, or on a later night of the same cast
         (``cast_seed``) one seeded as the first night's was; ``plan`` is that generator's first
         use, so the same players and tables are picked while this night's play draws its own."""
-        cast_seed = self.night.config.cast_seed
-        if cast_seed is None or cast_seed == self.night.config.seed:
+        if self.cast_seed is None or self.cast_seed == self.night.config.seed:
             return self.rng
-        return random.Random(f"inject:{cast_seed}")
+        return random.Random(f"inject:{self.cast_seed}")
 
     def _elsewhere_for_partner(self, own: Table, fallback: Table) -> Table:
         """Another card-room table for the partner's second half (many quick rounds), else Faro."""
@@ -566,7 +584,8 @@ class Injector:
 
     # --- the truth -----------------------------------------------------------------------
     def truth(self, path: str | None = None) -> dict[str, Any]:
-        """The ground truth of the night's scenarios, also written to ``path`` (JSON) if given."""
+        """The ground truth of the night's scenarios, also written to ``path`` (JSON) if given;
+        asked after the night (its gaming day is the one it was planned in)."""
         items = []
         for name, rate in self.rates.items():
             item = self._truth_item(name)
@@ -574,7 +593,7 @@ class Injector:
         truth = {
             "seed": self.night.config.seed,
             "inject": self.rates,
-            "gaming_day": gaming_day_for().isoformat(),
+            "gaming_day": self.gaming_day.isoformat() if self.gaming_day else None,
             "tables": [t.pk for t in self.night.table_list],
             "scenarios": items,
         }
