@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("casino", "0005_sessions_with_their_user"),
+        ("casino", "0006_username_skeletons_latin_lookalikes"),
     ]
 
     operations = [
