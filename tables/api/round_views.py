@@ -91,8 +91,8 @@ class RoundOutputSerializer(serializers.Serializer):
     def to_representation(self, round_: Round) -> dict[str, Any]:
         """The fields above, in their order, converted as each field would convert them.
 
-        DRF builds and binds a fresh copy of all fifteen field objects for every answer (about
-        0.2 ms of a tap's CPU, issue 22); this reads the attributes directly.
+        DRF builds and binds a fresh copy of all fifteen field objects for every answer, a
+        measurable part of a tap (``bench/run-rounds``); this reads the attributes directly.
         ``tests/api/test_round_answer_shape.py`` checks it against DRF's own field-by-field
         rendering, so the two cannot drift apart.
         """

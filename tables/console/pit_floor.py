@@ -16,16 +16,14 @@ A poll that is served a copy older than ``settings.PIT_FLOOR_REFRESH_SECONDS`` (
 Celery worker to render the next one (one request in flight per role's forms), so screens that
 keep polling keep finding a copy and no poll renders. Without that, a saturated server fed
 itself: a render slower than 2 s was stale as soon as it was shared, so every poll rendered
-(200 tables: 253 ms of CPU a poll, a quarter of the floor's CPU in ``bench/run-floor``). A poll
+(on a full floor, a quarter of the floor's CPU in ``bench/run-floor``). A poll
 with no fresh copy still renders it itself, so a stopped worker or broker costs only speed.
 
-So while the worker keeps up, the copy a screen reads is up to about three seconds old: on the
-full floor a copy costs the worker about 180 ms of CPU, and refreshing after 1 s instead took two
-fifths more of the worker's CPU for fresher cards (2026-11-29). The bound, ``FLOOR_FRESH_SECONDS``,
+So while the worker keeps up, the copy a screen reads is up to about three seconds old;
+refreshing sooner costs the worker more CPU for fresher cards. The bound, ``FLOOR_FRESH_SECONDS``,
 is one poll interval: it only matters when the worker falls behind on a busy floor, and there a
 screen reads a copy up to 5 s old rather than rendering the floor itself in the middle of the
-dealers' taps (with the 2 s bound of before, a poll on the full floor cost 98 to 117 ms of CPU
-on average, 2026-11-29).
+dealers' taps.
 """
 
 from __future__ import annotations

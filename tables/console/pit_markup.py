@@ -1,7 +1,7 @@
 """The pit's table cards as markup, written in Python rather than a template loop (issue 22).
 
-The template engine took 74 to 97 ms of CPU to place 200 cards' fifty-odd variables, tags and
-filters each, about a third of a render; this takes 4 to 10. Every text is escaped
+Placing 200 cards' fifty-odd variables, tags and filters each through the template engine was
+about a third of a floor's render (``bench/run-pit`` measures it). Every text is escaped
 (``html.escape``, as Django's ``escape`` does); numbers are written as they are; the chart and the
 slots are markup already. ``tables.console.pit_floor`` shares what this writes.
 

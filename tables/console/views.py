@@ -267,7 +267,7 @@ def table_context(
         "last_round": last_round,
         "flash": flash,
         "sticky": sticky,
-        # Read only when drawn: a turn's answer shows none, and building the query cost 94 µs a tap.
+        # Read only when drawn: a turn's answer shows none, so most taps never build the query.
         "pending": SimpleLazyObject(lambda: list(list_pending_tray_requests(table=table))),
         "names": names,
         "can_change_limits": may(request.user, "table.limits", table=table),

@@ -147,7 +147,7 @@ def tables_hours(
 
     ``fills_and_credits=False`` leaves every hour's fills and credits at 0 and skips reading them
     (two queries): the pit's charts draw neither, and on a 200-table floor the approved requests
-    were the largest of its figures' reads (some 500 rows, 5 ms of CPU a render).
+    were the largest of its figures' reads.
     """
     begins = day_hours(day)
     start, end = begins[0], begins[-1] + dt.timedelta(hours=1)
