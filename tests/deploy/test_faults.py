@@ -155,7 +155,11 @@ def backends(application: str, *, waiting: bool = False) -> set[int]:
 
 @contextlib.contextmanager
 def held(sql: str, params: tuple[Any, ...] = ()) -> Iterator[int]:
-    """Run ``sql`` in a transaction on a connection of its own and keep its locks until exit."""
+    """Run ``sql`` in a transaction on a connection of its own and keep its locks until exit.
+
+    A session-level advisory lock outlives the rollback, and closing the connection frees it
+    only once the server's backend has exited, a moment later: so it is freed here, before the
+    caller goes on."""
     with psycopg.connect(database_url()) as conn:
         conn.execute(sql, params)
         pid = conn.info.backend_pid
@@ -163,6 +167,7 @@ def held(sql: str, params: tuple[Any, ...] = ()) -> Iterator[int]:
             yield pid
         finally:
             conn.rollback()
+            conn.execute("SELECT pg_advisory_unlock_all()")
 
 
 def row_counts() -> dict[str, int]:
