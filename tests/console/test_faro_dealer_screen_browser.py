@@ -161,10 +161,18 @@ def _live_rank(deal: Round) -> str:
     return next(ranks[0] for ranks in _placements(deal) if len(ranks) == 1)
 
 
-def _refuse_a_bet(page: Any, rank: str = "K") -> None:
-    """Kate Elder's bet over the table maximum from the bet form, refused on the same screen."""
+def _refuse_a_bet(page: Any, rank: str = "K", *, spot: str | None = None) -> None:
+    """Kate Elder's bet over the table maximum on ``rank`` (or the ``spot`` between cards) from the
+    bet form, refused on the same screen."""
     with page.expect_response(lambda response: response.request.method == "POST") as sent:
-        place_bet(page, "Kate Elder", [rank], OVER_THE_MAX)
+        if spot is None:
+            place_bet(page, "Kate Elder", [rank], OVER_THE_MAX)
+        else:
+            form = page.locator("#bet-form")
+            form.locator(".bet-players label.pick", has_text="Kate Elder").click()
+            form.locator(f'[data-spot="{spot}"]').click()
+            form.locator("#custom-amount").fill(OVER_THE_MAX[1:])
+            form.locator("[data-confirm]").click()
     assert sent.value.status == 400
     page.locator("#bet-form").get_by_test_id("inline-error").filter(has_text=REFUSAL).wait_for()
     page.get_by_test_id("receipt").filter(has_text=REFUSAL).wait_for()
@@ -252,7 +260,7 @@ def test_clear_after_a_refused_bet_clears_and_the_next_bet_goes_where_it_is_tapp
     page = open_page(browser, live_server, viewport)
     dealer_at_faro(page, world)
     form = page.locator("#bet-form")
-    _refuse_a_bet(page, "K")
+    _refuse_a_bet(page, spot="Q K")
     before = get_player_balances(players=[world.kate, world.wyatt])
 
     form.get_by_role("button", name="Clear").click()
@@ -260,18 +268,16 @@ def test_clear_after_a_refused_bet_clears_and_the_next_bet_goes_where_it_is_tapp
     assert form.locator("[data-confirm]").is_disabled()
     assert form.get_by_test_id("inline-error").count() == 0
 
-    # Wyatt Earp's $25 on the spot between Q and J: player, spot, chip, confirm.
+    # Wyatt Earp's $25 on the J: player, card, chip, confirm. Nothing of the refused bet comes along.
     form.locator(".bet-players label.pick", has_text="Wyatt").click()
-    form.locator('[data-spot="J Q"]').click()
+    form.locator('label.rank[data-rank="J"]').click()
     form.locator(".amount-picks label.pick").filter(has_text="$25").first.click()
-    assert form.locator("[data-confirm]").inner_text() == "Bet $25.00 on J\u2013Q for Wyatt Earp"
+    assert form.locator("[data-confirm]").inner_text() == "Bet $25.00 on J for Wyatt Earp"
     form.locator("[data-confirm]").click()
-    confirmed(page, "Wyatt Earp bet $25.00 on J\u2013Q.")
+    confirmed(page, "Wyatt Earp bet $25.00 on J.")
 
     bets = Round.objects.get(pk=deal.pk).state["bets"]
-    assert [(b["player"], sorted(b["ranks"]), b["amount"]) for b in bets] == [
-        (world.wyatt.pk, ["J", "Q"], 2_500)
-    ]
+    assert [(b["player"], b["ranks"], b["amount"]) for b in bets] == [(world.wyatt.pk, ["J"], 2_500)]
     after = get_player_balances(players=[world.kate, world.wyatt])
     assert after[world.kate.pk].available == before[world.kate.pk].available
     assert after[world.wyatt.pk].available == before[world.wyatt.pk].available - 2_500
