@@ -32,16 +32,21 @@ def _position(rank: str) -> tuple[float, float]:
     return len(TOP_ROW) + 0.5, 1.0
 
 
-def anchor(ranks: Sequence[str]) -> tuple[float, float]:
-    """Where a stack covering ``ranks`` sits, in percent of the layout: the ranks' centroid.
+# The band between the two rows where chips sit (in rows from the layout's top): the top row's
+# ranks and counts are along its top edge, the bottom row's along its bottom edge (console.css).
+BAND_TOP, BAND_BOTTOM = 0.75, 1.25
 
-    A stack on one card sits low on it so the rank stays readable.
+
+def anchor(ranks: Sequence[str]) -> tuple[float, float]:
+    """Where a stack covering ``ranks`` sits, in percent of the layout: the ranks' centroid, moved
+    into the band between the rows, so no chip covers a rank or its cards-left count.
+
+    A stack on cards of one row sits low on the top row or high on the bottom row; a stack across
+    the rows (and one on the 7, which stands beside both) is already between them.
     """
     points = [_position(rank) for rank in ranks]
     column = sum(p[0] for p in points) / len(points)
-    row = sum(p[1] for p in points) / len(points)
-    if len(ranks) == 1:
-        row += 0.22
+    row = min(max(sum(p[1] for p in points) / len(points), BAND_TOP), BAND_BOTTOM)
     return round(column / COLUMNS * 100, 2), round(row / 2 * 100, 2)
 
 

@@ -36,17 +36,22 @@ def _on(flag: Any, text: str) -> str:
     return text if flag else ""
 
 
+_DEAD = '<span class="left-word dead-word">dead</span>'  # hidden when the card is too narrow for it
+
+
 def cells(layout: Sequence[Mapping[str, Any]]) -> SafeString:
-    """The thirteen cards: a checkbox each, with the cards left (``faro.layout_cells``)."""
+    """The thirteen cards: a checkbox each, with the cards left (``faro.layout_cells``). The
+    bottom row's rank and count are along its bottom edge, the chips' band being between the rows."""
 
     def cell(c: Mapping[str, Any]) -> str:
         rank, dead = escape(str(c["rank"])), c["dead"]
         place = (
             f' style="grid-column: {c["grid_column"]}; grid-row: {c["grid_row"]}"' if c["grid_row"] else ""
         )
-        left = "dead" if dead else f'{c["left"]}<span class="left-word"> left</span>'
+        left = _DEAD if dead else f'{c["left"]}<span class="left-word"> left</span>'
+        where = f'{_on(rank == "7", " seven")}{_on(c["grid_row"] == 2, " bottom")}'
         return (
-            f'<label class="rank{_on(rank == "7", " seven")}{_on(dead, " dead")}" data-rank="{rank}"{place}> '
+            f'<label class="rank{where}{_on(dead, " dead")}" data-rank="{rank}"{place}> '
             f'<input type="checkbox" name="ranks" value="{rank}"{_on(dead, " disabled")}'
             f'{_on(c["selected"], " checked")} aria-label="{rank}, {c["left"]} left{_on(dead, ", dead")}"> '
             f'<span class="face" aria-hidden="true"><span class="rank-label">{rank}</span>'
@@ -75,7 +80,8 @@ def _dollars(cents: int, *, short: bool = False) -> str:
 
 
 def _colours(bet: Mapping[str, Any]) -> str:
-    """A chip's colours: its seat's, with a label colour that reads on it (``faro.colour_for_seat``)."""
+    """A chip's (or a player's) colours: the seat's, with a label colour that reads on it
+    (``faro.colour_for_seat``)."""
     return f"--chip: {bet['colour'].background}; --chip-text: {bet['colour'].text}"
 
 
@@ -121,15 +127,18 @@ def targets(boxes: Sequence[Mapping[str, Any]], chosen: Any) -> SafeString:
 
 
 def player_picks(seats: Sequence[Mapping[str, Any]], chosen: Any) -> SafeString:
-    """The bet form's players: a radio each, with the seat and what the player has to play."""
+    """The bet form's players: a radio each, with the seat (its number in the player's chip colour)
+    and what the player has to play. Every seat is a button in view (console.css ``.player-picks``)."""
 
     def pick(row: Mapping[str, Any]) -> str:
-        pk, name = row["player"].pk, escape(row["name"])
-        has = f"seat {row['seat'].number} · {pick_available(pk, row['balance'].available)}"
+        pk, name, seat = row["player"].pk, escape(row["name"]), row["seat"].number
+        chips = pick_available(pk, row["balance"].available)
+        has = f'<span class="visually-hidden">seat {seat} · </span>{chips}'
         body = (
-            f'<span class="dot" aria-hidden="true"></span> <span>{name}<span class="sub">{has}</span></span>'
+            f'<span class="dot" aria-hidden="true">{seat}</span> '
+            f'<span class="who"><span class="name">{name}</span><span class="sub">{has}</span></span>'
         )
-        look = f'class="pick" style="--chip: {row["colour"].background}"'
+        look = f'class="pick" style="{_colours(row)}"'
         return _radio(look, "player", pk, f'data-name="{name}"', chosen == str(pk), body)
 
     return _joined(pick(row) for row in seats)
@@ -153,15 +162,18 @@ _COPPERED = ' <span class="sub">coppered</span>'
 
 
 def bet_rows(bets: Sequence[Mapping[str, Any]]) -> SafeString:
-    """The bets table's rows. Each take-down button submits the one take-down form of the table
-    (``form="take-down"``, in ``games/_faro_bets.html``) with its bet: the round's version and the
-    one-time token are written once, so a bet tap's answer adds a row without touching the others."""
+    """The bets table's rows: the player with the place under the name, so a row fits the side
+    column with its take-down button whole. Each take-down button submits the one take-down form
+    of the table (``form="take-down"``, in ``games/_faro_bets.html``) with its bet: the round's
+    version and the one-time token are written once, so a bet tap's answer adds a row without
+    touching the others."""
 
     def row(bet: Mapping[str, Any]) -> str:
         name, where, amount = escape(bet["name"]), escape(bet["placement"]), _dollars(bet["amount"])
         return (
-            f'<tr data-testid="bet-row">\n<td><span class="dot" style="--chip: {bet["colour"].background}" '
-            f'aria-hidden="true"></span> {name}</td>\n<td>{where}</td>\n'
+            f'<tr data-testid="bet-row">\n<td><div class="bet-who"><span class="dot" '
+            f'style="--chip: {bet["colour"].background}" aria-hidden="true"></span> '
+            f'<span>{name}<span class="sub">{where}</span></span></div></td>\n'
             f"<td>{amount}{_on(bet.get('coppered'), _COPPERED)}</td>\n"
             f'<td><button type="submit" form="take-down" name="bet" value="{escape(str(bet["id"]))}" '
             f'class="btn" aria-label="Take down {name}\'s {amount} on {where}">Take down</button></td>\n</tr>'
@@ -314,7 +326,7 @@ def _recent_turn(t: Mapping[str, Any]) -> str:
     )
 
 
-_KEY_ON_PICKER = '<p class="muted">Key the cards on the card picker below as they leave the shoe.</p>'
+_KEY_ON_PICKER = '<p class="muted">Key the cards on the card picker as they leave the shoe.</p>'
 _DEAL_TITLES = {"soda": "Burn the soda", "last_turn": "The last turn"}
 
 
@@ -343,7 +355,7 @@ def deal_panel(
     if state.get("latest_turn"):
         listed = "".join(_recent_turn(t) for t in faro["recent_turns"])
         turns = f'\n      <ul class="history recent-turns">\n        {listed}\n      </ul>\n      '
-    soda = f'<p class="muted">Soda: {_card_chip(state["soda"])}</p>' if state.get("soda") else ""
+    soda = f'<p class="muted soda">Soda: {_card_chip(state["soda"])}</p>' if state.get("soda") else ""
     return mark_safe(
         '\n    <section class="panel deal-panel" id="deal-panel" aria-labelledby="deal-title"'
         f"{_on(oob, _OOB)}>\n"
@@ -375,7 +387,7 @@ def bets_panel(
             "    </form>\n"
             '    <div class="table-scroll">\n'
             '    <table class="bets-table">\n'
-            '      <thead><tr><th scope="col">Player</th><th scope="col">Place</th>'
+            '      <thead><tr><th scope="col">Player and place</th>'
             '<th scope="col">Amount</th><th scope="col"><span class="visually-hidden">Take down</span></th>'
             "</tr></thead>\n"
             '      <tbody id="bet-rows">\n'
@@ -510,9 +522,11 @@ def bet_form(
         "    </fieldset>\n\n"
         f"    {_call_turn(faro['call_orders'], sticky.get('order')) if last_turn else ''}\n\n"
         f"    {amounts(table.pk, faro, sticky)}\n\n"
+        '    <div class="bet-message">\n'
         '    <p class="placement-hint" data-hint aria-live="polite"></p>\n'
         f"    {inline_error(flash, 'bet')}\n\n"
-        f"    {inline_error(flash, 'call_turn')}\n\n"
+        f"    {inline_error(flash, 'call_turn')}\n"
+        "    </div>\n\n"
         '    <div class="confirm-bar">\n'
         '      <button type="submit" class="btn btn-primary btn-xl" data-confirm>Place bet</button>\n'
         '      <button type="reset" class="btn">Clear</button>\n'

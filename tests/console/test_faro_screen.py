@@ -48,7 +48,7 @@ def test_spots_sit_between_neighbours_and_where_four_meet_and_never_on_a_dead_ra
     made = {spot["label"]: spot for spot in screen.spots(fresh)}
     # 5 pairs in each row, 6 one above the other, the 7 with the 8 and the 6, and 5 squares.
     assert len(made) == 5 + 5 + 6 + 2 + 5
-    assert made["Q\u2013K"]["y"] == made["J\u2013Q"]["y"] == 25.0
+    assert made["Q\u2013K"]["y"] == made["J\u2013Q"]["y"] == 37.5  # low on the top row, under the ranks
     square = made["5\u20136\u20138\u20139"]  # 9 8 above 5 6: where the four corners meet
     assert (square["x"], square["y"]) == (made["8\u20139"]["x"], made["6\u20138"]["y"])
     assert made["6\u20138"]["y"] == 50.0

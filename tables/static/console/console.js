@@ -143,19 +143,31 @@
       form.action = checked("order") ? form.dataset.callUrl : form.getAttribute("hx-post");
     });
     form.addEventListener("htmx:afterSwap", function () { chipInHand(); update(); });
-    /* A bet that went through is answered with what it changed, not a new form
-       (tables/console/faro_partial.py): the choices are cleared here, the chip stays in hand.
-       The button's words follow once htmx has enabled it again (after the request). */
-    form.addEventListener("faro-bet-placed", function () {
+    function clearChoices() {
       ["player", "ranks", "target", "order", "amount"].forEach(clear);
       var custom = form.querySelector("input[name=custom_amount]");
       var copper = form.querySelector("input[name=coppered]");
       if (custom) custom.value = "";
       if (copper) copper.checked = false;
+    }
+
+    /* A bet that went through is answered with what it changed, not a new form
+       (tables/console/faro_partial.py): the choices are cleared here, the chip stays in hand.
+       The button's words follow once htmx has enabled it again (after the request). */
+    form.addEventListener("faro-bet-placed", function () {
+      clearChoices();
       chipInHand();
     });
     form.addEventListener("htmx:afterRequest", update);
-    form.addEventListener("reset", function () { setTimeout(function () { chipInHand(); update(); }, 0); });
+    /* "Clear" empties the form, chip in hand and a refusal's message included. A plain reset would
+       bring back what the form was drawn with: after a refusal, the refused player, place and chip. */
+    form.addEventListener("reset", function (event) {
+      event.preventDefault();
+      clearChoices();
+      try { window.sessionStorage.removeItem(chipKey); } catch (e) { /* private mode: nothing kept */ }
+      form.querySelectorAll(".inline-error").forEach(function (error) { error.remove(); });
+      update();
+    });
     chipInHand();
     update();
   }
