@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest
 from django.utils.html import json_script
 from django.utils.safestring import SafeString, mark_safe
@@ -421,7 +422,8 @@ def amounts(table_id: int, faro: Mapping[str, Any], sticky: Mapping[str, Any]) -
     )
     return mark_safe(
         "\n    \n"
-        f'    <fieldset id="bet-amounts" hx-get="{url}?limits={low}-{high}" hx-trigger="every 5s"'
+        f'    <fieldset id="bet-amounts" hx-get="{url}?limits={low}-{high}"'
+        f' hx-trigger="every {settings.CONSOLE_POLL_SECONDS}s"'
         ' hx-target="this" hx-swap="outerHTML" data-testid="bet-amounts">\n'
         f'      <legend>Chip <span class="muted">(limits {_dollars(low)} – {_dollars(high)})</span>'
         "</legend>\n"

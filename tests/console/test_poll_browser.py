@@ -1,9 +1,9 @@
 """Issue 44 item 20, in Chromium at 1280×800 and 810×1080: a console page that polls logs no errors.
 
-The Faro bet form's chips poll the table's limits every 5 s. The poll inherited the form's
-``hx-disabled-elt="find button[type=submit]"``, found no button inside itself and htmx logged
-an error on every poll; the browser also logged the 404 of /favicon.ico. Playwright's clock
-stands in for the 5 s waits (the interval is not a setting): each tick fires one poll, answered
+The Faro bet form's chips poll the table's limits every ``CONSOLE_POLL_SECONDS``. The poll
+inherited the form's ``hx-disabled-elt="find button[type=submit]"``, found no button inside
+itself and htmx logged an error on every poll; the browser also logged the 404 of /favicon.ico.
+Playwright's clock stands in for the waits: each tick of one interval fires one poll, answered
 before the next.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.conf import settings
 
 from tests.browser import PORTRAIT, TABLET, dealer_at_faro, live_faro_deal, open_page
 
@@ -36,7 +37,7 @@ def test_a_live_faro_deal_open_for_a_few_polls_logs_no_error(
     answers = []
     for _ in range(CYCLES):
         with page.expect_response(lambda response: POLL in response.url) as polled:
-            page.clock.run_for(5_000)
+            page.clock.run_for(settings.CONSOLE_POLL_SECONDS * 1000)
         answers.append(polled.value.status)
     assert answers == [204] * CYCLES  # the limits did not change: nothing to swap
     assert errors == []

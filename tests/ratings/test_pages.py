@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
@@ -72,7 +73,8 @@ def test_the_pit_partial_draws_an_hourly_chart_pace_and_occupancy_per_table(
     live = boss.get("/pit/live/", HTTP_HX_REQUEST="true")
     assert page.status_code == live.status_code == 200
     html = live.content.decode()
-    assert 'hx-trigger="every 5s"' in html  # the chart is inside the polled partial
+    # the chart is in the polled partial
+    assert f'hx-trigger="every {settings.CONSOLE_POLL_SECONDS}s"' in html
     assert "<script" not in html
     assert len(SVG.findall(html)) == Table.objects.count() == 2
     assert len(SVG.findall(page.content.decode())) == 2
