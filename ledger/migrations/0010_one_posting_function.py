@@ -46,7 +46,8 @@ the function, as 0001_squashed_0009 has none.
 
 from django.db import migrations
 
-POST_TRANSFER = r"""CREATE OR REPLACE FUNCTION ledger_post_transfer(
+POST_TRANSFER = r"""
+CREATE OR REPLACE FUNCTION ledger_post_transfer(
     p_key text,
     p_kind text,
     p_memo text,
