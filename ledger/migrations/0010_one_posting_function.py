@@ -6,7 +6,9 @@ function is written so that any number of legs costs what that shape did: the le
 PL/pgSQL loops and each statement is simple (the accounts by ``code = ANY``, the entries from
 arrays, the balances by ``id = ANY``). ``SET plan_cache_mode = force_generic_plan`` keeps each
 statement's plan for the connection: with array parameters, PostgreSQL would otherwise find a
-fresh plan cheaper and plan several statements again on every call.
+fresh plan cheaper and plan several statements again on every call. A kept plan is as good as
+the tables' statistics when it was made (PostgreSQL plans again after an ANALYZE): with
+autovacuum off and a ledger grown far past its last ANALYZE, it can be a poor one.
 
 ``ledger_post_transfer`` does, in one statement, in this order:
 
