@@ -4,7 +4,8 @@ running it; its column lists come from the models' own fields (``casino.rows``),
 ``*_FIELDS`` lists say the order its rows come back in.
 
 The casino's modules run these with ``connection.cursor()`` or ``casino.rows.one_row``; nothing
-else in the app writes SQL.
+else in the app writes SQL but the readiness probe's ``SELECT 1`` (``casino/observability/health.py``,
+which this module cannot be imported into without an import cycle).
 """
 
 from __future__ import annotations
