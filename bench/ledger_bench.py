@@ -274,7 +274,8 @@ def raw_worker(index: int, params: dict[str, Any]) -> Callable[[int], None]:
 
 # The same transfer as _raw_transfer, as a PL/pgSQL function created in the throwaway raw-SQL
 # database only: one leg, accounts by id, no meta, holds or error detail. It is the floor for a
-# one-round-trip design; Casekeeper's ledger_post_leg (migration 0006) adds codes, meta, errors.
+# one-round-trip design; Casekeeper's ledger_post_transfer (migration 0010) adds codes, legs, meta,
+# holds, errors.
 SQL_FUNCTION = r"""
 CREATE FUNCTION bench_post_transfer(p_key text, p_debit bigint, p_credit bigint, p_amount bigint,
                                     p_fingerprint text) RETURNS bigint LANGUAGE plpgsql AS $$
@@ -351,7 +352,8 @@ def casekeeper_balance_reads(params: dict[str, Any]) -> dict[str, Any]:
     setup_django(app_env(params["db_url"]))
     from django.db import connection
 
-    from ledger.selectors import BALANCE_AS_OF_SQL, get_balance
+    from ledger.selectors import get_balance
+    from ledger.sql import BALANCE_AS_OF
 
     code, size = params["code"], params["size"]
     start = dt.datetime.fromisoformat(params["start"])
@@ -382,7 +384,7 @@ def casekeeper_balance_reads(params: dict[str, Any]) -> dict[str, Any]:
             return cursor.fetchone()
 
     with connection.cursor() as cursor:
-        cursor.execute("EXPLAIN ANALYZE " + BALANCE_AS_OF_SQL, [moments[0], code])
+        cursor.execute("EXPLAIN ANALYZE " + BALANCE_AS_OF, [moments[0], code])
         plan = "\n".join(row[0] for row in cursor.fetchall())
     reads, budget = params["reads"], params["budget"]
     return {

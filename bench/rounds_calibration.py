@@ -47,9 +47,9 @@ _LOCK_TABLE = (
     f"(SELECT r.table_id FROM {Round._meta.db_table} AS r WHERE r.id = %s) FOR UPDATE OF t"
 )
 _LOCK_ROUND = f"SELECT r.version, r.status FROM {Round._meta.db_table} AS r WHERE r.id = %s FOR UPDATE"
-_POST_LEG = (
-    "SELECT o_transfer_id FROM ledger_post_leg(%s, %s, %s, %s, %s, %s::jsonb, %s, %s::bigint, "
-    "%s::text, %s::text, %s::bigint)"
+_POST_TRANSFER = (
+    "SELECT o_transfer_id FROM ledger_post_transfer(%s, %s, %s, %s, %s, %s::jsonb, %s, %s::bigint, "
+    "%s::text[], %s::text[], %s::bigint[], %s::bigint[])"
 )
 _WRITE = f"""
     WITH action AS (
@@ -98,6 +98,11 @@ def _one(cursor: psycopg.Cursor[Any]) -> Any:
     return row[0]
 
 
+def _one_code(code: str) -> str:
+    """A one-element text array literal, written as ``ledger.services`` writes its legs' codes."""
+    return '{"' + code.replace("\\", "\\\\").replace('"', '\\"') + '"}'
+
+
 def _one_cent_action(round_id: int, user_id: int, body: dict[str, Any]) -> int:
     """An action's statements after the token, in one transaction: the table's and the round's
     locks, the ledger function moving 1 cent, the write. The round's new version."""
@@ -109,7 +114,7 @@ def _one_cent_action(round_id: int, user_id: int, body: dict[str, Any]) -> int:
         meta = json.dumps({"round": round_id, "action": version})
         transfer = _one(
             cursor.execute(
-                _POST_LEG,
+                _POST_TRANSFER,
                 [
                     f"calibration:{secrets.token_hex(8)}",
                     "bet",
@@ -119,9 +124,10 @@ def _one_cent_action(round_id: int, user_id: int, body: dict[str, Any]) -> int:
                     meta,
                     secrets.token_hex(32),
                     None,
-                    body["debit"],
-                    body["credit"],
-                    1,
+                    _one_code(body["debit"]),
+                    _one_code(body["credit"]),
+                    "{1}",
+                    "{NULL}",
                 ],
                 prepare=True,
             )

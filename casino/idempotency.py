@@ -22,23 +22,12 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from casino import sql
 from casino.errors import Conflict
 from casino.models import IdempotencyRecord
-from casino.rows import columns_of, db_values
+from casino.rows import db_values
 
 PATH_MAX = IdempotencyRecord._meta.get_field("path").max_length or 300
-
-_FIELDS = {field.name: field for field in IdempotencyRecord._meta.concrete_fields}
-_CLAIMED = [_FIELDS[name] for name in ("user", "key", "method", "path", "request_hash", "created_at")]
-_STORED = [_FIELDS["status_code"], _FIELDS["response_body"]]
-_TABLE = IdempotencyRecord._meta.db_table
-# Plain SQL: every money-moving POST and console tap runs both, and the ORM's get_or_create
-# (a read, a savepoint, the insert, its release) cost more than the action's own statements.
-_CLAIM = (
-    f"INSERT INTO {_TABLE} ({columns_of(_CLAIMED)}) VALUES ({', '.join(['%s'] * len(_CLAIMED))}) "
-    'ON CONFLICT ("user_id", "key") DO NOTHING RETURNING "id"'
-)
-_STORE = f'UPDATE {_TABLE} SET ({columns_of(_STORED)}) = (%s, %s) WHERE "id" = %s'
 
 
 def fingerprint(head: str, body: Any) -> str:
@@ -78,7 +67,7 @@ def run_once[R](
     with transaction.atomic():
         record = IdempotencyRecord(user=user, key=key, method=method, path=path, request_hash=digest)
         with connection.cursor() as cursor:
-            cursor.execute(_CLAIM, db_values(_CLAIMED, record, adding=True))
+            cursor.execute(sql.CLAIM_KEY, db_values(sql.CLAIMED_FIELDS, record, adding=True))
             claimed = cursor.fetchone()
         if claimed is None:  # an earlier request holds the key: ON CONFLICT waited for it to commit
             record = IdempotencyRecord.objects.select_for_update().get(user=user, key=key)
@@ -95,5 +84,6 @@ def run_once[R](
         else:
             record.status_code, record.response_body = stored
             with connection.cursor() as cursor:
-                cursor.execute(_STORE, [*db_values(_STORED, record, adding=False), record.pk])
+                stored_values = db_values(sql.STORED_FIELDS, record, adding=False)
+                cursor.execute(sql.STORE_OUTCOME, [*stored_values, record.pk])
         return result

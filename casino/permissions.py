@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from casino import sql
 from casino.errors import Forbidden, NotFound, SeparationOfDuties
 from casino.models import STAFF_ROLES, Player, Role, User
-from casino.rows import columns_of, instances_from_row, one_row
+from casino.rows import instances_from_row, one_row
 from ledger.models import Account
 
 
@@ -32,26 +33,14 @@ def require_staff(user: Any) -> None:
         raise Forbidden("Only casino staff may do this.")
 
 
-_PLAYER_FIELDS = list(Player._meta.concrete_fields)
-_USER_FIELDS = list(User._meta.concrete_fields)
-_WALLET_FIELDS = list(Account._meta.concrete_fields)
-# A player with their user and wallet in one statement (a kiosk's balance read runs it each time):
-# through the ORM (``select_related``), compiling it cost more client CPU than running it.
-_PLAYER_WITH_USER_AND_WALLET = (
-    f"SELECT {columns_of(_PLAYER_FIELDS, 'p')}, {columns_of(_USER_FIELDS, 'u')},"
-    f" {columns_of(_WALLET_FIELDS, 'w')} FROM {Player._meta.db_table} AS p"
-    f" JOIN {User._meta.db_table} AS u ON u.id = p.user_id"
-    f" JOIN {Account._meta.db_table} AS w ON w.id = p.wallet_id WHERE "
-)
-
-
-def _player_where(condition: str, params: list[Any]) -> Player | None:
-    """The player matching ``condition`` (on ``p``), user and wallet attached; None if none."""
-    row = one_row(_PLAYER_WITH_USER_AND_WALLET + condition, params)
+def _player_from(statement: str, params: list[Any]) -> Player | None:
+    """The player ``statement`` (one of ``casino.sql``'s ``PLAYER_*``) finds, user and wallet
+    attached; None if none."""
+    row = one_row(statement, params)
     if row is None:
         return None
     player, player.user, player.wallet = instances_from_row(
-        row, (Player, _PLAYER_FIELDS), (User, _USER_FIELDS), (Account, _WALLET_FIELDS)
+        row, (Player, sql.PLAYER_FIELDS), (User, sql.USER_FIELDS), (Account, sql.WALLET_FIELDS)
     )
     return player
 
@@ -63,7 +52,7 @@ def access_player(*, user: Any, player_id: int | str) -> Player:
     """
     role = role_of(user)
     if player_id == "me":
-        player = _player_where("p.user_id = %s", [user.pk]) if user.pk is not None else None
+        player = _player_from(sql.PLAYER_OF_USER, [user.pk]) if user.pk is not None else None
         if player is None:
             raise NotFound("You are not a player.")
         return player
@@ -71,9 +60,9 @@ def access_player(*, user: Any, player_id: int | str) -> Player:
         # Ids arrive parsed by the <player:> path converter; text here was never a canonical id.
         raise NotFound("No such player.")
     if role == Role.PLAYER:
-        player = _player_where("p.id = %s AND p.user_id = %s", [player_id, user.pk])
+        player = _player_from(sql.PLAYER_BY_ID_OF_USER, [player_id, user.pk])
     elif role in STAFF_ROLES:
-        player = _player_where("p.id = %s", [player_id])
+        player = _player_from(sql.PLAYER_BY_ID, [player_id])
     else:
         raise NotFound("No such player.")
     if player is None:

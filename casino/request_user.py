@@ -23,17 +23,9 @@ from django.contrib.sessions.backends import db
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from casino import sql
 from casino.models import Session, User
-from casino.rows import columns_of, instances_from_row, one_row
-
-_SESSION_FIELDS = list(Session._meta.concrete_fields)
-_USER_FIELDS = list(User._meta.concrete_fields)
-_SESSION_AND_USER = (
-    f"SELECT {columns_of(_SESSION_FIELDS, 's')}, {columns_of(_USER_FIELDS, 'u')}"
-    f" FROM {Session._meta.db_table} AS s LEFT JOIN {User._meta.db_table} AS u ON u.id = s.user_id"
-    " WHERE s.session_key = %s AND s.expire_date > %s"
-)
-_USER = f"SELECT {columns_of(_USER_FIELDS)} FROM {User._meta.db_table} WHERE id = %s"
+from casino.rows import instances_from_row, one_row
 
 # The user read with the session this request loaded, until ``UserBackend.get_user`` takes it:
 # Django asks the backend for the session's user right after loading the session, by id only.
@@ -62,12 +54,12 @@ class SessionStore(db.SessionStore):
         return session
 
     def _get_session_from_db(self) -> Session | None:
-        row = one_row(_SESSION_AND_USER, [self.session_key, timezone.now()]) if self.session_key else None
+        row = one_row(sql.SESSION_AND_USER, [self.session_key, timezone.now()]) if self.session_key else None
         if row is None:
             _READ_WITH_SESSION.set(None)
             self._session_key = None  # as Django's: an unknown or expired key starts afresh
             return None
-        session, user = instances_from_row(row, (Session, _SESSION_FIELDS), (User, _USER_FIELDS))
+        session, user = instances_from_row(row, (Session, sql.SESSION_FIELDS), (User, sql.USER_FIELDS))
         _READ_WITH_SESSION.set(user)
         return session
 
@@ -83,6 +75,6 @@ class UserBackend(ModelBackend):
         user = _READ_WITH_SESSION.get()
         _READ_WITH_SESSION.set(None)  # taken once: no later request of this thread can find it
         if user is None or user.pk != pk:
-            row = one_row(_USER, [pk])
-            user = None if row is None else instances_from_row(row, (User, _USER_FIELDS))[0]
+            row = one_row(sql.USER, [pk])
+            user = None if row is None else instances_from_row(row, (User, sql.USER_FIELDS))[0]
         return user if user is not None and self.user_can_authenticate(user) else None

@@ -11,9 +11,10 @@ from django.db import connection
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from casino import sql
 from casino.models import Player, User
 from ledger.errors import UnknownAccount
-from ledger.models import Account, AccountPurpose, Entry
+from ledger.models import AccountPurpose, Entry
 from ledger.selectors import list_statement
 
 PLAYER_REF = re.compile(r"\b[Pp]layer (?P<id>\d+)(?: \(seat \d+\))?")
@@ -96,25 +97,6 @@ class Balance:
     as_of: object
 
 
-# Every player's wallet and the sum of their layout accounts in one statement: a balance read
-# is a kiosk's poll and each seat row of a dealer's screen, and spelled through the ORM (the wallet,
-# then an aggregate) it cost more client CPU than the database spends on it.
-_BALANCES = (
-    f"SELECT x.player, w.balance, w.held, COALESCE((SELECT sum(a.balance) FROM {Account._meta.db_table} a"
-    " WHERE a.holder = x.holder AND a.purpose = %s), 0)"
-    " FROM unnest(%s::bigint[], %s::bigint[], %s::text[]) AS x(player, wallet, holder)"
-    f" JOIN {Account._meta.db_table} w ON w.id = x.wallet"
-)
-
-
-# The same, after one account's own balance (its player NULL): a dealer's screen after a tap shows
-# the tray's balance beside the seated players' chips, and reads them together.
-_ACCOUNT_AND_BALANCES = (
-    f"SELECT NULL::bigint, balance, 0::bigint, 0::numeric FROM {Account._meta.db_table} WHERE code = %s"
-    f" UNION ALL {_BALANCES}"
-)
-
-
 def _balance_params(players: Sequence[Player]) -> list[Any]:
     ids, wallets = [p.pk for p in players], [p.wallet_id for p in players]
     return [AccountPurpose.LAYOUT.value, ids, wallets, [holder_of(p) for p in players]]
@@ -134,7 +116,7 @@ def get_player_balances(*, players: Sequence[Player]) -> dict[int, Balance]:
     if not players:
         return {}
     with connection.cursor() as cursor:
-        cursor.execute(_BALANCES, _balance_params(players))
+        cursor.execute(sql.BALANCES, _balance_params(players))
         return _balances_of(cursor.fetchall())
 
 
@@ -142,7 +124,7 @@ def get_balances_with(*, code: str, players: Sequence[Player]) -> tuple[int, dic
     """The balance of the account ``code`` (``ledger.selectors.get_balance``, a table's tray) and
     each player's (``get_player_balances``), in one read."""
     with connection.cursor() as cursor:
-        cursor.execute(_ACCOUNT_AND_BALANCES, [code, *_balance_params(players)])
+        cursor.execute(sql.ACCOUNT_AND_BALANCES, [code, *_balance_params(players)])
         rows = cursor.fetchall()
     account = [int(balance) for player, balance, _, _ in rows if player is None]
     if not account:

@@ -9,6 +9,7 @@ from django.db import connection
 from django.db.models import Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
+from ledger import sql
 from ledger.errors import UnknownAccount
 from ledger.models import Account, Entry
 
@@ -20,31 +21,13 @@ def get_account(*, code: str) -> Account:
     return account
 
 
-# Hot reads (every balance screen and API call), written as SQL: the statements run in tens of
-# microseconds, while building them through the ORM costs 0.2-0.8 ms of Python each time.
-BALANCE_SQL = "SELECT balance FROM ledger_account WHERE code = %s"
-# The last entry by the moment as a correlated subquery: PostgreSQL walks the account's
-# (account, -created_at, -id) index backwards from the moment and stops at the first entry,
-# so the read costs the same at 10k or 1M entries. No row: no such account; NULL: no entry yet.
-BALANCE_AS_OF_SQL = """
-    SELECT a.id,
-           (SELECT e.balance_after
-              FROM ledger_entry AS e
-             WHERE e.account_id = a.id AND e.created_at <= %s
-             ORDER BY e.created_at DESC, e.id DESC
-             LIMIT 1)
-      FROM ledger_account AS a
-     WHERE a.code = %s
-"""
-
-
 def get_balance(*, code: str, as_of: dt.datetime | None = None) -> int:
     """The balance now (stored) or at a moment (the last entry's ``balance_after`` by then)."""
     with connection.cursor() as cursor:
         if as_of is None:
-            cursor.execute(BALANCE_SQL, [code])
+            cursor.execute(sql.BALANCE, [code])
         else:
-            cursor.execute(BALANCE_AS_OF_SQL, [as_of, code])
+            cursor.execute(sql.BALANCE_AS_OF, [as_of, code])
         row = cursor.fetchone()
     if row is None:
         raise UnknownAccount(f"No such account: {code}.")

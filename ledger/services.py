@@ -13,6 +13,7 @@ from typing import Any
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 
+from ledger import sql
 from ledger.errors import (
     AlreadyReversed,
     GamingDayClosed,
@@ -119,7 +120,7 @@ def _check_legs(legs: Sequence[Leg]) -> None:
             raise InvalidTransfer(f"A leg cannot move chips from {leg.debit} to itself.")
 
 
-# The refusals ledger_post_transfer raises (migration 0005), by SQLSTATE.
+# The refusals ledger_post_transfer raises (migration 0010), by SQLSTATE.
 _REFUSALS: dict[str, type[LedgerError]] = {
     "CK001": InsufficientFunds,
     "CK002": IdempotencyConflict,
@@ -130,18 +131,6 @@ _REFUSALS: dict[str, type[LedgerError]] = {
 }
 
 _TRANSFER_FIELDS = tuple(field.attname for field in Transfer._meta.concrete_fields)
-
-# Several legs, or a capture from a hold (migrations 0005 and 0006).
-_POST_TRANSFER_SQL = """
-    SELECT o_transfer_id, o_replayed
-      FROM ledger_post_transfer(%s, %s, %s, %s, %s, %s::jsonb, %s, %s::bigint,
-                                %s::text[], %s::text[], %s::bigint[], %s::bigint[])
-"""
-# One leg without a hold, the common case, with scalars (migration 0006).
-_POST_LEG_SQL = """
-    SELECT o_transfer_id, o_replayed
-      FROM ledger_post_leg(%s, %s, %s, %s, %s, %s::jsonb, %s, %s::bigint, %s::text, %s::text, %s::bigint)
-"""
 
 
 def post_transfer(
@@ -162,10 +151,9 @@ def post_transfer(
     the stored balances. The same ``key`` with the same content returns the first transfer
     and moves nothing; with different content it raises ``IdempotencyConflict``.
 
-    The work is one call of a database function: ``ledger_post_leg`` for one leg without a
-    hold, ``ledger_post_transfer`` for anything else (migrations 0005, 0006): one round trip.
-    Outside a transaction that statement is its own transaction; inside one, it runs in a
-    savepoint, so a refusal leaves the caller's transaction usable. ``savepoint=False`` is for a
+    The work is one call of the database function ``ledger_post_transfer`` (migration 0010): one
+    round trip. Outside a transaction that statement is its own transaction; inside one, it runs
+    in a savepoint, so a refusal leaves the caller's transaction usable. ``savepoint=False`` is for a
     caller that rolls its whole transaction back on any refusal anyway (a round action): it
     spares two statements, and a refusal then leaves that transaction usable only for a rollback.
     """
@@ -177,24 +165,19 @@ def post_transfer(
     now = at or timezone.now()
     day = gaming_day_for(now)
     params: list[Any] = [key, kind, memo, now, day, json.dumps(meta, default=str), fingerprint, reverses_id]
-    if len(legs) == 1 and legs[0].hold_id is None:
-        sql = _POST_LEG_SQL
-        params += [legs[0].debit, legs[0].credit, legs[0].amount]
-    else:
-        sql = _POST_TRANSFER_SQL
-        params += [
-            _text_array([leg.debit for leg in legs]),
-            _text_array([leg.credit for leg in legs]),
-            _int_array([leg.amount for leg in legs]),
-            _int_array([leg.hold_id for leg in legs]),
-        ]
+    params += [
+        _text_array([leg.debit for leg in legs]),
+        _text_array([leg.credit for leg in legs]),
+        _int_array([leg.amount for leg in legs]),
+        _int_array([leg.hold_id for leg in legs]),
+    ]
     if connection.get_autocommit():  # the statement is its own transaction: committed on return
-        transfer_id, replayed = _call_post(sql, params, day)
+        transfer_id, replayed = _call_post(params, day)
         if not replayed:
             _count(kind, len(legs))
     else:
         with transaction.atomic(savepoint=savepoint):
-            transfer_id, replayed = _call_post(sql, params, day)
+            transfer_id, replayed = _call_post(params, day)
         if not replayed:
             transaction.on_commit(lambda: _count(kind, len(legs)))
     if replayed:
@@ -227,10 +210,10 @@ def _int_array(values: Sequence[int | None]) -> str:
     return "{" + ",".join("NULL" if v is None else str(int(v)) for v in values) + "}"
 
 
-def _call_post(sql: str, params: list[Any], day: dt.date) -> tuple[int, bool]:
-    """Run one of the posting functions; their refusals come back as the ledger's domain errors."""
+def _call_post(params: list[Any], day: dt.date) -> tuple[int, bool]:
+    """Run the posting function; its refusals come back as the ledger's domain errors."""
     try:
-        row = _execute_post(sql, params)
+        row = _execute_post(params)
     except DatabaseError as error:
         cause = error.__cause__
         refusal = _REFUSALS.get(getattr(cause, "sqlstate", None) or "")
@@ -247,13 +230,24 @@ def _call_post(sql: str, params: list[Any], day: dt.date) -> tuple[int, bool]:
     return int(row[0]), bool(row[1])
 
 
-def _execute_post(sql: str, params: list[Any]) -> Any:
-    """One call of a posting function. Django's cursor binds it on the server and psycopg prepares
-    it once the connection has run it ``DB_PREPARE_THRESHOLD`` times (settings), as every hot
-    statement; it stays prepared over rollbacks (``casino.prepared_statements``)."""
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+def _execute_post(params: list[Any]) -> Any:
+    """One call of the posting function, bound on the server through Django's cursor (so it is
+    logged and counted like any statement) and prepared there from its first run on a connection
+    (``_prepare_at_once``), not only from its ``DB_PREPARE_THRESHOLD``-th as other statements are:
+    psycopg forgets a connection's prepared statements at every rollback."""
+    with connection.cursor() as cursor, connection.execute_wrapper(_prepare_at_once):
+        cursor.execute(sql.POST_TRANSFER, params)
         return cursor.fetchone()
+
+
+def _prepare_at_once(execute: Any, query: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
+    """Django execute wrapper: the statement goes to psycopg with its public ``prepare=True``
+    (ignored, as every preparing is, where ``DB_PREPARE_THRESHOLD`` is empty). It stands in for
+    Django's own last step, so it checks the transaction and wraps errors as that step does."""
+    db = context["connection"]
+    db.validate_no_broken_transaction()
+    with db.wrap_database_errors:
+        return context["cursor"].cursor.execute(query, params, prepare=True)
 
 
 _TRANSFERS_BY_KIND: dict[str, Any] = {}  # the counter's child per kind: labels() takes a lock each call
@@ -384,19 +378,11 @@ def hold(
     return hold_many([request])[0]
 
 
-# Moves each account's ``held`` by its delta; every account named is already locked.
-_SHIFT_HELD_SQL = f"""
-    UPDATE {Account._meta.db_table} AS a SET held = a.held + v.delta, version = a.version + 1
-      FROM unnest(%s::bigint[], %s::bigint[]) AS v(id, delta)
-     WHERE a.id = v.id
-"""
-
-
 def _shift_held(deltas: Mapping[int, int]) -> None:
     moved = {pk: delta for pk, delta in deltas.items() if delta}
     if moved:
         with connection.cursor() as cursor:
-            cursor.execute(_SHIFT_HELD_SQL, [list(moved), list(moved.values())])
+            cursor.execute(sql.SHIFT_HELD, [list(moved), list(moved.values())])
 
 
 @transaction.atomic(savepoint=False)

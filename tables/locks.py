@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.db import connection
 
 from casino.errors import NotFound
-from casino.rows import columns_of, instance_from_row
+from casino.rows import instance_from_row
+from tables import sql
 from tables.models import Round, Table, TrayRequest
 
 
@@ -17,16 +18,6 @@ def lock_table(*, table_id: int) -> Table:
     return table
 
 
-_TABLE_FIELDS = list(Table._meta.concrete_fields)
-# Plain SQL: every round action runs it, and through the ORM building it cost more client CPU
-# than the database spends running it.
-_TABLE_OF_ROUND = (
-    f"SELECT {columns_of(_TABLE_FIELDS, 't')} FROM {Table._meta.db_table} AS t "
-    f"WHERE t.id = (SELECT r.table_id FROM {Round._meta.db_table} AS r WHERE r.id = %s) "
-    "FOR UPDATE OF t"
-)
-
-
 def lock_table_of_round(*, round_id: int) -> Table | None:
     """The table a round is dealt at, its row locked as ``lock_table`` locks it (None: no such
     round). Its tray is not read (``table.tray`` would be a query of its own).
@@ -35,9 +26,9 @@ def lock_table_of_round(*, round_id: int) -> Table | None:
     round only to learn which table to lock.
     """
     with connection.cursor() as cursor:
-        cursor.execute(_TABLE_OF_ROUND, [round_id])
+        cursor.execute(sql.LOCK_TABLE_OF_ROUND, [round_id])
         row = cursor.fetchone()
-    return None if row is None else instance_from_row(Table, _TABLE_FIELDS, row)
+    return None if row is None else instance_from_row(Table, sql.TABLE_FIELDS, row)
 
 
 def lock_round(*, round_id: int) -> Round | None:
@@ -53,15 +44,6 @@ def lock_round(*, round_id: int) -> Round | None:
     return Round.objects.select_for_update(of=("self",)).get(pk=round_id)
 
 
-# The same two rows, held only against deletion and key changes (what a foreign key needs).
-_SHARE_TABLE_OF_ROUND = (
-    f"SELECT t.id FROM {Table._meta.db_table} AS t "
-    f"WHERE t.id = (SELECT r.table_id FROM {Round._meta.db_table} AS r WHERE r.id = %s) "
-    "FOR KEY SHARE OF t"
-)
-_SHARE_ROUND = f"SELECT r.id FROM {Round._meta.db_table} AS r WHERE r.id = %s FOR KEY SHARE OF r"
-
-
 def share_round(*, round_id: int) -> int | None:
     """Hold a round and its table as a new row pointing at both needs them (``FOR KEY SHARE``),
     in the order every writer locks them: the table, then the round. Returns the table's id
@@ -73,11 +55,11 @@ def share_round(*, round_id: int) -> int | None:
     first, in the action's order, the checks at COMMIT find both rows already held.
     """
     with connection.cursor() as cursor:
-        cursor.execute(_SHARE_TABLE_OF_ROUND, [round_id])
+        cursor.execute(sql.SHARE_TABLE_OF_ROUND, [round_id])
         row = cursor.fetchone()
         if row is None:
             return None
-        cursor.execute(_SHARE_ROUND, [round_id])
+        cursor.execute(sql.SHARE_ROUND, [round_id])
     return int(row[0])
 
 

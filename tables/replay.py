@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import connection
 
+from tables import sql
 from tables.accounts import PartyMap
 from tables.games.registry import engine_for
 from tables.games.shoe import commitment_for
@@ -121,18 +122,7 @@ def void_rows(round_ids: list[int]) -> dict[int, VoidRound]:
     if not round_ids:
         return found
     with connection.cursor() as cursor:
-        cursor.execute(
-            """
-            SELECT x.round_id, x.transfer_id, x.live,
-                   EXISTS (SELECT 1 FROM ledger_transfer r WHERE r.reverses_id = x.transfer_id)
-              FROM (SELECT round_id, transfer_id, voided_by_id IS NULL AS live
-                      FROM tables_roundsettlement WHERE round_id = ANY(%s)
-                    UNION ALL
-                    SELECT round_id, transfer_id, voided_by_id IS NULL
-                      FROM tables_roundaction WHERE round_id = ANY(%s)) x
-            """,
-            [round_ids, round_ids],
-        )
+        cursor.execute(sql.VOID_ROWS, [round_ids, round_ids])
         for round_id, transfer_id, live, reversed_ in cursor.fetchall():
             rows = found[round_id]
             if live:

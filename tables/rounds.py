@@ -10,7 +10,6 @@ import json
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from celery import current_app
@@ -22,12 +21,13 @@ from casino.errors import Conflict, NotFound, ValidationFailed
 from casino.models import Player, User
 from casino.observability.metrics import REFUSED_ACTIONS
 from casino.permissions import require
-from casino.rows import cast_placeholders, columns_of, db_values, instance_from_row
+from casino.rows import db_values, instance_from_row
 from casino.selectors import holder_of, players_named
 from casino.task_sending import send_task_after_commit
 from ledger.errors import UnknownAccount
-from ledger.models import Account, Transfer
+from ledger.models import Transfer
 from ledger.services import Leg, post_transfer, void_holds
+from tables import sql
 from tables.accounts import (
     LAYOUT,
     POT,
@@ -47,7 +47,6 @@ from tables.games.shoe import commitment_for, shuffle
 from tables.locks import lock_table, lock_table_of_round, share_round
 from tables.models import (
     LIVE_ROUND_STATUSES,
-    Correction,
     RefusedAction,
     Round,
     RoundAction,
@@ -56,7 +55,6 @@ from tables.models import (
     Seat,
     ShoeKind,
     Table,
-    TableSession,
     TableStatus,
 )
 from tables.reserves import dealt_in, hold_reserves
@@ -69,48 +67,6 @@ RESERVED_ACTION_KEYS = ("limits", "version")
 
 class StaleRound(Conflict):
     code = "stale_round"
-
-
-# Plain SQL: the ORM spelling (a JSONBAgg subquery) costs more to compile than the query to run.
-_NEWER_PAYLOADS = f"""
-    SELECT COALESCE(jsonb_agg(a.payload ORDER BY a.seq), '[]'::jsonb)
-      FROM {RoundAction._meta.db_table} AS a
-     WHERE a.round_id = {Round._meta.db_table}.id AND a.seq > %s AND a.voided_by_id IS NULL
-"""
-
-
-# A round waiting for a correction's approval is paused: the correction voids its last actions.
-_CORRECTION_PENDING = f"""
-    EXISTS (SELECT 1 FROM {Correction._meta.db_table} AS c
-             WHERE c.round_id = {Round._meta.db_table}.id AND c.status = 'pending')
-"""
-
-# The round's live settlements so far: an action's answer gives the total beside its own rows.
-_SETTLEMENTS_SO_FAR = f"""
-    (SELECT count(*) FROM {RoundSettlement._meta.db_table} AS s
-      WHERE s.round_id = {Round._meta.db_table}.id AND s.voided_by_id IS NULL)
-"""
-
-
-# The wallets of the players seated at the round's table now: a bet must name one of them, and
-# a turn pays them. Read with the round, so neither costs a statement of its own.
-_SEATED_WALLETS = f"""
-    SELECT COALESCE(jsonb_object_agg(s.player_id, w.code), '{{}}'::jsonb)
-      FROM {Seat._meta.db_table} AS s
-      JOIN {Player._meta.db_table} AS p ON p.id = s.player_id
-      JOIN {Account._meta.db_table} AS w ON w.id = p.wallet_id
-     WHERE s.table_id = {Round._meta.db_table}.table_id AND s.left_at IS NULL
-"""
-
-
-_LOCKED_ROUND_FIELDS = [f for f in Round._meta.concrete_fields if f.attname != "state"]
-# Plain SQL, for the same reason as the subqueries above; the stored public state is not read.
-_LOCK_ROUND = f"""
-    SELECT {columns_of(_LOCKED_ROUND_FIELDS, Round._meta.db_table)},
-           ({_NEWER_PAYLOADS}), ({_CORRECTION_PENDING}), ({_SETTLEMENTS_SO_FAR}), ({_SEATED_WALLETS})
-      FROM {Round._meta.db_table} WHERE {Round._meta.db_table}.id = %s
-       FOR UPDATE
-"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,13 +88,13 @@ def _lock_round(round_id: int) -> _LockedRound:
     """
     since = STATE_CACHE.version_of(round_id)
     with connection.cursor() as cursor:
-        cursor.execute(_LOCK_ROUND, [since, round_id])
+        cursor.execute(sql.LOCK_ROUND, [since, round_id])
         row = cursor.fetchone()
     if row is None:
         raise NotFound("No such round.")
     *fields, payloads, correction_pending, settled, seated = row
     return _LockedRound(
-        round=instance_from_row(Round, _LOCKED_ROUND_FIELDS, fields),
+        round=instance_from_row(Round, sql.LOCKED_ROUND_FIELDS, fields),
         newer=(since, _json(payloads)),
         correction_pending=bool(correction_pending),
         settled_before=int(settled),
@@ -247,37 +203,6 @@ def _settlement_rows(
     ]
 
 
-_ACTION_FIELDS = [f for f in RoundAction._meta.concrete_fields if not f.primary_key]
-_ROUND_FIELDS = {f.name: f for f in Round._meta.concrete_fields}
-# The settlement rows' action is the one inserted beside them, in the same statement.
-_SETTLEMENT_FIELDS = [
-    f for f in RoundSettlement._meta.concrete_fields if not f.primary_key and f.attname != "action_id"
-]
-
-
-@cache
-def _write_action_sql(settlements: int, changed: tuple[str, ...]) -> str:
-    """An action, its ``settlements`` rows and the round's ``changed`` fields: one statement."""
-    round_table, settled = Round._meta.db_table, RoundSettlement._meta.db_table
-    rows = ", ".join([f"({cast_placeholders(_SETTLEMENT_FIELDS)})"] * settlements)
-    settlement_rows = (
-        f""", settled AS (
-            INSERT INTO {settled} (action_id, {columns_of(_SETTLEMENT_FIELDS)})
-            SELECT action.id, row.* FROM action, (VALUES {rows}) AS row)"""
-        if settlements
-        else ""
-    )
-    assignments = ", ".join(
-        f"{connection.ops.quote_name(str(_ROUND_FIELDS[name].column))} = %s" for name in changed
-    )
-    return f"""
-        WITH action AS (
-            INSERT INTO {RoundAction._meta.db_table} ({columns_of(_ACTION_FIELDS)})
-            VALUES ({", ".join(["%s"] * len(_ACTION_FIELDS))}) RETURNING id){settlement_rows}
-        UPDATE {round_table} SET {assignments} WHERE {round_table}.id = %s
-    """
-
-
 def _write_action(
     round_: Round, action: RoundAction, rows: Sequence[RoundSettlement], changed: Sequence[str]
 ) -> None:
@@ -285,12 +210,12 @@ def _write_action(
     one statement: spelled as three through the ORM, they cost a tap more client CPU to build
     than PostgreSQL spends running them (issue 22). The values are the ones ``save`` would send."""
     fields = tuple(dict.fromkeys(changed))  # finish_round names "status" again, as save() allows
-    params = db_values(_ACTION_FIELDS, action, adding=True)
+    params = db_values(sql.ACTION_FIELDS, action, adding=True)
     for row in rows:
-        params += db_values(_SETTLEMENT_FIELDS, row, adding=True)
-    params += db_values([_ROUND_FIELDS[name] for name in fields], round_, adding=False)
+        params += db_values(sql.SETTLEMENT_FIELDS, row, adding=True)
+    params += db_values([sql.ROUND_FIELDS[name] for name in fields], round_, adding=False)
     with connection.cursor() as cursor:
-        cursor.execute(_write_action_sql(len(rows), fields), [*params, round_.pk])
+        cursor.execute(sql.write_action(len(rows), fields), [*params, round_.pk])
 
 
 def _pot_balances(table: Table) -> dict[str, int]:
@@ -307,23 +232,11 @@ def _deal_order(public: Mapping[str, Any], seats: Mapping[int, int]) -> list[int
     return seats_from_left_of(int(dealer_seat), seats)
 
 
-_ROUNDS, _SESSIONS = Round._meta.db_table, TableSession._meta.db_table
-_LIVE = ", ".join(f"'{status.value}'" for status in LIVE_ROUND_STATUSES)
-# What a new round needs to know of its table's rounds and session, in one statement.
-_TABLE_FACTS = f"""
-    SELECT EXISTS (SELECT 1 FROM {_ROUNDS} WHERE table_id = %(t)s AND status IN ({_LIVE})),
-           (SELECT carry FROM {_ROUNDS} WHERE table_id = %(t)s AND status = '{RoundStatus.SETTLED.value}'
-             ORDER BY number DESC LIMIT 1),
-           COALESCE((SELECT max(number) FROM {_ROUNDS} WHERE table_id = %(t)s), 0),
-           (SELECT id FROM {_SESSIONS} WHERE table_id = %(t)s AND closed_at IS NULL ORDER BY id LIMIT 1)
-"""
-
-
 def _table_facts(table_id: int) -> tuple[bool, Any, int, int | None]:
     """Whether the table has a live round, the last settled round's carry, the last round's
     number and the open session's id: four reads a round start used to make one by one."""
     with connection.cursor() as cursor:
-        cursor.execute(_TABLE_FACTS, {"t": table_id})
+        cursor.execute(sql.TABLE_FACTS, {"t": table_id})
         live, carry, number, session_id = cursor.fetchone()
     return bool(live), carry, int(number), session_id
 

@@ -12,11 +12,11 @@ from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet, Sum, Windo
 from django.db.models.functions import RowNumber
 
 from casino.errors import NotFound
-from casino.models import Player, Role, User
+from casino.models import Role, User
 from casino.permissions import require_staff
-from casino.rows import columns_of, instances_from_row, one_row
+from casino.rows import instances_from_row, one_row
 from casino.selectors import ids_in
-from ledger.models import Account
+from tables import sql
 from tables.models import (
     LIVE_ROUND_STATUSES,
     DealerShift,
@@ -48,46 +48,20 @@ def _tables() -> QuerySet[Table]:
     )
 
 
-_TABLE_AND_TRAY = ((Table, list(Table._meta.concrete_fields)), (Account, list(Account._meta.concrete_fields)))
-_SEAT_PARTS = (
-    (Seat, list(Seat._meta.concrete_fields)),
-    (Player, list(Player._meta.concrete_fields)),
-    (User, list(User._meta.concrete_fields)),
-    (Account, list(Account._meta.concrete_fields)),  # the player's wallet
-)
-_SEATS_FROM = sum(len(fields) for _, fields in _TABLE_AND_TRAY)  # where a row's seat begins
-_SEATED_COLUMNS = ", ".join(
-    columns_of(fields, f"t{n}") for n, (_, fields) in enumerate(_TABLE_AND_TRAY + _SEAT_PARTS)
-)
-# One row per seated player (one row with NULL seats at an empty table). Every console tap reads
-# its table so; through the ORM (``select_related`` and a prefetch) the two statements cost 3.8 ms
-# of client CPU to build and decode, against 0.08 ms for the database to answer one (2026-11-29).
-_TABLE_WITH_SEATS = (
-    f"SELECT {_SEATED_COLUMNS}"
-    f" FROM {Table._meta.db_table} AS t0"
-    f" JOIN {Account._meta.db_table} AS t1 ON t1.id = t0.tray_id"
-    f" LEFT JOIN {Seat._meta.db_table} AS t2 ON t2.table_id = t0.id AND t2.left_at IS NULL"
-    f" LEFT JOIN {Player._meta.db_table} AS t3 ON t3.id = t2.player_id"
-    f" LEFT JOIN {User._meta.db_table} AS t4 ON t4.id = t3.user_id"
-    f" LEFT JOIN {Account._meta.db_table} AS t5 ON t5.id = t3.wallet_id"
-    " WHERE t0.id = %s ORDER BY t2.number"
-)
-
-
 def table_with_seats(table_id: int) -> Table | None:
     """The table with its tray and seated players (``active_seats``, each with its player's user
     and wallet) in one statement: what ``_tables`` reads but its dealer and session, for a
     dealer's screens and taps (``tables.console.access.dealer_table``). None: no such table."""
     with connection.cursor() as cursor:
-        cursor.execute(_TABLE_WITH_SEATS, [table_id])
+        cursor.execute(sql.TABLE_WITH_SEATS, [table_id])
         rows = cursor.fetchall()
     if not rows:
         return None
-    table, tray = instances_from_row(rows[0], *_TABLE_AND_TRAY)
+    table, tray = instances_from_row(rows[0], *sql.TABLE_AND_TRAY)
     table.tray = tray
     seats = []
     for row in rows:
-        seat, player, user, wallet = instances_from_row(row[_SEATS_FROM:], *_SEAT_PARTS)
+        seat, player, user, wallet = instances_from_row(row[sql.SEATS_FROM :], *sql.SEAT_PARTS)
         if seat is None:
             continue
         player.user, player.wallet = user, wallet
@@ -185,10 +159,6 @@ def list_pending_tray_requests(*, table: Table | None = None) -> QuerySet[TrayRe
     return waiting.select_related("table", "requested_by")
 
 
-_ROUND = f"SELECT 1 FROM {Round._meta.db_table} WHERE id = %s"
-_ROUND_AT_TABLE = f"{_ROUND} AND table_id = %s"
-
-
 def approved_slips(kind: str) -> QuerySet[TrayRequest]:
     """Approved fills or credits (``kind``): the slips that moved chips between cage and tray."""
     return TrayRequest.objects.filter(kind=kind, status=TrayRequestStatus.APPROVED)
@@ -206,8 +176,8 @@ def round_exists(round_id: int, *, table_id: int | None = None) -> bool:
     """Whether the round exists (at ``table_id``, if given): a plain read, asked before every API
     action that carries an Idempotency-Key, where the ORM's ``exists()`` cost twice the statement."""
     if table_id is None:
-        return one_row(_ROUND, [round_id]) is not None
-    return one_row(_ROUND_AT_TABLE, [round_id, table_id]) is not None
+        return one_row(sql.ROUND_EXISTS, [round_id]) is not None
+    return one_row(sql.ROUND_EXISTS_AT_TABLE, [round_id, table_id]) is not None
 
 
 def get_live_round(table: Table) -> Round | None:

@@ -21,6 +21,7 @@ from casino.money import format_dollars
 from casino.permissions import require, require_second_person
 from ledger.models import Account, AccountKind, AccountPurpose, Entry
 from ledger.services import Leg, open_account, post_transfer
+from tables import sql
 from tables.accounts import CAGE, OVER_SHORT, RAKE, layout_code, open_over_short, tray_code
 from tables.games.errors import IllegalAction
 from tables.games.input_checks import is_int
@@ -83,7 +84,7 @@ def _rules_for(game: str, rules: Any) -> dict[str, Any]:
 def _next_table_id() -> int:
     """Reserve the table's id first so its tray account is named after it (``tray:<id>``)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT nextval(pg_get_serial_sequence('tables_table', 'id'))")
+        cursor.execute(sql.NEXT_TABLE_ID)
         return int(cursor.fetchone()[0])
 
 

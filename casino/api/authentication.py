@@ -8,20 +8,11 @@ from django.utils import timezone
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
+from casino import sql
 from casino.models import ApiToken, User
-from casino.rows import columns_of, instances_from_row, one_row
+from casino.rows import instances_from_row, one_row
 from casino.services import record_token_use
 from casino.tokens import token_digest
-
-_TOKEN_FIELDS = list(ApiToken._meta.concrete_fields)
-_USER_FIELDS = list(User._meta.concrete_fields)
-# The token and its user in one statement: every API request runs it, and spelled through the
-# ORM (``select_related``), building it cost more client CPU than the database spends on it.
-_TOKEN_WITH_USER = (
-    f"SELECT {columns_of(_TOKEN_FIELDS, 't')}, {columns_of(_USER_FIELDS, 'u')} "
-    f"FROM {ApiToken._meta.db_table} AS t JOIN {User._meta.db_table} AS u ON u.id = t.user_id "
-    "WHERE t.digest = %s"
-)
 
 
 def _token_with_user(digest: str) -> ApiToken | None:
@@ -29,10 +20,10 @@ def _token_with_user(digest: str) -> ApiToken | None:
 
     Read afresh on every request, so a revocation or a disabled account counts at once.
     """
-    row = one_row(_TOKEN_WITH_USER, [digest])
+    row = one_row(sql.TOKEN_WITH_USER, [digest])
     if row is None:
         return None
-    token, token.user = instances_from_row(row, (ApiToken, _TOKEN_FIELDS), (User, _USER_FIELDS))
+    token, token.user = instances_from_row(row, (ApiToken, sql.TOKEN_FIELDS), (User, sql.USER_FIELDS))
     return token
 
 

@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('auth', '0012_alter_user_first_name_max_length'),
-        ('ledger', '0001_initial'),
+        ('ledger', '0001_squashed_0009_ledger'),
     ]
 
     operations = [

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import DatabaseError, connection, connections
 from django.utils import timezone
 
+from tables import sql
 from tables.models import AuditReport, AuditStatus
 
 logger = logging.getLogger(__name__)
@@ -35,14 +36,14 @@ class AuditBusy(Exception):
 def audit_lock(report_id: int) -> Iterator[bool]:
     """A PostgreSQL session lock: one run per report at a time, released if the worker dies."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [LOCK_CLASS, report_id])
+        cursor.execute(sql.AUDIT_TRY_LOCK, [LOCK_CLASS, report_id])
         acquired = bool(cursor.fetchone()[0])
     try:
         yield acquired
     finally:
         if acquired:
             with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_CLASS, report_id])
+                cursor.execute(sql.AUDIT_UNLOCK, [LOCK_CLASS, report_id])
 
 
 class Progress:

@@ -12,7 +12,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('casino', '0001_initial'),
-        ('ledger', '0003_system_accounts'),
+        ('ledger', '0001_squashed_0009_ledger'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

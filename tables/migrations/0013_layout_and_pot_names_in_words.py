@@ -45,7 +45,7 @@ def name_in_words(apps: Any, schema_editor: Any) -> None:
 class Migration(migrations.Migration):
     dependencies = [
         ("tables", "0012_trayrequest_admin_names"),
-        ("ledger", "0009_entry_plural_name"),
+        ("ledger", "0001_squashed_0009_ledger"),
         ("casino", "0005_sessions_with_their_user"),
     ]
 

@@ -1,6 +1,6 @@
-"""post_transfer is one call of a posting function (ledger_post_leg for one leg without a hold,
-ledger_post_transfer otherwise): one statement, its own transaction outside one, a savepoint
-inside one. These tests commit for real (transactional_db)."""
+"""post_transfer is one call of the posting function ledger_post_transfer, whatever its legs: one
+statement, its own transaction outside one, a savepoint inside one. These tests commit for real
+(transactional_db)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def test_outside_a_transaction_a_transfer_is_exactly_one_statement(make_wallet: 
         transfer = post_transfer(key="one-trip", kind="bet", legs=[Leg(payer.code, payee.code, 120)])
 
     assert len(queries.captured_queries) == 1
-    assert "ledger_post_leg(" in queries.captured_queries[0]["sql"]
+    assert "ledger_post_transfer(" in queries.captured_queries[0]["sql"]
     assert (balance(payer), balance(payee)) == (380, 120)
     stored = Transfer.objects.get(pk=transfer.pk)
     assert (stored.key, stored.kind, stored.fingerprint) == ("one-trip", "bet", transfer.fingerprint)
@@ -48,7 +48,7 @@ def test_outside_a_transaction_a_transfer_is_exactly_one_statement(make_wallet: 
     assert entries == [(120, 120), (-120, 380)]  # credits are written first
 
 
-def test_several_legs_or_a_hold_are_one_call_of_the_general_function(make_wallet: MakeWallet) -> None:
+def test_several_legs_or_a_hold_are_one_call_of_the_same_function(make_wallet: MakeWallet) -> None:
     payer, payee = make_wallet(500), make_wallet()
     reserve = hold(key="general-reserve", account_code=payer.code, amount=100)
 
@@ -181,20 +181,31 @@ def test_the_function_refuses_malformed_legs_from_any_caller(
     assert not Transfer.objects.filter(key="raw-bad").exists()
 
 
-def test_the_call_is_a_prepared_statement_bound_on_the_server(make_wallet: MakeWallet) -> None:
-    """Unless Django is logging queries, the call goes out on psycopg's own connection,
-    prepared once per connection: the server plans it once, not on every transfer."""
-    payer, payee = make_wallet(100), make_wallet()
-    assert not connection.queries_logged
-
-    for n in range(3):
-        post_transfer(key=f"prepared-{n}", kind="bet", legs=[Leg(payer.code, payee.code, 10)])
-
+def _prepared_calls() -> list[str]:
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT statement FROM pg_prepared_statements WHERE statement LIKE %s", ["%ledger_post_leg(%"]
+            "SELECT statement FROM pg_prepared_statements WHERE statement LIKE %s",
+            ["%ledger_post_transfer(%"],
         )
-        prepared = [row[0] for row in cursor.fetchall()]
+        return [row[0] for row in cursor.fetchall()]
+
+
+def test_the_call_is_prepared_on_the_server_from_its_first_run(make_wallet: MakeWallet) -> None:
+    """The call is bound on the server and prepared by its first run on a connection (psycopg's
+    public ``prepare=True``), also right after a rollback, which makes psycopg deallocate every
+    statement it prepared: the server plans it once per connection, not on every transfer."""
+    payer, payee = make_wallet(100), make_wallet()
+    post_transfer(key="prepared-0", kind="bet", legs=[Leg(payer.code, payee.code, 10)])
+
+    prepared = _prepared_calls()
     assert len(prepared) == 1
-    assert "$11::bigint" in prepared[0]  # bound parameters, not values quoted into the text
-    assert balance(payer) == 70
+    assert "$11::bigint[]" in prepared[0]  # bound parameters, not values quoted into the text
+
+    with transaction.atomic():
+        Account.objects.filter(pk=payer.pk).update(name="renamed")
+        transaction.set_rollback(True)
+    assert _prepared_calls() == []  # psycopg's own rule: nothing stays prepared over a rollback
+
+    post_transfer(key="prepared-1", kind="bet", legs=[Leg(payer.code, payee.code, 10)])
+    assert len(_prepared_calls()) == 1
+    assert balance(payer) == 80

@@ -1,8 +1,8 @@
-"""ledger_post_leg and ledger_post_transfer give the same answer to the same one-leg transfer.
+"""ledger_post_transfer, the one posting function (migration 0010), called directly.
 
-post_transfer sends a one-leg transfer without a hold to ledger_post_leg, so the general
-function only sees one leg when it carries a hold. Here both are called directly, with the
-same inputs, and must agree on what they write and on every refusal: code, message, detail.
+post_transfer sends every transfer to it, one leg or many, with or without holds; a second,
+scalar function for one leg without a hold (ledger_post_leg) is gone. Here the function is
+called as any caller could, and its writes and refusals (code, message, detail) are checked.
 These tests commit for real (transactional_db); the last one needs two connections.
 """
 
@@ -25,15 +25,7 @@ MakeWallet = Callable[..., Account]
 Outcome = tuple[str, Any]
 
 
-def call_leg(key: str, debit: str, credit: str, amount: int, fingerprint: str = "fp") -> Outcome:
-    return _call(
-        "SELECT o_transfer_id, o_replayed FROM ledger_post_leg("
-        "%s, 'bet', '', now(), current_date, '{}', %s, NULL, %s::text, %s::text, %s::bigint)",
-        [key, fingerprint, debit, credit, amount],
-    )
-
-
-def call_general(key: str, debit: str, credit: str, amount: int, fingerprint: str = "fp") -> Outcome:
+def call(key: str, debit: str, credit: str, amount: int, fingerprint: str = "fp") -> Outcome:
     return _call(
         "SELECT o_transfer_id, o_replayed FROM ledger_post_transfer("
         "%s, 'bet', '', now(), current_date, '{}', %s, NULL,"
@@ -67,16 +59,16 @@ def balances(*accounts: Account) -> list[int]:
     return [Account.objects.values_list("balance", flat=True).get(pk=a.pk) for a in accounts]
 
 
-FUNCTIONS = {"leg": call_leg, "general": call_general}
+def test_there_is_one_posting_function() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT proname FROM pg_proc WHERE proname LIKE 'ledger\\_post\\_%' ORDER BY 1")
+        assert [row[0] for row in cursor.fetchall()] == ["ledger_post_transfer"]
 
 
-@pytest.mark.parametrize("name", sorted(FUNCTIONS))
-def test_a_transfer_writes_the_credit_first_and_moves_both_balances(
-    name: str, make_wallet: MakeWallet
-) -> None:
+def test_a_transfer_writes_the_credit_first_and_moves_both_balances(make_wallet: MakeWallet) -> None:
     payer, payee = make_wallet(300), make_wallet(20)
 
-    assert FUNCTIONS[name]("pay", payer.code, payee.code, 120) == ("ok", False)
+    assert call("pay", payer.code, payee.code, 120) == ("ok", False)
 
     assert written("pay") == [(payee.code, 120, 140), (payer.code, -120, 180)]
     assert balances(payer, payee) == [180, 140]
@@ -84,8 +76,8 @@ def test_a_transfer_writes_the_credit_first_and_moves_both_balances(
     assert (payer.credits_posted - payer.debits_posted, payer.version) == (180, 2)  # funded, then paid
 
 
-def test_both_functions_refuse_alike(make_wallet: MakeWallet) -> None:
-    """Each case runs through both functions against the same state; the answers must match."""
+def test_each_refusal_of_one_leg(make_wallet: MakeWallet) -> None:
+    """Each case against the same state: the SQLSTATE, the message a person reads, the detail."""
     payer, payee = make_wallet(100), make_wallet()
     hold(key="reserve-alike", account_code=payer.code, amount=30)  # available: 70
     post_transfer(key="taken-alike", kind="bet", legs=[Leg(payer.code, payee.code, 1)])
@@ -99,35 +91,36 @@ def test_both_functions_refuse_alike(make_wallet: MakeWallet) -> None:
         "key taken, other content": ("taken-alike", payer.code, payee.code, 1, "other"),
     }
 
-    answers = {label: {name: fn(*args) for name, fn in FUNCTIONS.items()} for label, args in cases.items()}
+    answers = {label: call(*args) for label, args in cases.items()}
 
-    for label, by_function in answers.items():
-        assert by_function["leg"] == by_function["general"], label
-        assert by_function["leg"][0] == "refused", label
-    assert answers["short"]["leg"][1] == (
+    assert {label: answer[0] for label, answer in answers.items()} == dict.fromkeys(cases, "refused")
+    assert answers["short"][1] == (
         "CK001",
         f"{payer.code} has 69 cents available; this transfer needs 11 cents more.",
         {"account": payer.code, "available": 69, "needed": 80},
     )
-    assert answers["to itself"]["leg"][1][0] == answers["zero"]["leg"][1][0] == "CK006"
-    assert answers["unknown payee"]["leg"][1][:2] == ("CK003", "No such account: nowhere-b.")
-    assert answers["both unknown"]["leg"][1][:2] == ("CK003", "No such account: nowhere-a, nowhere-z.")
-    assert answers["key taken, other content"]["leg"][1][0] == "CK002"
-    # A replay with the stored fingerprint is a replay in both.
-    for fn in FUNCTIONS.values():
-        assert fn("taken-alike", payer.code, payee.code, 1, taken_fingerprint) == ("ok", True)
+    assert answers["to itself"][1] == answers["zero"][1] == (
+        "CK006",
+        "Each leg moves a positive amount between two different accounts.",
+        None,
+    )
+    assert answers["unknown payee"][1] == ("CK003", "No such account: nowhere-b.", None)
+    assert answers["both unknown"][1] == ("CK003", "No such account: nowhere-a, nowhere-z.", None)
+    assert answers["key taken, other content"][1] == (
+        "CK002",
+        "Key 'taken-alike' was already used for a different transfer.",
+        None,
+    )
+    # A replay with the stored fingerprint is a replay.
+    assert call("taken-alike", payer.code, payee.code, 1, taken_fingerprint) == ("ok", True)
     assert balances(payer, payee) == [99, 1]
     assert not Transfer.objects.filter(key__in=["short", "itself", "zero", "unknown", "unknown2"]).exists()
 
 
-@pytest.mark.parametrize("name", sorted(FUNCTIONS))
-def test_a_twin_in_flight_that_rolls_back_leaves_the_key_to_the_waiting_call(
-    name: str, make_wallet: MakeWallet
-) -> None:
+def test_a_twin_in_flight_that_rolls_back_leaves_the_key_to_the_waiting_call(make_wallet: MakeWallet) -> None:
     """The key is claimed first: a second call with it waits for the first, and when the first
     rolls back the second posts as if it had been first (no "retry" error, nothing lost)."""
     payer, payee = make_wallet(100), make_wallet()
-    fn = FUNCTIONS[name]
     first_holds_key = threading.Event()
     second_done = threading.Event()
     outcome: dict[str, Outcome] = {}
@@ -135,7 +128,7 @@ def test_a_twin_in_flight_that_rolls_back_leaves_the_key_to_the_waiting_call(
     def second() -> None:
         try:
             first_holds_key.wait(10)
-            outcome["second"] = fn("twin", payer.code, payee.code, 40)
+            outcome["second"] = call("twin", payer.code, payee.code, 40)
         finally:
             second_done.set()
             connections.close_all()
@@ -143,7 +136,7 @@ def test_a_twin_in_flight_that_rolls_back_leaves_the_key_to_the_waiting_call(
     worker = threading.Thread(target=second)
     worker.start()
     with transaction.atomic():
-        assert fn("twin", payer.code, payee.code, 40) == ("ok", False)
+        assert call("twin", payer.code, payee.code, 40) == ("ok", False)
         first_holds_key.set()
         assert not second_done.wait(0.5), "the second call must wait for the first's key"
         transaction.set_rollback(True)

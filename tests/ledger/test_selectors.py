@@ -12,7 +12,6 @@ from pytest_django import DjangoAssertNumQueries
 from ledger.errors import UnknownAccount
 from ledger.models import Account, AccountKind, AccountPurpose
 from ledger.selectors import (
-    BALANCE_AS_OF_SQL,
     TrialBalanceRow,
     get_account,
     get_balance,
@@ -20,6 +19,7 @@ from ledger.selectors import (
     list_statement,
 )
 from ledger.services import Leg, open_account, post_transfer
+from ledger.sql import BALANCE_AS_OF
 
 pytestmark = pytest.mark.django_db
 
@@ -203,7 +203,7 @@ def test_balance_as_of_walks_the_account_time_index_backwards() -> None:
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_seqscan = off")
         cursor.execute("SET LOCAL enable_bitmapscan = off")
-        cursor.execute("EXPLAIN " + BALANCE_AS_OF_SQL, [at(10), "any"])
+        cursor.execute("EXPLAIN " + BALANCE_AS_OF, [at(10), "any"])
         plan = "\n".join(row[0] for row in cursor.fetchall())
 
     assert "ledger_entry_account_time" in plan

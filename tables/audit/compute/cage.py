@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from casino.money import format_dollars
+from tables import sql
 from tables.audit import report as shape
 from tables.audit.compute.state import AuditState, sql_rows
 from tables.ratings.selectors import day_hours
@@ -12,17 +13,7 @@ from tables.ratings.selectors import day_hours
 
 def section_cage(audit: AuditState) -> None:
     """Cash in and out per player: CTR above the daily threshold, an MTL entry per large transaction."""
-    rows = sql_rows(
-        """
-        SELECT e.account_id, t.id, t.kind, t.created_at, e.amount
-          FROM ledger_entry e
-          JOIN ledger_transfer t ON t.id = e.transfer_id
-          JOIN ledger_account a ON a.id = e.account_id
-         WHERE t.gaming_day = %s AND t.kind IN ('buy_in', 'cash_out') AND a.purpose = 'wallet'
-         ORDER BY t.created_at, t.id
-        """,
-        [audit.day],
-    )
+    rows = sql_rows(sql.AUDIT_CAGE_CASH, [audit.day])
     mtl: list[shape.MtlEntryData] = []
     total_in = total_out = 0
     for account_id, transfer_id, kind, at, amount in rows:
@@ -93,16 +84,7 @@ def section_cash_flow(audit: AuditState) -> None:
     the clocks change, each labelled with its casino wall-clock time (the repeated 01:00 twice).
     """
     begins = day_hours(audit.day)
-    rows = sql_rows(
-        """
-        SELECT floor(extract(epoch FROM t.created_at - %s) / 3600)::int, t.kind, SUM(e.amount)
-          FROM ledger_entry e
-          JOIN ledger_transfer t ON t.id = e.transfer_id
-         WHERE t.gaming_day = %s AND t.kind IN ('buy_in', 'cash_out', 'fill', 'credit') AND e.amount > 0
-         GROUP BY 1, 2
-        """,
-        [begins[0], audit.day],
-    )
+    rows = sql_rows(sql.AUDIT_CASH_FLOW_BY_HOUR, [begins[0], audit.day])
     by_hour: dict[int, dict[str, int]] = defaultdict(dict)
     for index, kind, total in rows:
         by_hour[index][kind] = int(total)

@@ -8,6 +8,7 @@ from collections import defaultdict
 from django.db.models import Q
 
 from casino.selectors import staff_names
+from tables import sql
 from tables.audit import report as shape
 from tables.audit.compute.state import AuditState, sql_rows
 from tables.models import Correction, CorrectionStatus, RoundAction
@@ -47,11 +48,7 @@ def section_corrections(audit: AuditState) -> None:
         would_void[round_id].append(seq)
     reversal_ids = {int(t) for c in corrections for t in (c.reversals or []) if isinstance(t, int)}
     moved = dict(
-        sql_rows(
-            "SELECT transfer_id, SUM(amount) FROM ledger_entry WHERE transfer_id = ANY(%s) AND amount > 0"
-            " GROUP BY transfer_id",
-            [sorted(reversal_ids)],
-        )
+        sql_rows(sql.AUDIT_REVERSED_AMOUNTS, [sorted(reversal_ids)])
     )
     names = staff_names(
         {c.requested_by_id for c in corrections} | {c.decided_by_id for c in corrections if c.decided_by_id}

@@ -14,6 +14,7 @@ from django.utils import timezone
 from casino.money import format_dollars
 from ledger.models import Transfer
 from ledger.selectors import get_trial_balance
+from tables import sql
 from tables.audit import report as shape
 from tables.audit.compute.state import MAX_FINDINGS_PER_KIND, AuditState, sql_rows
 
@@ -68,20 +69,8 @@ def section_trial_balance(audit: AuditState) -> None:
 
 def section_zero_sum(audit: AuditState) -> None:
     """Every transfer of the day has two or more entries summing to 0 (the trigger's rule, rechecked)."""
-    checked = sql_rows("SELECT COUNT(*) FROM ledger_transfer WHERE gaming_day = %s", [audit.day])[0][0]
-    bad = sql_rows(
-        """
-        SELECT t.id, t.key, t.kind, COALESCE(SUM(e.amount), 0), COUNT(e.id),
-               t.meta ->> 'table', t.meta ->> 'round'
-          FROM ledger_transfer t
-          LEFT JOIN ledger_entry e ON e.transfer_id = t.id
-         WHERE t.gaming_day = %s
-         GROUP BY t.id
-        HAVING COALESCE(SUM(e.amount), 0) <> 0 OR COUNT(e.id) < 2
-         ORDER BY t.id
-        """,
-        [audit.day],
-    )
+    checked = sql_rows(sql.AUDIT_TRANSFERS_OF_DAY, [audit.day])[0][0]
+    bad = sql_rows(sql.AUDIT_UNBALANCED_TRANSFERS, [audit.day])
     audit.check("zero_sum", "Every transfer's entries sum to 0", int(checked), len(bad))
     for transfer_id, key, kind, total, entries, table_ref, round_ref in bad:
         table_id = int(table_ref) if table_ref else None
@@ -103,25 +92,7 @@ def section_zero_sum(audit: AuditState) -> None:
 
 def section_account_balances(audit: AuditState) -> None:
     """Every account touched in the day: stored balance and totals equal the sum of its entries."""
-    rows = sql_rows(
-        """
-        WITH touched AS (
-            SELECT DISTINCT e.account_id
-              FROM ledger_entry e JOIN ledger_transfer t ON t.id = e.transfer_id
-             WHERE t.gaming_day = %s
-        ), sums AS (
-            SELECT e.account_id,
-                   COALESCE(SUM(e.amount), 0) AS balance,
-                   COALESCE(-SUM(e.amount) FILTER (WHERE e.amount < 0), 0) AS debits,
-                   COALESCE(SUM(e.amount) FILTER (WHERE e.amount > 0), 0) AS credits
-              FROM ledger_entry e JOIN touched USING (account_id)
-             GROUP BY e.account_id
-        )
-        SELECT a.id, a.code, a.balance, a.debits_posted, a.credits_posted, s.balance, s.debits, s.credits
-          FROM ledger_account a JOIN sums s ON s.account_id = a.id
-        """,
-        [audit.day],
-    )
+    rows = sql_rows(sql.AUDIT_ACCOUNT_SUMS, [audit.day])
     bad = [r for r in rows if (r[2], r[3], r[4]) != (r[5], r[6], r[7])]
     audit.check("account_balances", "Stored balances equal the sum of their entries", len(rows), len(bad))
     for _pk, code, balance, debits, credits, e_balance, e_debits, e_credits in bad:
@@ -156,39 +127,7 @@ def section_settlements_vs_ledger(audit: AuditState) -> None:
     a closing's split of an unwon pot (``tables.pots``: kind ``pot_split`` with the ``session``
     it closed; it names the pot's last round, but no round action made it).
     """
-    rows = sql_rows(
-        """
-        WITH round_transfers AS (
-            SELECT t.id FROM ledger_transfer t
-             WHERE t.gaming_day = %s AND t.meta ? 'round'
-               AND NOT (t.kind = 'reversal' AND t.reverses_id IS NOT NULL)
-               AND NOT (t.kind = 'pot_split' AND t.meta ? 'session')
-        ), ledger_side AS (
-            SELECT e.transfer_id, COUNT(*) AS n,
-                   SUM(hashtextextended(e.account_id::text || ':' || e.amount::text, 0)::numeric) AS h
-              FROM ledger_entry e JOIN round_transfers rt ON rt.id = e.transfer_id
-             GROUP BY e.transfer_id
-        ), settled AS (
-            SELECT s.transfer_id, s.from_account AS code, -s.amount AS amount
-              FROM tables_roundsettlement s JOIN ledger_transfer t ON t.id = s.transfer_id
-             WHERE t.gaming_day = %s
-            UNION ALL
-            SELECT s.transfer_id, s.to_account, s.amount
-              FROM tables_roundsettlement s JOIN ledger_transfer t ON t.id = s.transfer_id
-             WHERE t.gaming_day = %s
-        ), settlement_side AS (
-            SELECT st.transfer_id, COUNT(*) AS n,
-                   SUM(hashtextextended(COALESCE(a.id::text, st.code) || ':' || st.amount::text, 0)::numeric)
-                       AS h
-              FROM settled st LEFT JOIN ledger_account a ON a.code = st.code
-             GROUP BY st.transfer_id
-        )
-        SELECT COALESCE(l.transfer_id, s.transfer_id),
-               l.n IS NOT DISTINCT FROM s.n AND l.h IS NOT DISTINCT FROM s.h
-          FROM ledger_side l FULL JOIN settlement_side s ON s.transfer_id = l.transfer_id
-        """,
-        [audit.day, audit.day, audit.day],
-    )
+    rows = sql_rows(sql.AUDIT_SETTLEMENTS_VS_LEDGER, [audit.day, audit.day, audit.day])
     reversals_checked, reversal_problems = _check_reversals(audit)
     bad = sorted(transfer_id for transfer_id, same in rows if not same)
     audit.check(
@@ -200,26 +139,7 @@ def section_settlements_vs_ledger(audit: AuditState) -> None:
     if not bad:
         return
     details = sql_rows(
-        """
-        WITH legs AS (
-            SELECT e.transfer_id,
-                   MAX(a.code) FILTER (WHERE e.amount < 0) AS payer,
-                   MAX(a.code) FILTER (WHERE e.amount > 0) AS payee,
-                   MAX(e.amount) FILTER (WHERE e.amount > 0) AS amount
-              FROM ledger_entry e JOIN ledger_account a ON a.id = e.account_id
-             WHERE e.transfer_id = ANY(%s)
-             GROUP BY e.transfer_id, e.leg
-        ), settled AS (
-            SELECT transfer_id, from_account AS payer, to_account AS payee, amount
-              FROM tables_roundsettlement WHERE transfer_id = ANY(%s)
-        )
-        (SELECT transfer_id, 'ledger', payer, payee, amount FROM legs
-         EXCEPT ALL SELECT transfer_id, 'ledger', payer, payee, amount FROM settled)
-        UNION ALL
-        (SELECT transfer_id, 'settlement', payer, payee, amount FROM settled
-         EXCEPT ALL SELECT transfer_id, 'settlement', payer, payee, amount FROM legs)
-        """,
-        [bad[:MAX_FINDINGS_PER_KIND], bad[:MAX_FINDINGS_PER_KIND]],
+        sql.AUDIT_SETTLEMENT_DIFFERENCES, [bad[:MAX_FINDINGS_PER_KIND], bad[:MAX_FINDINGS_PER_KIND]]
     )
     diffs: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
     for transfer_id, side, payer, payee, amount in details:
@@ -254,50 +174,8 @@ def _check_reversals(audit: AuditState) -> tuple[int, int]:
     back, so the round must no longer count it. Conversely a voided settlement row whose
     transfer no transfer reverses left the money where it was. Returns (checked, failed).
     """
-    reversals = sql_rows(
-        """
-        WITH rev AS (
-            SELECT r.id, r.reverses_id, r.meta ->> 'table' AS table_ref, r.meta ->> 'round' AS round_ref
-              FROM ledger_transfer r JOIN ledger_transfer o ON o.id = r.reverses_id
-             WHERE r.gaming_day = %s AND r.kind = 'reversal' AND (o.meta ? 'round' OR r.meta ? 'round')
-        ), reversal_side AS (
-            SELECT rev.id, COUNT(*) AS n,
-                   SUM(hashtextextended(e.account_id::text || ':' || e.amount::text, 0)::numeric) AS h
-              FROM rev JOIN ledger_entry e ON e.transfer_id = rev.id
-             GROUP BY rev.id
-        ), original_side AS (
-            SELECT rev.id, COUNT(*) AS n,
-                   SUM(hashtextextended(e.account_id::text || ':' || (-e.amount)::text, 0)::numeric) AS h
-              FROM rev JOIN ledger_entry e ON e.transfer_id = rev.reverses_id
-             GROUP BY rev.id
-        ), rows_of AS (
-            SELECT rev.id, COUNT(s.id) AS n, COUNT(s.id) FILTER (WHERE s.voided_by_id IS NULL) AS live
-              FROM rev LEFT JOIN tables_roundsettlement s ON s.transfer_id = rev.reverses_id
-             GROUP BY rev.id
-        )
-        SELECT rev.id, rev.reverses_id, rev.table_ref, rev.round_ref,
-               rs.n IS NOT DISTINCT FROM os.n AND rs.h IS NOT DISTINCT FROM os.h, rows_of.n, rows_of.live
-          FROM rev
-          LEFT JOIN reversal_side rs ON rs.id = rev.id
-          LEFT JOIN original_side os ON os.id = rev.id
-          JOIN rows_of ON rows_of.id = rev.id
-         ORDER BY rev.id
-        """,
-        [audit.day],
-    )
-    unreversed = sql_rows(
-        """
-        SELECT s.transfer_id, MIN(s.round_id), MIN(s.voided_by_id), MIN(r.table_id)
-          FROM tables_roundsettlement s
-          JOIN ledger_transfer t ON t.id = s.transfer_id
-          JOIN tables_round r ON r.id = s.round_id
-         WHERE t.gaming_day = %s AND s.voided_by_id IS NOT NULL
-           AND NOT EXISTS (SELECT 1 FROM ledger_transfer x WHERE x.reverses_id = s.transfer_id)
-         GROUP BY s.transfer_id
-         ORDER BY s.transfer_id
-        """,
-        [audit.day],
-    )
+    reversals = sql_rows(sql.AUDIT_REVERSALS, [audit.day])
+    unreversed = sql_rows(sql.AUDIT_UNREVERSED_VOIDS, [audit.day])
     failed = 0
     for transfer_id, original, table_ref, round_ref, mirror, rows, live in reversals:
         problems = []

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q
 
+from tables import sql
 from tables.accounts import PartyMap
 from tables.audit import report as shape
 from tables.audit.compute.state import AuditState, add_tables, sql_rows
@@ -52,22 +53,14 @@ def section_rounds(audit: AuditState) -> None:
     decoded: dict[str, dict[str, Any]] = {}
     # Actions a correction voided are not folded (the round is as if they had never been made),
     # so a round's seqs may have gaps: settlements are compared by seq, never by position.
-    for pk, round_id, seq, text in sql_rows(
-        "SELECT id, round_id, seq, payload::text FROM tables_roundaction"
-        " WHERE round_id = ANY(%s) AND voided_by_id IS NULL ORDER BY round_id, seq",
-        [round_ids],
-    ):
+    for pk, round_id, seq, text in sql_rows(sql.AUDIT_ROUND_ACTIONS, [round_ids]):
         payload = decoded.get(text)
         if payload is None:
             payload = decoded[text] = json.loads(text)
         actions[round_id].append((seq, payload))
         seq_of[pk] = seq
     raw: dict[int, list[tuple[int | None, str, str, str, int]]] = defaultdict(list)
-    for round_id, action_id, kind, payer, payee, amount in sql_rows(
-        "SELECT round_id, action_id, kind, from_account, to_account, amount FROM tables_roundsettlement"
-        " WHERE round_id = ANY(%s) AND voided_by_id IS NULL",
-        [round_ids],
-    ):
+    for round_id, action_id, kind, payer, payee, amount in sql_rows(sql.AUDIT_ROUND_SETTLEMENTS, [round_ids]):
         raw[round_id].append((action_id, kind, payer, payee, amount))
     voided_rounds = void_rows([r.pk for r in audit.rounds if r.status == RoundStatus.VOID])
     stored: dict[int, Counter[Move]] = defaultdict(Counter)

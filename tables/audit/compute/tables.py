@@ -8,6 +8,7 @@ the count is checked against the ledger's house-win postings and each variance i
 from __future__ import annotations
 
 from casino.money import format_dollars
+from tables import sql
 from tables.audit import report as shape
 from tables.audit.compute.state import AuditState, TableAcc, add_tables, sql_rows
 from tables.models import (
@@ -31,28 +32,8 @@ def section_tables(audit: AuditState) -> None:
             "opened_at", "pk"
         )
     )
-    tray_rows = sql_rows(
-        """
-        SELECT e.account_id, t.kind, SUM(e.amount)
-          FROM ledger_entry e
-          JOIN ledger_transfer t ON t.id = e.transfer_id
-          JOIN ledger_account a ON a.id = e.account_id
-         WHERE t.gaming_day = %s AND a.purpose = 'tray'
-         GROUP BY e.account_id, t.kind
-        """,
-        [audit.day],
-    )
-    rake_rows = sql_rows(
-        """
-        SELECT t.meta ->> 'table', SUM(e.amount)
-          FROM ledger_entry e
-          JOIN ledger_transfer t ON t.id = e.transfer_id
-          JOIN ledger_account a ON a.id = e.account_id
-         WHERE t.gaming_day = %s AND a.purpose = 'rake_revenue'
-         GROUP BY 1
-        """,
-        [audit.day],
-    )
+    tray_rows = sql_rows(sql.AUDIT_TRAY_POSTINGS, [audit.day])
+    rake_rows = sql_rows(sql.AUDIT_RAKE_BY_TABLE, [audit.day])
     slips = list(
         TrayRequest.objects.filter(
             status=TrayRequestStatus.APPROVED, transfer__gaming_day=audit.day
