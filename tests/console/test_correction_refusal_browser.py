@@ -49,6 +49,7 @@ def test_the_pit_reads_a_refused_correction_with_the_short_layout_named_in_words
     _correction_short_of_chips(world)
     boss = open_page(browser, live_server, viewport)
     sign_in(boss, world.pit_boss.username)
+    boss.get_by_test_id("corrections-count").click()  # the count opens the list
     approve = boss.get_by_role("button", name=f"Approve the correction of {world.faro.name} deal #1")
     approve.scroll_into_view_if_needed()
     approve.click()
