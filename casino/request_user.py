@@ -2,7 +2,7 @@
 
 Every console and pit request reads its session row, then the session's user. Through the ORM,
 building and decoding those statements cost more client CPU than the database spends answering
-them, and each statement costs the database about as much again (``bench/README.md``, 2026-11-29).
+them, and each statement costs the database about as much again (``bench/run-rounds`` measures it).
 Sessions are ``casino.models.Session``: Django's, plus the signed-in user's id in a column, so
 the session's row comes with its user's. These classes change only how the two rows are read:
 what Django then does with them (the session's expiry and signature, the password hash the session

@@ -119,8 +119,7 @@ TIME_ZONE = env("TIME_ZONE", default=CASINO_TIME_ZONE)
 ROUND_STATE_CACHE_SIZE = env.int("ROUND_STATE_CACHE_SIZE", default=512)
 # The pit's shared floor (tables.console.pit_floor): a poll served a copy older than this many
 # seconds has a worker render the next one; a copy is never served past one poll interval (5 s).
-# Lower: fresher cards, more of the worker's CPU (200 tables: 1 s cost 18-20 CPU-s of the worker
-# in 120 s, 2.5 s cost 13.3-13.4; bench/README.md, 2026-11-29).
+# Lower: fresher cards, more of the worker's CPU (bench/run-floor measures it).
 PIT_FLOOR_REFRESH_SECONDS = env.float("PIT_FLOOR_REFRESH_SECONDS", default=2.5)
 # How often a console screen polls (the pit's floor, the Faro bet form's chips), and how long a
 # success receipt stays before it fades. Tests shorten both (casino/settings/test.py).

@@ -10,7 +10,7 @@ is ``CTR_THRESHOLD`` (a day's cash in or out *above* it is reported).
   ``DETECT_STRUCTURING_SPLIT_MIN`` of them on one gaming day: one day's cash in pieces, each under
   the line. A player who wins and cashes out everything once a night, just under the line two
   nights running, is not structuring (two such honest winners were flagged on the test seeds'
-  half-rate week of 2026-11-28); the pieces of a day are.
+  half-rate week); the pieces of a day are.
 * ``minimal_play_cash_out`` — cash-outs of at least ``DETECT_MINPLAY_MIN_CASH_OUT`` in the
   day against a handle of at most ``DETECT_MINPLAY_RATIO`` of them: cash turned into a
   casino payout with hardly any gaming.

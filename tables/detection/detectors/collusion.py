@@ -43,9 +43,8 @@ is then a sum of Bernoulli trials with their own probabilities, judged by its ex
   seed 1 the partner's own share of the rest was no better than the table-mates'), so asking the
   taker to beat the table-mates too would miss such colluders; the direction's tail and BH alone
   keep a weak honest player's table-mates out.
-  Until 2026-11-28 the wins test was "``b`` won more than chance *and* ``a`` less, each at
-  P <= 0.003" and pairs whose reverse flow passed 20 % were not tested: at half rates over a week
-  (126 shared rounds) the colluders' sides were at p 0.0035 and 0.03 and the dumper was excused.
+  Requiring "``b`` won more than chance *and* ``a`` less", each at a small P, excuses the dumper:
+  at half rates over a week (126 shared rounds) the colluders' sides can sit at p 0.0035 and 0.03.
 * ``dealer_affinity`` — a player's wins in the rounds one dealer dealt beyond chance
   (P <= ``DETECT_AFFINITY_P``) while the same player's wins under other dealers are not
   (P > ``DETECT_AFFINITY_ELSEWHERE_P``, at least ``DETECT_AFFINITY_MIN_OTHER_ROUNDS`` rounds).
