@@ -65,8 +65,11 @@ def _own(href: str) -> str | None:
 
 
 def _status(page: Any, path: str) -> int:
-    """The status a link ends on (a redirect followed, as the browser would: /console/ → home)."""
-    return int(page.request.get(path).status)
+    """The status a link ends on (a redirect followed, as the browser would: /console/ → home).
+
+    The crawl asks for the status, not the speed: a page that renders charts for the first time
+    in a busy parallel run may take longer than the 10 s a tap is given."""
+    return int(page.request.get(path, timeout=60_000).status)
 
 
 @pytest.mark.parametrize("viewport", SIZES, ids=lambda v: f"{v['width']}x{v['height']}")

@@ -1,8 +1,8 @@
-"""Issue 44 in Chromium, on a tablet (1280x800) and an iPad held upright (810x1080).
+"""The floor's guards in Chromium, on a tablet (1280x800) and an iPad held upright (810x1080).
 
-Item 2: a pit boss finds a dealer's locked-out sign-in in the admin and unlocks it with the
-list's action; the dealer then signs in. Item 4: a NUL in the cage's search or the console's
-seat search shows a page in words, on screen, instead of a server error.
+A pit boss finds a dealer's locked-out sign-in in the admin and unlocks it with the list's
+action; the dealer then signs in. A NUL in the cage's search or the console's seat search shows
+a page in words, on screen, instead of a server error.
 """
 
 from __future__ import annotations
