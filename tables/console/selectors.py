@@ -158,3 +158,11 @@ def floor_rows() -> list[FloorRow]:
         )
         for table in tables
     ]
+
+
+def tonights_last_deal(table: Table) -> Round | None:
+    """The table's newest deal if it was dealt tonight: in the session open now, this gaming day.
+    A deal of an earlier night or session is history (the pit's and the audit's), not the deal the
+    dealer is at: the screen opens on "Start deal" instead of on last night's result."""
+    tonight = Round.objects.filter(table=table, session__closed_at__isnull=True)
+    return tonight.filter(started_at__gte=tonight_start()).order_by("-number").first()

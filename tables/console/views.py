@@ -62,7 +62,7 @@ from tables.console.idempotency import Outcome, run_tap
 from tables.console.keying import input_name, keying_screen
 from tables.console.moves import describe_settlements
 from tables.console.opening import open_form, plan_lines, shortfall_words, tray_shortfall
-from tables.console.selectors import tonight_start
+from tables.console.selectors import tonights_last_deal
 from tables.corrections import in_closed_day, request_correction
 from tables.games.cards import RANKS
 from tables.games.errors import IllegalAction
@@ -293,14 +293,6 @@ def table_context(
     if shown is not None:
         context["game_template"] = template_for(shown.game)
     return context
-
-
-def tonights_last_deal(table: Table) -> Round | None:
-    """The table's newest deal if it was dealt tonight: in the session open now, this gaming day.
-    A deal of an earlier night or session is history (the pit's and the audit's), not the deal the
-    dealer is at: the screen opens on "Start deal" instead of on last night's result."""
-    tonight = Round.objects.filter(table=table, session__closed_at__isnull=True)
-    return tonight.filter(started_at__gte=tonight_start()).order_by("-number").first()
 
 
 def _correction_panel(shown: Round, names: dict[int, str]) -> dict[str, Any] | None:
