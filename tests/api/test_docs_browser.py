@@ -49,7 +49,8 @@ def test_swagger_ui_renders_its_operations_offline(
     # Opening an operation shows its parameters: the UI's own script runs, not just its markup.
     players.click()
     opened = page.locator(".opblock.is-open").first
-    opened.locator(".opblock-body").wait_for()
+    # The body draws its sections after it appears; wait for the heading rather than read too early.
+    opened.locator(".opblock-body .opblock-title", has_text="Parameters").wait_for()
     assert "Parameters" in opened.inner_text()
     no_sideways_scroll(page)
     shot(page, f"api-docs-{width}x{viewport['height']}")
