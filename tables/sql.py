@@ -390,3 +390,15 @@ AUDIT_REVERSED_AMOUNTS = (
     "SELECT transfer_id, SUM(amount) FROM ledger_entry WHERE transfer_id = ANY(%s) AND amount > 0"
     " GROUP BY transfer_id"
 )
+
+
+# --------------------------------------------------------------------------- slips
+
+# The next number of a slip series. The counter row stays locked until the slip's transaction
+# ends, so numbers are consecutive and a rolled-back slip gives its number back (a sequence
+# would leave a gap). One statement whether or not the series has begun.
+NEXT_SLIP_SERIAL = """
+    INSERT INTO tables_slipcounter AS counter (kind, year, last) VALUES (%s, %s, 1)
+    ON CONFLICT (kind, year) DO UPDATE SET last = counter.last + 1
+    RETURNING counter.last
+"""

@@ -12,6 +12,7 @@ from tables.api import correction_views as corrections
 from tables.api import dealer_views as dealers
 from tables.api import ratings_views as ratings
 from tables.api import round_views as rounds
+from tables.api import slip_views as slips
 from tables.api import views as tables
 
 
@@ -112,4 +113,12 @@ from tables.api import alert_views as alerts  # noqa: E402
 urlpatterns += [
     path("alerts", alerts.AlertListApi.as_view(), name="alerts"),
     path("alerts/<id:alert_id>/resolve", alerts.AlertResolveApi.as_view(), name="alert-resolve"),
+]
+
+urlpatterns += [
+    path("chips", slips.ChipSetApi.as_view(), name="chips"),
+    path("slips", slips.SlipListApi.as_view(), name="slips"),
+    path("slips/series", slips.SlipSeriesApi.as_view(), name="slip-series"),
+    path("slips/<id:slip_id>", slips.SlipDetailApi.as_view(), name="slip-detail"),
+    path("slips/<id:slip_id>/sign", slips.SlipSignApi.as_view(), name="slip-sign"),
 ]

@@ -215,6 +215,7 @@ AUTH_USER_MODEL = "casino.User"
 # never this module, and no name is set in two places (tests/casino/test_settings.py), so the
 # order is free.
 from casino.settings.audit import *  # noqa: E402, F403
+from casino.settings.books import *  # noqa: E402, F403
 from casino.settings.celery import *  # noqa: E402, F403
 from casino.settings.detection import *  # noqa: E402, F403
 from casino.settings.environment import *  # noqa: E402, F403

@@ -1,0 +1,30 @@
+"""The pit's books (tables.slips): the chip set, and when a count or a slip in transit needs a look.
+
+Amounts in cents. ``CHIP_SET`` is the casino's chip set, smallest first, as ``value:colour``
+pairs separated by commas (``CHIP_SET="50:pink,100:white,…"``); the default has a 50-cent chip
+so a Faro split of any whole-dollar bet (the bank takes half) can be paid in chips.
+"""
+
+from casino.settings.environment import env
+
+
+def _chip_set(text: str) -> tuple[tuple[int, str], ...]:
+    pairs = []
+    for item in text.split(","):
+        value, _, colour = item.strip().partition(":")
+        pairs.append((int(value), colour.strip() or "plain"))
+    return tuple(sorted(pairs))
+
+
+CHIP_SET = _chip_set(
+    env(
+        "CHIP_SET",
+        default="50:pink,100:white,500:red,2500:green,10000:black,50000:purple,100000:orange",
+    )
+)
+# A count off the ledger's tray by more than this needs the pit boss's written note and raises
+# a count_variance alert; by REPORTABLE_VARIANCE or more, a reportable_variance the audit lists.
+COUNT_VARIANCE_NOTE = env.int("COUNT_VARIANCE_NOTE", default=2500)
+REPORTABLE_VARIANCE = env.int("REPORTABLE_VARIANCE", default=10000)
+# A fill or credit still in transit after this long raises an alert.
+SLIP_TRANSIT_MINUTES = env.int("SLIP_TRANSIT_MINUTES", default=30)

@@ -1,0 +1,1 @@
+"""The pit's books: the chip set, counts by denomination, and numbered slips people sign."""
