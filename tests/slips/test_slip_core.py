@@ -84,6 +84,7 @@ def test_numbers_run_per_kind_and_year_from_one(table: Any, dealer: Any) -> None
 
 def test_a_rolled_back_slip_gives_its_number_back(table: Any, dealer: Any) -> None:
     a_count(table, dealer)
+
     def count_then_fail() -> None:
         with transaction.atomic():
             a_count(table, dealer)
