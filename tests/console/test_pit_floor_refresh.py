@@ -16,7 +16,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from tables import services
-from tables.console.pit_floor import (
+from tables.console.pit.floor import (
     FLOOR_FRESH_SECONDS,
     CardForms,
     forget_shared_floor,

@@ -1,7 +1,7 @@
 """Pit screens share the rendered floor for at most ``FLOOR_FRESH_SECONDS`` (5 s), and each
 answer's forms stay its own.
 
-``tables.console.pit_floor`` keeps the table cards one poll rendered in the shared cache, with the
+``tables.console.pit.floor`` keeps the table cards one poll rendered in the shared cache, with the
 moment its reads began; another poll within ``FLOOR_FRESH_SECONDS`` of that moment gets the same
 cards with its own CSRF and one-time form tokens filled in. A pit tap's answer always renders.
 """
@@ -19,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 
 from casino.models import Role
 from tables import services
-from tables.console.pit_floor import FLOOR_FRESH_SECONDS, forget_shared_floor
+from tables.console.pit.floor import FLOOR_FRESH_SECONDS, forget_shared_floor
 from tables.models import Table
 from tests import factories
 from tests.console.conftest import Floor

@@ -26,7 +26,7 @@ from casino.models import Player, Role, User
 from ledger.gaming_day import gaming_day_for
 from tables import services
 from tables.audit.compute import compute_audit
-from tables.console.floor_figures import floor_figures
+from tables.console.pit.figures import floor_figures
 from tables.models import Round, RoundPlayerStat, RoundStat, RoundStatus, Table
 from tables.ratings.selectors import table_hours
 from tables.rounds import apply_round_action, start_round
