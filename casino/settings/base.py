@@ -177,7 +177,7 @@ SPECTACULAR_SETTINGS = {
     "PARSER_WHITELIST": ["casino.api.parsers.StrictJSONParser"],
     # The audit report's choice sets get their own schema names (``status`` and ``kind`` are common words).
     "ENUM_NAME_OVERRIDES": {
-        "AuditStatusEnum": "tables.models.AuditStatus",
+        "AuditStatusEnum": "tables.audit.models.AuditStatus",
         "AuditSeverityEnum": "tables.audit.report.SEVERITIES",
         "AuditCountStageEnum": "tables.audit.report.COUNT_STAGES",
         "AuditCashKindEnum": "tables.audit.report.CASH_KINDS",

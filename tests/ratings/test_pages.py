@@ -18,7 +18,8 @@ from django.utils import timezone
 
 from casino.models import Player, Role, User
 from ledger.gaming_day import gaming_day_bounds, gaming_day_for
-from tables.models import DealerShift, RoundStat, Table
+from tables.models import DealerShift, Table
+from tables.ratings.models import RoundStat
 from tables.ratings.selectors import day_hours, dealer_performance, tables_hours
 from tests import factories
 from tests.ratings.floor import STAKE, play, punter, stakes_table

@@ -34,10 +34,11 @@ from tables.console.limits import change_limits_work
 from tables.console.pit.floor import CardForms, floor_cards
 from tables.console.taps import Flash, receipt, render_screen, tap_flash
 from tables.corrections import approve_correction, refuse_correction
+from tables.detection.models import Alert
 from tables.detection.selectors import count_open_alerts, list_open_alerts
 from tables.detection.services import resolve_alert as resolve_alert_service
 from tables.detection.words import evidence_brief
-from tables.models import Alert, Correction, RoundStatus, Table, TrayRequest
+from tables.models import Correction, RoundStatus, Table, TrayRequest
 from tables.selectors import list_pending_tray_requests, tables_named
 
 ALERTS_SHOWN = 20
