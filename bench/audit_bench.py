@@ -680,10 +680,10 @@ def build_and_audit(params: dict[str, Any]) -> dict[str, Any]:
     logging.disable(logging.WARNING)
     from django.utils import timezone
 
+    from tables.audit.models import AuditReport
     from tables.audit.render_csv import render_csv_zip
     from tables.audit.render_pdf import render_pdf
     from tables.audit.services import run_audit
-    from tables.models import AuditReport
 
     built = build_night(params)
     # On a real floor each round is rated by its own task as it settles (tables.ratings), and

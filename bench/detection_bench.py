@@ -175,8 +175,8 @@ def detect_child(args: argparse.Namespace) -> None:
     import datetime as dt
 
     from tables.detection.detectors import DETECTOR_OF_KIND
+    from tables.detection.models import Alert
     from tables.detection.services import run_detectors
-    from tables.models import Alert
 
     night = json.loads(Path(args.result).read_text())
     # Thresholds may have changed since the last run; earlier nights' alerts in the database stay.

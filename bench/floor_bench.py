@@ -371,7 +371,7 @@ def drive_console_faro(
                 fields = {**fields, "version": screen.version}
             data = {**fields, "token": secrets.token_urlsafe(18), "csrfmiddlewaretoken": csrf}
             # Each tap names its form, as htmx does (HX-Trigger): a bet and a dealing step that
-            # leaves the deal live are answered in part (tables.console.faro_partial).
+            # leaves the deal live are answered in part (tables.console.dealer.faro_partial).
             form_id = FORM_OF_KIND.get(kind)
             sent_by = {**headers, "HX-Trigger": form_id} if form_id else headers
             started = time.perf_counter()

@@ -241,7 +241,8 @@ def child_verify(*, rounds_after: int = 0) -> dict[str, Any]:
 
     from ledger.models import Transfer
     from ledger.selectors import get_trial_balance
-    from tables.models import Round, RoundAction, RoundStat, RoundStatus
+    from tables.models import Round, RoundAction, RoundStatus
+    from tables.ratings.models import RoundStat
     from tables.replay import check_round
 
     trial = get_trial_balance()

@@ -125,7 +125,7 @@ def measure(*, samples: int) -> dict[str, Any]:
     from django.test import Client
 
     from casino.models import Role
-    from tables.console.pit_floor import forget_shared_floor
+    from tables.console.pit.floor import forget_shared_floor
     from tables.console.selectors import list_floor
     from tables.models import Table
 
@@ -188,7 +188,7 @@ def render(results: list[dict[str, Any]], *, samples: int, build_seconds: float)
         "",
         "In-process (Django's test client: no HTTP server, no network); PostgreSQL on the same machine."
         " `/pit/live/` counts every query of the request, the session and the signed-in user included."
-        " Back-to-back polls share the floor rendered under 2 s before (`tables.console.pit_floor`);"
+        " Back-to-back polls share the floor rendered under 2 s before (`tables.console.pit.floor`);"
         " *rendered* drops that copy before each call, so it is what a poll costs when it renders.",
         "",
     ]

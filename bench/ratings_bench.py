@@ -215,7 +215,8 @@ def measure(*, endpoint_samples: int, pit_samples: int) -> dict[str, Any]:
     from casino.models import Player, Role, User
     from casino.services import issue_token
     from ledger.gaming_day import gaming_day_for
-    from tables.models import Round, RoundPlayerStat, RoundStat, RoundStatus, Seat, Table
+    from tables.models import Round, RoundStatus, Seat, Table
+    from tables.ratings.models import RoundPlayerStat, RoundStat
     from tables.ratings.services import rate_round
 
     out: dict[str, Any] = {}

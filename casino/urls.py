@@ -14,8 +14,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("casino.api.urls")),
     path("console/", include("tables.console.urls")),
-    path("pit/", include("tables.console.pit_urls")),
-    path("cage/", include("tables.console.cage_urls")),
+    path("pit/", include("tables.console.pit.urls")),
+    path("cage/", include("tables.console.cage.urls")),
     path("audit/", include("tables.audit.urls")),
     path("", RedirectView.as_view(url="/console/", permanent=False)),
 ]

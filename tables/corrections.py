@@ -34,12 +34,11 @@ from tables.models import (
     CorrectionStatus,
     Round,
     RoundAction,
-    RoundPlayerStat,
     RoundSettlement,
-    RoundStat,
     RoundStatus,
     Table,
 )
+from tables.ratings.models import RoundPlayerStat, RoundStat
 from tables.reserves import hold_reserves
 from tables.round_state import context_of, fold
 from tables.rounds import finish_round, status_of

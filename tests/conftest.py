@@ -31,9 +31,9 @@ def _a_new_database_starts_with_no_cached_rounds() -> None:
 
 @pytest.fixture(autouse=True)
 def _a_new_database_starts_with_no_shared_pit_floor() -> None:
-    """The pit's rendered floor is shared through Redis for up to 2 s (``tables.console.pit_floor``);
+    """The pit's rendered floor is shared through Redis for up to 2 s (``tables.console.pit.floor``);
     a test must not be shown the floor of the test before it."""
-    from tables.console.pit_floor import forget_shared_floor
+    from tables.console.pit.floor import forget_shared_floor
 
     forget_shared_floor()
 

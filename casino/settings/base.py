@@ -117,7 +117,7 @@ USE_TZ = True
 TIME_ZONE = env("TIME_ZONE", default=CASINO_TIME_ZONE)
 # Rounds whose latest engine state each process keeps (tables.state_cache); 0 refolds every read.
 ROUND_STATE_CACHE_SIZE = env.int("ROUND_STATE_CACHE_SIZE", default=512)
-# The pit's shared floor (tables.console.pit_floor): a poll served a copy older than this many
+# The pit's shared floor (tables.console.pit.floor): a poll served a copy older than this many
 # seconds has a worker render the next one; a copy is never served past one poll interval (5 s).
 # Lower: fresher cards, more of the worker's CPU (bench/run-floor measures it).
 PIT_FLOOR_REFRESH_SECONDS = env.float("PIT_FLOOR_REFRESH_SECONDS", default=2.5)
@@ -177,7 +177,7 @@ SPECTACULAR_SETTINGS = {
     "PARSER_WHITELIST": ["casino.api.parsers.StrictJSONParser"],
     # The audit report's choice sets get their own schema names (``status`` and ``kind`` are common words).
     "ENUM_NAME_OVERRIDES": {
-        "AuditStatusEnum": "tables.models.AuditStatus",
+        "AuditStatusEnum": "tables.audit.models.AuditStatus",
         "AuditSeverityEnum": "tables.audit.report.SEVERITIES",
         "AuditCountStageEnum": "tables.audit.report.COUNT_STAGES",
         "AuditCashKindEnum": "tables.audit.report.CASH_KINDS",

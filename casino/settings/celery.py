@@ -32,7 +32,7 @@ CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = TASK_SEND_TIMEOUT_SECONDS
 CELERY_TIMEZONE = CASINO_TIME_ZONE
 # Task modules that are not an app's tasks.py, so autodiscovery would miss them.
-CELERY_IMPORTS = ["tables.audit.tasks", "tables.detection.tasks", "tables.console.tasks"]
+CELERY_IMPORTS = ["tables.audit.tasks", "tables.detection.tasks", "tables.console.pit.tasks"]
 
 # Ratings sweep (tables.ratings.services.rate_unrated_rounds): settled rounds with no stats yet,
 # whose task a broker outage lost. Rounds settled in the last GRACE seconds are left to their

@@ -16,9 +16,9 @@ from casino.models import Role
 from casino.permissions import actor_of, require_role
 from tables.api.filters import AlertFilter
 from tables.detection.detectors import DETECTOR_OF_KIND
+from tables.detection.models import Alert, AlertSeverity, AlertStatus
 from tables.detection.selectors import list_alerts
 from tables.detection.services import NOTE_MAX, resolve_alert
-from tables.models import Alert, AlertSeverity, AlertStatus
 
 
 class AlertOutputSerializer(serializers.ModelSerializer[Alert]):

@@ -23,11 +23,11 @@ from casino.errors import ValidationFailed
 from casino.models import Role, User
 from casino.permissions import require_role
 from tables.audit.files import get_report_file
+from tables.audit.models import AuditReport, AuditStatus
 from tables.audit.report import StatusData, in_schema_order
 from tables.audit.schema import ReportOutputSerializer
 from tables.audit.selectors import get_liveness, get_report_for_day
 from tables.audit.services import request_audit
-from tables.models import AuditReport, AuditStatus
 
 # format -> (content type, disposition, file extension) of the report's files
 FILE_TYPES = {"csv": ("application/zip", "attachment", "zip"), "pdf": ("application/pdf", "inline", "pdf")}

@@ -9,7 +9,8 @@ from django.db.models import Q, QuerySet
 
 from casino.api.filters import GamingDayFilter, IdFilter, MomentFilter
 from tables.detection.detectors import DETECTOR_OF_KIND
-from tables.models import Alert, AlertStatus, Seat
+from tables.detection.models import Alert, AlertStatus
+from tables.models import Seat
 
 
 class AlertFilter(django_filters.FilterSet):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.core.cache import cache
 
+from tables.audit.models import AuditReport, AuditStatus
 from tables.audit.render_csv import render_csv_zip
 from tables.audit.render_pdf import render_pdf
-from tables.models import AuditReport, AuditStatus
 
 FILE_CACHE_SECONDS = 7 * 24 * 3600
 

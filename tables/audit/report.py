@@ -30,7 +30,8 @@ from typing import (
     is_typeddict,
 )
 
-from tables.models import AuditStatus, CorrectionStatus
+from tables.audit.models import AuditStatus
+from tables.models import CorrectionStatus
 
 SCHEMA_VERSION = 1
 CONFIDENCE_Z = 1.96  # the hold-vs-theoretical band is a 95 % normal interval

@@ -18,7 +18,7 @@ from django.db import DatabaseError, connection, connections
 from django.utils import timezone
 
 from tables import sql
-from tables.models import AuditReport, AuditStatus
+from tables.audit.models import AuditReport, AuditStatus
 
 logger = logging.getLogger(__name__)
 

@@ -10,7 +10,8 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from casino.errors import NotFound
-from tables.models import AuditReport, AuditStatus, Table, TableStatus
+from tables.audit.models import AuditReport, AuditStatus
+from tables.models import Table, TableStatus
 
 
 def get_report_for_day(*, day: dt.date) -> AuditReport:

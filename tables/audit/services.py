@@ -34,10 +34,11 @@ from ledger.gaming_day import gaming_day_bounds, gaming_day_for
 from ledger.models import ClosedGamingDay
 from ledger.services import close_gaming_day
 from tables.audit.compute import compute_audit
+from tables.audit.models import AuditReport, AuditStatus
 from tables.audit.runner import LOCK_CLASS as LOCK_CLASS  # re-exported: the sweep's tests hold it
 from tables.audit.runner import AuditBusy, Heartbeat, Progress, ProgressCallback, audit_lock
 from tables.audit.selectors import get_liveness, list_open_tables
-from tables.models import AuditReport, AuditStatus, Table
+from tables.models import Table
 
 logger = logging.getLogger(__name__)
 

@@ -25,10 +25,10 @@ from ledger.errors import ServiceError
 from ledger.gaming_day import gaming_day_bounds, gaming_day_for
 from ledger.models import ClosedGamingDay
 from tables.audit.charts import all_charts
+from tables.audit.models import AuditReport, AuditStatus
 from tables.audit.render_pdf import local_time, report_context
 from tables.audit.selectors import get_liveness, list_open_tables, list_recent_reports
 from tables.audit.services import request_audit
-from tables.models import AuditReport, AuditStatus
 
 AUDIT_ROLES = SCREENS["audit"].who  # the nav and this check read one table
 CHART_CACHE_SECONDS = 3600

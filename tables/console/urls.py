@@ -1,15 +1,17 @@
-"""The dealer console, mounted at /console/."""
+"""The console, mounted at /console/: signing in, the dealer's home and table screens, a player's page."""
 
 from django.urls import path
 
-from tables.console import me, views
+from tables.console.dealer import views
+from tables.console.me import views as me
+from tables.console.signin import ConsoleLoginView, ConsoleLogoutView
 
 app_name = "console"
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("login/", views.ConsoleLoginView.as_view(), name="login"),
-    path("logout/", views.ConsoleLogoutView.as_view(), name="logout"),
+    path("login/", ConsoleLoginView.as_view(), name="login"),
+    path("logout/", ConsoleLogoutView.as_view(), name="logout"),
     path("me/", me.my_page, name="me"),
     path("tables/<id:table_id>/", views.table_screen, name="table"),
     path("tables/<id:table_id>/open/", views.open_table, name="open"),

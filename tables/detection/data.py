@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 from ledger.gaming_day import gaming_day_for
 from tables.detection.base import Window
-from tables.models import Round, RoundPlayerStat, RoundStatus
+from tables.models import Round, RoundStatus
+from tables.ratings.models import RoundPlayerStat
 
 
 @dataclass(slots=True)

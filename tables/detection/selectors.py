@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Case, IntegerField, QuerySet, Value, When
 
-from tables.models import Alert, AlertSeverity, AlertStatus
+from tables.detection.models import Alert, AlertSeverity, AlertStatus
 
 SEVERITY_ORDER = Case(
     When(severity=AlertSeverity.HIGH, then=Value(0)),

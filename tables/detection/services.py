@@ -18,7 +18,7 @@ from casino.models import Role, User
 from casino.permissions import require_role
 from tables.detection.base import Finding, Window
 from tables.detection.detectors import DETECTORS
-from tables.models import Alert, AlertStatus
+from tables.detection.models import Alert, AlertStatus
 from tables.ratings.services import rate_unrated_rounds
 
 logger = logging.getLogger(__name__)

@@ -21,8 +21,9 @@ from casino.services import buy_in
 from ledger.gaming_day import gaming_day_for
 from ledger.models import ClosedGamingDay
 from tables import services
+from tables.audit.models import AuditReport, AuditStatus
 from tables.audit.services import request_audit, run_audit
-from tables.models import AuditReport, AuditStatus, Round, RoundStatus, Seat, Table, TableSession, TableStatus
+from tables.models import Round, RoundStatus, Seat, Table, TableSession, TableStatus
 from tables.selectors import last_closing_count
 from tables.simulation.night import Night, NightConfig, dealer_of, evening_of
 

@@ -40,7 +40,8 @@ from tables.accounts import POT, PartyMap, split_party
 from tables.games.base import BANK, RAKE
 from tables.games.faro import bets_on_layout, casekeeper_counts, decided_bets
 from tables.games.faro_edge import bet_edge
-from tables.models import MILLI, Round, RoundSettlement
+from tables.models import Round, RoundSettlement
+from tables.ratings.models import MILLI
 from tables.round_state import fold
 
 

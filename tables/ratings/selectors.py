@@ -15,17 +15,16 @@ from django.utils import timezone
 from ledger.gaming_day import gaming_day_bounds
 from tables.models import (
     LIVE_ROUND_STATUSES,
-    MILLI,
     DealerShift,
     RefusedAction,
     Round,
-    RoundStat,
     RoundStatus,
     Seat,
     TrayRequest,
     TrayRequestStatus,
 )
 from tables.ratings.compute import PlayerFigures
+from tables.ratings.models import MILLI, RoundStat
 from tables.ratings.services import round_figures, sittings_for
 
 

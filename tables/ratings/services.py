@@ -10,8 +10,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from tables.locks import lock_round
-from tables.models import Round, RoundPlayerStat, RoundSettlement, RoundStat, RoundStatus, Seat
+from tables.models import Round, RoundSettlement, RoundStatus, Seat
 from tables.ratings.compute import RoundFigures, figures_for, hour_of
+from tables.ratings.models import RoundPlayerStat, RoundStat
 
 
 def sittings_for(round_: Round, player_ids: list[int]) -> dict[int, int]:

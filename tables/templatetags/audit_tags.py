@@ -12,8 +12,8 @@ from django.utils.text import capfirst
 from casino.money import format_dollars
 from ledger.dollars import MINUS
 from ledger.models import AccountPurpose
-from tables.console.cage import CAGE_KINDS
-from tables.console.games import GAME_TITLES
+from tables.console.cage.views import CAGE_KINDS
+from tables.console.dealer.games import GAME_TITLES
 
 register = template.Library()
 

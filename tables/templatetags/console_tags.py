@@ -10,10 +10,10 @@ from django.utils.safestring import SafeString, mark_safe
 
 from casino.money import format_dollars, format_dollars_input
 from casino.permissions import screens_for
-from tables.console import faro_markup, panel_markup
-from tables.console.cards import card_name, shown_card, shown_suit
-from tables.console.games import state_words
-from tables.console.panel_markup import token_input
+from tables.console.dealer import faro_markup, panel_markup
+from tables.console.dealer.cards import card_name, shown_card, shown_suit
+from tables.console.dealer.games import state_words
+from tables.console.dealer.panel_markup import token_input
 
 register = template.Library()
 

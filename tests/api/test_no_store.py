@@ -14,8 +14,8 @@ from django.utils.cache import get_max_age
 
 from casino.models import Player, User
 from ledger.gaming_day import gaming_day_for
+from tables.audit.models import AuditReport
 from tables.audit.services import run_audit
-from tables.models import AuditReport
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,10 @@ import datetime as dt
 from dataclasses import dataclass
 
 from ledger.gaming_day import gaming_day_for
+from tables.audit.models import AuditReport
 from tables.corrections import request_correction
-from tables.models import Alert, AlertSeverity, AuditReport, Round
+from tables.detection.models import Alert, AlertSeverity
+from tables.models import Round
 from tables.rounds import apply_round_action, start_round
 from tables.services import seat_player
 from tests import factories

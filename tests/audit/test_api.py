@@ -20,8 +20,8 @@ from casino.models import Role, User
 from ledger.gaming_day import gaming_day_for
 from ledger.models import ClosedGamingDay
 from tables.api.audit_views import ReportOutputSerializer, report_envelope
+from tables.audit.models import AuditReport, AuditStatus
 from tables.audit.services import audit_previous_gaming_day, run_audit
-from tables.models import AuditReport, AuditStatus
 from tables.ratings.selectors import day_hours
 from tests import factories
 

@@ -31,10 +31,10 @@ from casino.models import ActionLog, User
 from ledger.gaming_day import gaming_day_for
 from ledger.models import ClosedGamingDay
 from tables.audit import checks
+from tables.audit.models import AuditReport, AuditStatus
 from tables.audit.selectors import get_liveness
 from tables.audit.services import LOCK_CLASS, UNSENT_GRACE, run_audit, sweep_audits
 from tables.audit.tasks import sweep_audits_task
-from tables.models import AuditReport, AuditStatus
 from tables.simulation.night import NightConfig, simulate_night
 from tests.celery_support import forget_routes, worker_on
 from tests.deploy.test_faults import Broker, backends, held, start_worker, wait_for

@@ -23,7 +23,9 @@ from django.db.models import Sum
 from casino.models import Player, User
 from ledger.gaming_day import gaming_day_for
 from ledger.models import ClosedGamingDay, Entry, Transfer
-from tables.models import AuditReport, Round, RoundAction, RoundSettlement, RoundStat, Seat, Table
+from tables.audit.models import AuditReport
+from tables.models import Round, RoundAction, RoundSettlement, Seat, Table
+from tables.ratings.models import RoundStat
 from tables.simulation.night import NightConfig, NightSummary, simulate_night
 from tests.audit.conftest import TaskStates
 

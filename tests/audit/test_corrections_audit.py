@@ -25,9 +25,10 @@ from casino.models import User
 from ledger.gaming_day import gaming_day_for
 from ledger.models import Entry, Transfer
 from tables.api.audit_views import ReportOutputSerializer, report_envelope
+from tables.audit.models import AuditReport
 from tables.audit.render_pdf import render_pdf
 from tables.audit.services import run_audit
-from tables.models import AuditReport, Correction, Round, RoundAction, RoundSettlement
+from tables.models import Correction, Round, RoundAction, RoundSettlement
 from tests.factories import ApiFloor
 
 pytestmark = pytest.mark.django_db

@@ -19,8 +19,8 @@ from casino.csv_safety import spreadsheet_safe
 from casino.models import User
 from casino.services import buy_in, cash_out, create_player
 from ledger.gaming_day import gaming_day_for
+from tables.audit.models import AuditReport
 from tables.audit.services import run_audit
-from tables.models import AuditReport
 from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db

@@ -17,8 +17,8 @@ from casino.errors import Conflict
 from casino.models import User
 from ledger.gaming_day import gaming_day_for
 from ledger.models import ClosedGamingDay
+from tables.audit.models import AuditReport, AuditStatus
 from tables.audit.services import request_audit, run_audit
-from tables.models import AuditReport, AuditStatus
 from tests.factories import ApiFloor
 
 pytestmark = pytest.mark.django_db

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from casino.models import Role
+from tables.audit.models import AuditReport
 from tables.audit.services import run_audit
-from tables.models import AuditReport
 from tests import factories
 from tests.browser import EVERY_SIZE, no_sideways_scroll, on_screen, open_page, shot, sign_in
 

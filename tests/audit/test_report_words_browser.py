@@ -18,8 +18,8 @@ from django.conf import settings
 
 from casino.models import Role
 from ledger.gaming_day import gaming_day_bounds, gaming_day_for
+from tables.audit.models import AuditReport
 from tables.audit.services import run_audit
-from tables.models import AuditReport
 from tests import factories
 from tests.browser import PORTRAIT, TABLET, no_sideways_scroll, open_page, shot, sign_in
 

@@ -32,18 +32,9 @@ from ledger.gaming_day import gaming_day_bounds, gaming_day_for
 from ledger.models import ClosedGamingDay, Transfer
 from ledger.selectors import get_trial_balance
 from ledger.services import ensure_system_accounts
+from tables.audit.models import AuditReport, AuditStatus
 from tables.management.demo import TABLES
-from tables.models import (
-    AuditReport,
-    AuditStatus,
-    DealerShift,
-    Round,
-    RoundStatus,
-    Seat,
-    Table,
-    TableSession,
-    TableStatus,
-)
+from tables.models import DealerShift, Round, RoundStatus, Seat, Table, TableSession, TableStatus
 from tables.replay import check_round
 from tables.rounds import start_round
 from tables.selectors import last_closing_count

@@ -16,8 +16,8 @@ import pytest
 from django.test import Client
 
 from ledger.gaming_day import gaming_day_for
+from tables.audit.models import AuditReport
 from tables.audit.services import run_audit
-from tables.models import AuditReport
 from tables.rounds import start_round
 from tables.services import seat_player
 from tests.console.conftest import Floor

@@ -20,7 +20,7 @@ import pytest
 from casino.models import Player
 from casino.selectors import get_player_balances
 from casino.services import buy_in, create_player
-from tables.console.games import legal_actions_of
+from tables.console.dealer.games import legal_actions_of
 from tables.games.cards import FULL_DECK
 from tables.models import Round
 from tables.rounds import apply_round_action, start_round

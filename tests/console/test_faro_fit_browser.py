@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tables.console.games import legal_actions_of
+from tables.console.dealer.games import legal_actions_of
 from tables.games.cards import RANKS
 from tables.models import Round
 from tables.rounds import apply_round_action

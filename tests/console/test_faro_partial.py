@@ -1,4 +1,4 @@
-"""A Faro bet from the bet form is answered with what it changed (``tables.console.faro_partial``),
+"""A Faro bet from the bet form is answered with what it changed (``tables.console.dealer.faro_partial``),
 drawn exactly as the whole screen draws it; anything else still gets the whole screen."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tables.console.faro_partial import PLACED_EVENT
+from tables.console.dealer.faro_partial import PLACED_EVENT
 from tables.games.cards import RANKS
 from tables.models import RoundAction
 from tables.round_state import context_of

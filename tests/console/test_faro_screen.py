@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tables.console import faro as screen
+from tables.console.dealer import faro as screen
 from tables.games.base import TableContext
 from tables.games.cards import FULL_DECK
 from tables.games.faro import ENGINE

@@ -17,7 +17,7 @@ from django.test import Client
 
 from casino.models import Player
 from casino.services import buy_in, create_player
-from tables.console.games import (
+from tables.console.dealer.games import (
     COUNT_ONLY,
     KEYED_DEAL,
     Offer,
@@ -26,7 +26,7 @@ from tables.console.games import (
     payload_from,
     round_offers,
 )
-from tables.console.keying import input_name
+from tables.console.dealer.keying import input_name
 from tables.games.base import without_hints
 from tables.games.cards import FULL_DECK
 from tables.games.registry import engine_for

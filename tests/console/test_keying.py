@@ -11,9 +11,9 @@ import pytest
 from django.http import QueryDict
 
 from casino.errors import ValidationFailed
-from tables.console.cards import card_label
-from tables.console.games import COUNT_ONLY, KEYED_DEAL, Offer, offers, payload_from
-from tables.console.keying import initials, input_name
+from tables.console.dealer.cards import card_label
+from tables.console.dealer.games import COUNT_ONLY, KEYED_DEAL, Offer, offers, payload_from
+from tables.console.dealer.keying import initials, input_name
 from tables.games.base import TableContext
 from tables.games.cards import FULL_DECK
 from tables.games.registry import engine_for

@@ -12,8 +12,8 @@ import pytest
 from django.test import Client
 
 from casino.models import Player
-from tables.console.games import Offer, keying_offer, known_hands_of, round_offers
-from tables.console.keying import input_name
+from tables.console.dealer.games import Offer, keying_offer, known_hands_of, round_offers
+from tables.console.dealer.keying import input_name
 from tables.games.cards import FULL_DECK
 from tables.models import RefusedAction, Round, RoundAction, RoundSettlement, Table
 from tests.console.conftest import Floor

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from casino.selectors import list_player_transactions
-from tables.console.me import history_page, moves_of
+from tables.console.me.views import history_page, moves_of
 from tests.console.conftest import Floor
 from tests.console.test_me_history_browser import a_night_of_kate
 

@@ -17,7 +17,7 @@ import pytest
 
 from casino.services import buy_in, cash_out
 from ledger.models import Transfer
-from tables.console.me import HISTORY_PER_PAGE
+from tables.console.me.views import HISTORY_PER_PAGE
 from tables.rounds import apply_round_action, start_round
 from tables.services import seat_player
 from tests.browser import EVERY_SIZE, no_sideways_scroll, open_page, shot, sign_in

@@ -13,8 +13,8 @@ from django.conf import settings
 from django.test import RequestFactory
 
 from casino.selectors import Balance
-from tables.console import faro_markup, panel_markup
-from tables.console.views import Flash
+from tables.console.dealer import faro_markup, panel_markup
+from tables.console.taps import Flash
 
 ODD = '<b>"Al"</b> & O\'Neil'
 ESCAPED = "&lt;b&gt;&quot;Al&quot;&lt;/b&gt; &amp; O&#x27;Neil"

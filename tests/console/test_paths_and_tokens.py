@@ -8,7 +8,7 @@ from django.middleware.csrf import CsrfViewMiddleware, rotate_token
 from django.test import RequestFactory
 from django.urls import get_script_prefix, reverse, set_script_prefix
 
-from tables.console.panel_markup import csrf_input, csrf_token
+from tables.console.dealer.panel_markup import csrf_input, csrf_token
 from tables.console.paths import path_to, per_table
 
 

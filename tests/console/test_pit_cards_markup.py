@@ -1,4 +1,4 @@
-"""What a table card shows, now that ``tables.console.pit_floor.card_html`` writes it in Python.
+"""What a table card shows, now that ``tables.console.pit.floor.card_html`` writes it in Python.
 
 The cards were a template, which escaped every variable by itself; written by hand, each text must
 be escaped by the code, and each form shown only to a reader the policy lets use it. The markup
@@ -14,7 +14,7 @@ import pytest
 
 from casino.models import Role
 from tables import services
-from tables.console.pit_floor import CSRF_SLOT, TOKEN_SLOT, CardForms, render_cards
+from tables.console.pit.floor import CSRF_SLOT, TOKEN_SLOT, CardForms, render_cards
 from tables.models import Round, Table
 from tables.rounds import apply_round_action
 from tests import factories

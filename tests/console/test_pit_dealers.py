@@ -17,7 +17,7 @@ import pytest
 
 from casino.models import ActionLog, Role
 from tables import services
-from tables.console.pit_floor import SHIFTS_SHOWN, forget_shared_floor
+from tables.console.pit.floor import SHIFTS_SHOWN, forget_shared_floor
 from tables.models import DealerShift, Table
 from tests import factories
 from tests.console.conftest import Floor

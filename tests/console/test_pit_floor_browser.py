@@ -21,8 +21,9 @@ from casino.models import Role
 from ledger.gaming_day import gaming_day_for
 from tables import services
 from tables.detection.base import Finding
+from tables.detection.models import Alert, AlertStatus
 from tables.detection.services import save_findings
-from tables.models import Alert, AlertStatus, Table, TrayRequest
+from tables.models import Table, TrayRequest
 from tests import factories
 from tests.browser import (
     HTMX_SETTLED,

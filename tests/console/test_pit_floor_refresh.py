@@ -16,26 +16,13 @@ from django.conf import settings
 from django.core.cache import cache
 
 from tables import services
-from tables.console.pit_floor import (
-    FLOOR_FRESH_SECONDS,
-    CardForms,
-    forget_shared_floor,
-)
+from tables.console.pit.floor import FLOOR_FRESH_SECONDS, forget_shared_floor
 from tests.celery_support import worker_on
 from tests.console.conftest import Floor, build_floor
-from tests.console.test_pit_shared_floor import poll, tray_shown
+from tests.console.test_pit_shared_floor import PIT_BOSS_FORMS, copy_age, copy_began, poll, tray_shown
+from tests.waiting import wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-
-PIT_BOSS_FORMS = CardForms(
-    can_request_tray=True, can_change_limits=True, can_use_admin=True, can_assign_dealer=True
-)
-
-
-def copy_began() -> float:
-    kept = cache.get(PIT_BOSS_FORMS.key)
-    assert kept is not None, "no shared copy"
-    return float(kept[0])
 
 
 def test_an_aging_copy_is_rendered_again_by_a_worker_and_the_next_poll_reads_it(
@@ -57,16 +44,17 @@ def test_an_aging_copy_is_rendered_again_by_a_worker_and_the_next_poll_reads_it(
             actor=floor.cashier, table_id=floor.faro.pk, request_id=fill.pk, kind="fill"
         )
 
-        time.sleep(max(settings.PIT_FLOOR_REFRESH_SECONDS - (time.time() - began), 0) + 0.1)
+        wait_for(
+            lambda: copy_age() > settings.PIT_FLOOR_REFRESH_SECONDS,
+            timeout=settings.PIT_FLOOR_REFRESH_SECONDS + 10,
+            what="the shared copy to age past the refresh point",
+        )
         aging, queries = poll(boss)
         assert time.time() - began <= FLOOR_FRESH_SECONDS, "too slow to judge: the copy expired"
         assert queries < rendered  # served the copy: still the old tray
         assert tray_shown(aging, floor.faro) == "$10,000.00"
 
-        deadline = time.monotonic() + 10
-        while copy_began() == began:  # the worker's copy replaces it
-            assert time.monotonic() < deadline, "no worker refreshed the copy"
-            time.sleep(0.05)
+        wait_for(lambda: copy_began() != began, timeout=10, what="a worker's copy to replace the aging one")
         refreshed, queries = poll(boss)
 
     assert copy_began() > began

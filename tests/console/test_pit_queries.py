@@ -24,7 +24,7 @@ from casino.services import buy_in, create_player
 from ledger.models import Account
 from ledger.services import ensure_system_accounts
 from tables import services
-from tables.console.pit_floor import forget_shared_floor
+from tables.console.pit.floor import forget_shared_floor
 from tables.console.selectors import list_floor, tonight_start, win_so_far, win_tonight
 from tables.models import LIVE_ROUND_STATUSES, Round, Seat, Table, TableSession, TrayRequest
 from tables.rounds import start_round
@@ -309,7 +309,7 @@ def add_busy_table(pit: Pit, index: int) -> Table:
 
 def refresh_queries(client: Client, boss: User) -> tuple[int, int, int]:
     """Queries of ``list_floor``, of the polled partial when it renders the floor, and when it
-    shares the floor another poll rendered under 2 s before (``tables.console.pit_floor``)."""
+    shares the floor another poll rendered under 2 s before (``tables.console.pit.floor``)."""
     with CaptureQueriesContext(connection) as floor_queries:
         list_floor(user=boss)
     forget_shared_floor()

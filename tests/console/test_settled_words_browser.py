@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from tables.console.drawings import fan_tan_rows
-from tables.console.games import GAME_TITLES
+from tables.console.dealer.drawings import fan_tan_rows
+from tables.console.dealer.games import GAME_TITLES
 from tables.models import Table
 from tests.browser import PORTRAIT, TABLET, on_screen, open_page, shot, sign_in
 from tests.console.conftest import Floor

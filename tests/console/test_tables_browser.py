@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tables.console.games import known_hands_of, legal_actions_of
+from tables.console.dealer.games import known_hands_of, legal_actions_of
 from tables.games.base import without_hints
 from tables.games.cards import RANKS, card_label
 from tables.games.newmarket import run_in_play

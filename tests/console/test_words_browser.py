@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tables.console.games import GAME_TITLES
+from tables.console.dealer.games import GAME_TITLES
 from tables.models import Table
 from tables.services import seat_player
 from tests.browser import HTMX_SETTLED, open_page, place_bet, shot, sign_in

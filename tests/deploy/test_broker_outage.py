@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tables.models import RoundStat
+from tables.ratings.models import RoundStat
 from tables.tasks import rate_unrated_rounds_task
 from tests import redis_support
 from tests.celery_support import celery_on, route_all_tasks_to, worker_on

@@ -47,7 +47,8 @@ from ledger.gaming_day import gaming_day_for
 from ledger.models import Account, ClosedGamingDay, Entry, Transfer
 from ledger.selectors import get_trial_balance
 from tables.accounts import layout_code
-from tables.models import AuditReport, AuditStatus, RoundAction
+from tables.audit.models import AuditReport, AuditStatus
+from tables.models import RoundAction
 from tables.rounds import start_round
 from tables.services import seat_player
 from tables.simulation.night import NightConfig, simulate_night

@@ -28,8 +28,8 @@ from bench.cheats.inject import Injector
 from ledger.gaming_day import gaming_day_for
 from ledger.services import ensure_system_accounts
 from tables.detection.detectors import DETECTORS
+from tables.detection.models import Alert
 from tables.detection.tasks import run_detector_task
-from tables.models import Alert
 from tables.simulation.night import NightConfig, simulate_night
 from tests.celery_support import route_all_tasks_to, worker_on
 

@@ -12,8 +12,9 @@ from rest_framework.test import APIClient
 from casino.models import ActionLog, Player, Role, User
 from ledger.gaming_day import gaming_day_for
 from tables.detection.base import Finding
+from tables.detection.models import Alert, AlertStatus
 from tables.detection.services import save_findings
-from tables.models import Alert, AlertStatus, Table
+from tables.models import Table
 from tests import factories
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,9 @@ from django.test import Client
 from casino.models import Role, User
 from ledger.gaming_day import gaming_day_for
 from tables.detection.base import Finding
+from tables.detection.models import Alert, AlertStatus
 from tables.detection.services import save_findings
-from tables.models import Alert, AlertStatus, Table
+from tables.models import Table
 from tests import factories
 
 pytestmark = pytest.mark.django_db

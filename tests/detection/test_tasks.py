@@ -12,9 +12,10 @@ from django.conf import settings
 from casino.models import Role
 from casino.services import buy_in
 from ledger.gaming_day import gaming_day_for
+from tables.detection.models import Alert, AlertStatus
 from tables.detection.services import resolve_alert
 from tables.detection.tasks import run_detector_task, run_detectors_task
-from tables.models import Alert, AlertStatus, Round
+from tables.models import Round
 from tables.rounds import apply_round_action, start_round
 from tables.services import assign_dealer, create_table, open_table, seat_player
 from tests import factories

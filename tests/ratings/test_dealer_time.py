@@ -13,9 +13,10 @@ import pytest
 
 from casino.models import User
 from ledger.gaming_day import gaming_day_bounds, gaming_day_for
-from tables.console.floor_figures import floor_figures
-from tables.models import DealerShift, RoundStat, Table
+from tables.console.pit.figures import floor_figures
+from tables.models import DealerShift, Table
 from tables.ratings.compute import hour_of
+from tables.ratings.models import RoundStat
 from tables.ratings.selectors import dealers_performance, seconds_covered
 from tests.ratings.floor import play, punter, stakes_table
 

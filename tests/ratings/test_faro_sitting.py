@@ -20,7 +20,8 @@ import pytest
 from django.conf import settings
 
 from casino.models import Player
-from tables.models import Round, RoundPlayerStat, RoundStat, Seat
+from tables.models import Round, Seat
+from tables.ratings.models import RoundPlayerStat, RoundStat
 from tables.ratings.services import rate_round
 from tests.factories import ApiFloor, token_for
 from tests.ratings.exact import call_exact, single_rank_lifetime, target_bet_exact

@@ -26,8 +26,9 @@ from casino.models import Player, Role, User
 from ledger.gaming_day import gaming_day_for
 from tables import services
 from tables.audit.compute import compute_audit
-from tables.console.floor_figures import floor_figures
-from tables.models import Round, RoundPlayerStat, RoundStat, RoundStatus, Table
+from tables.console.pit.figures import floor_figures
+from tables.models import Round, RoundStatus, Table
+from tables.ratings.models import RoundPlayerStat, RoundStat
 from tables.ratings.selectors import table_hours
 from tables.rounds import apply_round_action, start_round
 from tables.simulation.night import NightConfig, simulate_night

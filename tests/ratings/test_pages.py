@@ -18,7 +18,8 @@ from django.utils import timezone
 
 from casino.models import Player, Role, User
 from ledger.gaming_day import gaming_day_bounds, gaming_day_for
-from tables.models import DealerShift, RoundStat, Table
+from tables.models import DealerShift, Table
+from tables.ratings.models import RoundStat
 from tables.ratings.selectors import day_hours, dealer_performance, tables_hours
 from tests import factories
 from tests.ratings.floor import STAKE, play, punter, stakes_table
@@ -124,7 +125,7 @@ def test_the_pit_partial_draws_an_hourly_chart_pace_and_occupancy_per_table(
 
 def test_a_losing_hour_draws_a_red_bar_below_the_zero_line(pit_boss: User) -> None:
     """The chart alone: wins go up from the zero line, losses down, empty hours draw nothing."""
-    from tables.console.floor_figures import hourly_chart
+    from tables.console.pit.figures import hourly_chart
     from tables.ratings.selectors import Hour
 
     begins = day_hours(dt.date(2026, 11, 22))
@@ -168,7 +169,7 @@ def test_a_losing_hour_draws_a_red_bar_below_the_zero_line(pit_boss: User) -> No
 
 def test_a_floor_of_charts_shares_its_hour_slots_and_draws_what_each_chart_draws_alone() -> None:
     """The pit draws every table's chart from one set of hour slots; the SVG is the same as alone."""
-    from tables.console.floor_figures import hour_slots, hourly_chart
+    from tables.console.pit.figures import hour_slots, hourly_chart
     from tables.ratings.selectors import Hour
 
     begins = day_hours(dt.date(2026, 11, 22))

@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from tables.models import RoundPlayerStat, RoundStat, Seat
+from tables.models import Seat
 from tables.rake import charge_time_rake
+from tables.ratings.models import RoundPlayerStat, RoundStat
 from tables.ratings.services import rate_round
 from tests.factories import ApiFloor
 

@@ -19,7 +19,7 @@ import pytest
 from django.db import connection, transaction
 from rest_framework.test import APIClient
 
-from tables.models import RoundPlayerStat, RoundStat
+from tables.ratings.models import RoundPlayerStat, RoundStat
 from tables.ratings.services import rate_round
 from tests.factories import ApiFloor, token_for
 

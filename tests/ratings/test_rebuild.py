@@ -23,7 +23,8 @@ from rest_framework.test import APIClient
 from casino.models import Player, Role, User
 from ledger.gaming_day import gaming_day_for
 from ledger.models import Entry
-from tables.models import DealerShift, Round, RoundPlayerStat, RoundStat, RoundStatus, Table
+from tables.models import DealerShift, Round, RoundStatus, Table
+from tables.ratings.models import RoundPlayerStat, RoundStat
 from tables.simulation.night import NightConfig, simulate_night
 from tests.factories import staff, token_for
 

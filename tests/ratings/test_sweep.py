@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tables.models import RoundStat
+from tables.ratings.models import RoundStat
 from tables.ratings.services import rate_unrated_rounds
 from tests.factories import ApiFloor
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tables.models import RoundPlayerStat, RoundStat
+from tables.ratings.models import RoundPlayerStat, RoundStat
 from tables.tasks import rate_round_task
 from tests.factories import ApiFloor
 

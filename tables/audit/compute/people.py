@@ -16,7 +16,8 @@ from django.utils import timezone
 
 from casino.models import Player
 from tables.audit.compute.state import AuditState, add_tables
-from tables.models import MILLI, DealerShift, RoundPlayerStat, RoundStat, RoundStatus, Seat
+from tables.models import DealerShift, RoundStatus, Seat
+from tables.ratings.models import MILLI, RoundPlayerStat, RoundStat
 from tables.ratings.selectors import Span, seconds_covered
 
 

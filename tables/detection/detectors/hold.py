@@ -45,7 +45,8 @@ from tables.detection.stats import bh_discoveries, rounded, tail_at_least, tail_
 from tables.games.cards import rank_of
 from tables.games.faro import TARGETS, target_wins
 from tables.games.registry import engine_for
-from tables.models import MILLI, Round, RoundStat, RoundStatus
+from tables.models import Round, RoundStatus
+from tables.ratings.models import MILLI, RoundStat
 from tables.round_state import context_of, fold
 
 KINDS = ("hold_anomaly",)

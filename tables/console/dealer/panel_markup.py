@@ -101,7 +101,7 @@ def _fill_form(request: HttpRequest, table_id: int, cents: int) -> str:
 
 
 def receipt(request: HttpRequest, flash: Any, table: Any = None) -> SafeString:
-    """The answer to the last tap (``views.Flash``), two lines at most: console.js shows "more" when
+    """The answer to the last tap (``taps.Flash``), two lines at most: console.js shows "more" when
     there is more and fades a success after a few seconds, unless it ``stays``; a refusal stays
     until dismissed. A tray that cannot pay gets the fill that lets play go on (``table``: where it
     is asked)."""

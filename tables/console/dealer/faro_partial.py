@@ -36,10 +36,10 @@ from django.utils.html import escape
 from django_htmx.http import reswap, retarget
 
 from casino.selectors import get_player_balances
-from tables.console import faro as faro_screen
-from tables.console import faro_markup, panel_markup
+from tables.console.dealer import faro as faro_screen
+from tables.console.dealer import faro_markup, panel_markup
+from tables.console.dealer.panel_markup import OOB
 from tables.console.idempotency import new_token
-from tables.console.panel_markup import OOB
 from tables.models import Round, ShoeKind, Table
 
 BET_FORM = "bet-form"  # the forms' ids (games/_faro_*.html): htmx sends the tapped one as HX-Trigger

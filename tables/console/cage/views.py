@@ -2,7 +2,7 @@
 and prints a slip for a buy-in or a cash-out.
 
 It only calls the existing services (``casino.services.buy_in`` / ``cash_out``, the API's, and
-``tables.services`` for fills and credits through ``pit.tray_decision``), each once per form
+``tables.services`` for fills and credits through ``pit.views.tray_decision``), each once per form
 token (``run_tap``): a double tap posts once. Refusals are shown on the same screen, in dollars.
 """
 
@@ -23,8 +23,8 @@ from casino.signed_in import signed_in_get, signed_in_post
 from ledger.models import Transfer
 from tables.console import forms
 from tables.console.access import found, require_screen
-from tables.console.pit import tray_decision
-from tables.console.views import Flash, receipt, render_screen, tap_flash
+from tables.console.pit.views import tray_decision
+from tables.console.taps import Flash, receipt, render_screen, tap_flash
 from tables.selectors import list_pending_tray_requests
 
 CAGE_KINDS = {"buy_in": "Buy-in", "cash_out": "Cash-out"}

@@ -10,7 +10,7 @@ floor afresh and shares that one.
 
 The per-person parts of each card's forms (the CSRF token and the one-time form tokens) are slots
 in the shared copy, filled for each answer; the fills, credits, corrections and alerts waiting
-for the pit are read fresh for every answer (``tables.console.pit``).
+for the pit are read fresh for every answer (``tables.console.pit.views``).
 
 A poll that is served a copy older than ``settings.PIT_FLOOR_REFRESH_SECONDS`` (2.5 s) asks a
 Celery worker to render the next one (one request in flight per role's forms), so screens that
@@ -48,18 +48,18 @@ from django.utils.text import capfirst
 from casino.money import format_dollars, format_dollars_input
 from casino.selectors import staff_name
 from casino.task_sending import send_task
-from tables.console.floor_figures import TableFigures, floor_figures
-from tables.console.games import GAME_TITLES
+from tables.console.dealer.games import GAME_TITLES
+from tables.console.dealer.panel_markup import csrf_token
 from tables.console.idempotency import new_token
-from tables.console.panel_markup import csrf_token
 from tables.console.paths import per_table
-from tables.console.pit_markup import CSRF_SLOT, TOKEN_SLOT, card_html, grid_html, relief_options
+from tables.console.pit.figures import TableFigures, floor_figures
+from tables.console.pit.markup import CSRF_SLOT, TOKEN_SLOT, card_html, grid_html, relief_options
 from tables.console.selectors import FloorRow, floor_rows
 from tables.models import DealerShift, Round
 from tables.selectors import list_relief_dealers, recent_dealer_shifts
 
 FLOOR_FRESH_SECONDS = 5.0  # one poll interval of a pit screen
-# By name: the task (tables.console.tasks) imports this module.
+# By name: the task (tables.console.pit.tasks) imports this module.
 REFRESH_TASK = "tables.console.tasks.refresh_pit_floor_task"
 
 

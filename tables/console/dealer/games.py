@@ -21,8 +21,8 @@ from django.http import QueryDict
 
 from casino.errors import ValidationFailed
 from casino.money import format_dollars, parse_dollars
-from tables.console.cards import card_label, cards_label, picker_rows
-from tables.console.keying import HandSlot, SlotView, hand_slots, hands_payload, keying_screen
+from tables.console.dealer.cards import card_label, cards_label, picker_rows
+from tables.console.dealer.keying import HandSlot, SlotView, hand_slots, hands_payload, keying_screen
 from tables.games.base import without_hints
 from tables.games.cards import FARMER_DECK, FULL_DECK, hand_points
 from tables.games.registry import engine_for

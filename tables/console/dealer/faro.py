@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tables.console.cards import picker_rows
-from tables.console.games import player_words
+from tables.console.dealer.cards import picker_rows
+from tables.console.dealer.games import player_words
 from tables.games.cards import RANKS
 from tables.games.faro import DEFAULT_RULES
 from tables.games.faro_layout import BOTTOM_ROW, SEVEN, TOP_ROW

@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from tables.console import cage
-from tables.console.pit_urls import verdict_paths
+from tables.console.cage import views as cage
+from tables.console.pit.urls import verdict_paths
 
 app_name = "cage"
 

@@ -16,7 +16,7 @@ from typing import Any
 from django.http import QueryDict
 
 from casino.errors import ValidationFailed
-from tables.console.cards import card_label, card_name, deck_by_suit
+from tables.console.dealer.cards import card_label, card_name, deck_by_suit
 from tables.games.cards import FULL_DECK
 
 WIDOW = "widow"

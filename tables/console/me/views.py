@@ -26,8 +26,8 @@ from casino.selectors import get_player_balance, list_player_transactions
 from casino.signed_in import NotAllowed, signed_in_get
 from ledger.models import Transfer
 from tables.console.access import found
-from tables.console.cage import CAGE_KINDS
-from tables.console.games import GAME_TITLES
+from tables.console.cage.views import CAGE_KINDS
+from tables.console.dealer.games import GAME_TITLES
 from tables.models import Round, Table
 from tables.ratings.selectors import list_sittings, sitting_row
 

@@ -9,22 +9,20 @@ logged with ``log_refused_action`` as the API does.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import wraps
 from typing import Any
 
-from django.contrib.auth.views import LoginView, LogoutView
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 
 from casino.errors import DomainError
-from casino.models import Player, Role
+from casino.models import Player
 from casino.money import format_dollars
-from casino.permissions import SCREENS, actor_of, home_screen, may, role_home
+from casino.permissions import actor_of, home_screen, may
 from casino.selectors import (
     Balance,
     get_balances_with,
@@ -35,16 +33,17 @@ from casino.selectors import (
     search_players,
 )
 from casino.signed_in import NotAllowed, signed_in_get, signed_in_post
-from ledger.errors import InsufficientFunds, LedgerError
+from ledger.errors import InsufficientFunds
 from tables import services
 from tables.accounts import WALLET_PREFIX
-from tables.console import faro as faro_screen
-from tables.console import faro_markup, faro_partial, forms
+from tables.console import forms
 from tables.console.access import dealer_table, found
-from tables.console.cards import card_label
-from tables.console.corrections import describe_action, last_action_words
-from tables.console.drawings import drawing_context, template_for
-from tables.console.games import (
+from tables.console.dealer import faro as faro_screen
+from tables.console.dealer import faro_markup, faro_partial
+from tables.console.dealer.cards import card_label
+from tables.console.dealer.corrections import describe_action, last_action_words
+from tables.console.dealer.drawings import drawing_context, template_for
+from tables.console.dealer.games import (
     GAME_TITLES,
     KEYED_DEAL,
     Offer,
@@ -58,11 +57,13 @@ from tables.console.games import (
     player_words,
     round_offers,
 )
+from tables.console.dealer.keying import input_name, keying_screen
+from tables.console.dealer.moves import describe_settlements
+from tables.console.dealer.opening import open_form, plan_lines, shortfall_words, tray_shortfall
 from tables.console.idempotency import Outcome, run_tap
-from tables.console.keying import input_name, keying_screen
-from tables.console.moves import describe_settlements
-from tables.console.opening import open_form, plan_lines, shortfall_words, tray_shortfall
+from tables.console.limits import change_limits_work
 from tables.console.selectors import tonights_last_deal
+from tables.console.taps import SERVICE_ERRORS, Flash, receipt, render_screen
 from tables.corrections import in_closed_day, request_correction
 from tables.games.cards import RANKS
 from tables.games.errors import IllegalAction
@@ -87,79 +88,15 @@ from tables.selectors import (
 )
 from tables.services import OpeningPlan
 
-SERVICE_ERRORS = (DomainError, LedgerError, IllegalAction)
 NO_SUCH_DEAL = "No such deal at this table."
 FARO_ACTIONS = ("bet", "remove_bet", "soda", "turn", "last_turn", "call_turn")
-
-
-@dataclass(frozen=True, slots=True)
-class Flash:
-    """The answer to the last tap, shown where it was made: what moved, or why nothing did."""
-
-    ok: bool
-    headline: str
-    lines: tuple[str, ...] = ()
-    form: str = ""
-    replayed: bool = False
-    fill_cents: int = 0  # a tray short for a payout: the fill to offer (tables.console.opening)
-    stays: bool = False  # a success that says something to act on: it does not fade
-
-    @classmethod
-    def done(cls, outcome: Outcome, form: str) -> Flash:
-        """A tap that went through (``outcome`` from ``run_tap``: its receipt, and whether replayed)."""
-        return cls(
-            ok=True,
-            headline=outcome.result["headline"],
-            lines=tuple(outcome.result.get("lines", [])),
-            form=form,
-            replayed=outcome.replayed,
-            stays=bool(outcome.result.get("stays")),
-        )
-
-    @classmethod
-    def refused(
-        cls, error: DomainError | LedgerError | IllegalAction, form: str, headline: str = ""
-    ) -> Flash:
-        return cls(ok=False, headline=headline or error.message, form=form)
 
 
 # What the dealer had chosen in a refused form, so they fix one thing instead of starting over.
 type Sticky = dict[str, Any]
 
 
-# --------------------------------------------------------------------------- sign in and home
-
-
-class ConsoleLoginView(LoginView):
-    template_name = "console/login.html"
-    redirect_authenticated_user = True
-
-    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
-        return {**super().get_context_data(**kwargs), "role_homes": role_homes()}
-
-    def get_default_redirect_url(self) -> str:
-        return reverse("console:home")
-
-
-def role_homes() -> list[tuple[str, str]]:
-    """Who lands where after signing in ("pit bosses and admins", "Floor"), in the nav's order, read
-    from the one table of homes (``casino.permissions.role_home``) so the sign-in page cannot
-    promise a screen that sign-in does not open."""
-    homes = []
-    for screen in SCREENS.values():
-        roles = [_plural(role.label) for role in Role if role_home(role) is screen]
-        if roles:
-            homes.append((" and ".join(roles), screen.label))
-    return homes
-
-
-def _plural(role: str) -> str:
-    """A role's name for many of them: "Pit boss" → "pit bosses"."""
-    return f"{role.lower()}{'es' if role.endswith('s') else 's'}"
-
-
-class ConsoleLogoutView(LogoutView):
-    next_page = "console:login"
+# --------------------------------------------------------------------------- the dealer's home
 
 
 @signed_in_get
@@ -338,14 +275,6 @@ def render_table(request: HttpRequest, table_id: int, *, status: int = 200, **sc
     return render_screen(request, "console/_screen.html", "console/table.html", context, status=status)
 
 
-def render_screen(
-    request: HttpRequest, partial: str, whole: str, context: dict[str, Any], *, status: int = 200
-) -> HttpResponse:
-    """A screen drawn with ``partial`` for htmx (a tap's answer in place, a poll) or ``whole``."""
-    template = partial if request.htmx else whole  # type: ignore[attr-defined]
-    return render(request, template, context, status=status)
-
-
 @signed_in_get
 def table_screen(request: HttpRequest, table_id: int) -> HttpResponse:
     return render_table(request, table_id)
@@ -408,18 +337,6 @@ def perform_tap(
     return render_table(request, table_id, flash=Flash.done(outcome, form))
 
 
-def tap_flash(
-    request: HttpRequest, form: str, work: Callable[[], dict[str, Any]]
-) -> tuple[Flash, dict[str, Any], int]:
-    """Run ``work`` once per form token for a screen that shows any outcome in its flash (the
-    pit's, the cage's): the flash, the receipt (empty when refused) and the answer's status."""
-    try:
-        outcome = run_tap(request, work)
-    except SERVICE_ERRORS as error:
-        return Flash.refused(error, form), {}, int(getattr(error, "status", 400))
-    return Flash.done(outcome, form), outcome.result, 200
-
-
 def after_round_action(
     request: HttpRequest,
     table: Table,
@@ -438,10 +355,6 @@ def after_round_action(
         screen = table_context(request, table.pk, flash=flash, table=table, saved=saved, chips=chips)
         return in_part(request, screen)
     return render_table(request, table.pk, flash=flash, table=table, saved=saved, chips=chips)
-
-
-def receipt(headline: str, *lines: str, **extra: Any) -> dict[str, Any]:
-    return {"headline": headline, "lines": list(lines), **extra}
 
 
 def table_tap(form: str) -> Callable[[Callable[..., dict[str, Any]]], Callable[..., HttpResponse]]:
@@ -566,16 +479,6 @@ def tray_request(request: HttpRequest, table_id: int, kind: str) -> dict[str, An
         f"{kind.title()} of {format_dollars(made.amount)} requested ({where}).",
         "Nothing moves until a pit boss or cashier approves it in the pit view.",
     )
-
-
-def change_limits_work(request: HttpRequest, table_id: int) -> dict[str, Any]:
-    """The limit change, the console's tap (``change_limits``) and the pit view's (``pit.limits``)."""
-    asked = forms.checked(forms.LimitsForm(request.POST)).cleaned_data
-    table = services.change_limits(
-        actor=actor_of(request), table_id=table_id, min_bet=asked["min_bet"], max_bet=asked["max_bet"]
-    )
-    limits = f"{format_dollars(table.min_bet)} \u2013 {format_dollars(table.max_bet)}"
-    return receipt(f"Limits at {table.name} are now {limits}.", "Bets already on the layout keep their size.")
 
 
 change_limits = table_tap("limits")(change_limits_work)

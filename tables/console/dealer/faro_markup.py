@@ -5,7 +5,7 @@ casekeeper's 52 beads, the bets, the card picker) were most of a tap's CPU (issu
 microsecond a variable in Python against tens in a template loop. Then the panels a dealing tap
 sends back (the bet form with its chips, the dealing panel, the bets) were most of what was left
 of a turn's answer, so they are written here too, whole. Each function writes the markup its
-template wrote, from the drawing data of ``tables.console.faro``; every text is escaped
+template wrote, from the drawing data of ``tables.console.dealer.faro``; every text is escaped
 (``html.escape``, as Django's ``escape`` does), numbers are written as they are; the whitespace
 is the former templates', so the screen is the same byte for byte. The whole screen (through
 ``console_tags``) and a tap's partial answer (``faro_partial``) use the same functions.
@@ -23,9 +23,9 @@ from django.utils.html import json_script
 from django.utils.safestring import SafeString, mark_safe
 
 from casino.money import format_dollars
-from tables.console.cards import card_label, card_name, shown_card, shown_suit, suit_class
-from tables.console.panel_markup import OOB as _OOB
-from tables.console.panel_markup import csrf_input, inline_error, token_input
+from tables.console.dealer.cards import card_label, card_name, shown_card, shown_suit, suit_class
+from tables.console.dealer.panel_markup import OOB as _OOB
+from tables.console.dealer.panel_markup import csrf_input, inline_error, token_input
 from tables.console.paths import path_to
 
 

@@ -3,7 +3,7 @@
 from django.urls import URLPattern, path
 
 from casino.signed_in import View
-from tables.console import pit
+from tables.console.pit import views as pit
 
 app_name = "pit"
 

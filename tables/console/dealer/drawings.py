@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tables.console.cards import RANK_NAMES, SUIT_NAMES
-from tables.console.games import player_words
+from tables.console.dealer.cards import RANK_NAMES, SUIT_NAMES
+from tables.console.dealer.games import player_words
 from tables.games import newmarket
 from tables.games.cards import RANKS, SUITS
 from tables.games.registry import engine_for

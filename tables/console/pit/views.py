@@ -4,7 +4,7 @@ detection's open alerts. What waits for the pit shows as counts that open their 
 table cards come first.
 
 Each table's card carries tonight's hourly win/hold chart, its dealer's pace and its occupancy
-(``tables.console.floor_figures``, from the ratings rows), refreshed with the same partial.
+(``tables.console.pit.figures``, from the ratings rows), refreshed with the same partial.
 
 Approvals, limit changes, dealer swaps, corrections and alert resolutions go through the same
 services as the API's (``tables.services``, ``tables.corrections``, ``tables.detection.services``),
@@ -29,14 +29,16 @@ from casino.signed_in import signed_in_get, signed_in_post
 from tables import services
 from tables.console import forms
 from tables.console.access import found, require_pit, require_screen
-from tables.console.corrections import pending_rows
-from tables.console.pit_floor import CardForms, floor_cards
-from tables.console.views import Flash, change_limits_work, receipt, render_screen, tap_flash
+from tables.console.dealer.corrections import pending_rows
+from tables.console.limits import change_limits_work
+from tables.console.pit.floor import CardForms, floor_cards
+from tables.console.taps import Flash, receipt, render_screen, tap_flash
 from tables.corrections import approve_correction, refuse_correction
+from tables.detection.models import Alert
 from tables.detection.selectors import count_open_alerts, list_open_alerts
 from tables.detection.services import resolve_alert as resolve_alert_service
 from tables.detection.words import evidence_brief
-from tables.models import Alert, Correction, RoundStatus, Table, TrayRequest
+from tables.models import Correction, RoundStatus, Table, TrayRequest
 from tables.selectors import list_pending_tray_requests, tables_named
 
 ALERTS_SHOWN = 20

@@ -3,7 +3,7 @@
 Placing 200 cards' fifty-odd variables, tags and filters each through the template engine was
 about a third of a floor's render (``bench/run-pit`` measures it). Every text is escaped
 (``html.escape``, as Django's ``escape`` does); numbers are written as they are; the chart and the
-slots are markup already. ``tables.console.pit_floor`` shares what this writes.
+slots are markup already. ``tables.console.pit.floor`` shares what this writes.
 
 A card is a glance (name, status, game, dealer, players, tray, win, the live deal) small enough
 for twelve to fit a tablet's screen (issue 44), and a disclosure ("More") with the rest: limits,
@@ -18,7 +18,7 @@ from typing import Any
 
 from django.utils.safestring import mark_safe
 
-from tables.console.floor_figures import TableFigures
+from tables.console.pit.figures import TableFigures
 
 # Markup no escaped text can contain (``<`` is escaped): the slots are the cards' own, filled for
 # each answer with its CSRF token and one-time token prefix.

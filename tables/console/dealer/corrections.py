@@ -2,7 +2,7 @@
 
 The services are ``tables.corrections``; this module only phrases things for people (card
 names, player names, dollars). The dealer's form posts to ``views.ask_correction``, the pit's
-buttons to ``pit.decide_correction``.
+buttons to ``pit.views.decide_correction``.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 from casino.money import format_dollars
 from casino.selectors import player_names
 from tables import corrections as service
-from tables.console.cards import card_label, cards_label
-from tables.console.faro import TARGET_LABELS
+from tables.console.dealer.cards import card_label, cards_label
+from tables.console.dealer.faro import TARGET_LABELS
 from tables.models import Correction, Round, RoundAction, RoundStatus
 
 

@@ -1,0 +1,1 @@
+"""A player's own page: balance, history and ratings."""

@@ -1,0 +1,65 @@
+"""The detectors' findings, kept as alerts until a pit boss resolves them, in the ``tables`` app."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class AlertSeverity(models.TextChoices):
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+
+
+class AlertStatus(models.TextChoices):
+    OPEN = "open"
+    RESOLVED = "resolved"
+
+
+class Alert(models.Model):
+    """A detector's finding (tables.detection), kept until a pit boss resolves it with a note.
+
+    ``dedup_key`` names the finding (kind, gaming day, subject): detecting it again updates
+    the evidence of the same row instead of adding one, so the detectors can rerun freely.
+    """
+
+    kind = models.CharField(max_length=40, db_index=True)
+    detector = models.CharField(max_length=30)
+    severity = models.CharField(max_length=8, choices=AlertSeverity.choices)
+    table = models.ForeignKey(
+        "tables.Table", null=True, blank=True, on_delete=models.PROTECT, related_name="alerts"
+    )
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    player = models.ForeignKey(
+        "casino.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    gaming_day = models.DateField(db_index=True)
+    summary = models.CharField(max_length=300)
+    evidence = models.JSONField(default=dict)
+    status = models.CharField(max_length=10, choices=AlertStatus.choices, default=AlertStatus.OPEN)
+    at = models.DateTimeField(auto_now_add=True, help_text="first detected")
+    updated_at = models.DateTimeField(auto_now=True, help_text="last detected or resolved")
+    detections = models.PositiveIntegerField(default=1, help_text="how many runs found it")
+    dedup_key = models.CharField(max_length=200, unique=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    note = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status="open", resolved_at__isnull=True, resolved_by__isnull=True)
+                | Q(status="resolved", resolved_at__isnull=False, resolved_by__isnull=False),
+                name="tables_alert_resolved_with_who_and_when",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "-id"], name="tables_alert_status")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} ({self.severity}) {self.dedup_key}"
