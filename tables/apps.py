@@ -2,9 +2,15 @@ from importlib import import_module
 
 from django.apps import AppConfig
 
-# Packages whose models belong to this app (label "tables") but live beside the code that uses
-# them. Loaded with the app's own models, so tables.models need not import the packages above it.
-MODEL_MODULES = ("tables.slips.models",)
+# Models of this app (label "tables", same database tables) declared in the packages whose code
+# writes them. Django loads them with tables.models, so tables.models imports none of them and the
+# import contracts need no exception for a model registry.
+MODEL_MODULES = (
+    "tables.audit.models",
+    "tables.detection.models",
+    "tables.ratings.models",
+    "tables.slips.models",
+)
 
 
 class TablesConfig(AppConfig):

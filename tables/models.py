@@ -429,11 +429,3 @@ class DealerShift(models.Model):
 
     def __str__(self) -> str:
         return f"{self.dealer_id} at {self.table_id} from {self.started_at}"
-
-
-# The audit's, the ratings' and the detectors' rows are declared beside the code that writes them;
-# importing them here is what has Django load them into this app (label ``tables``, same tables).
-# Nothing is re-exported: import them from their packages.
-from tables.audit import models as _audit_models  # noqa: E402, F401
-from tables.detection import models as _detection_models  # noqa: E402, F401
-from tables.ratings import models as _ratings_models  # noqa: E402, F401
