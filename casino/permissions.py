@@ -116,6 +116,11 @@ FLOOR_POLICY: dict[str, Rule] = {
         frozenset({Role.PIT_BOSS, Role.CASHIER}),
         "Only a pit boss or a cashier may approve or refuse a fill or a credit.",
     ),
+    # A shift-change or spot count of an open table's tray (API.md "Chips, counts and slips").
+    "table.count": Rule(
+        frozenset({ASSIGNED_DEALER, Role.PIT_BOSS}),
+        "Only the dealer assigned to this table or a pit boss may count its tray.",
+    ),
     "round.deal": Rule(
         frozenset({ASSIGNED_DEALER}), "Only the dealer assigned to this table may run its rounds."
     ),

@@ -17,6 +17,7 @@ urlpatterns = [
     path("pit/", include("tables.console.pit.urls")),
     path("cage/", include("tables.console.cage.urls")),
     path("audit/", include("tables.audit.urls")),
+    path("slips/", include("tables.slips.urls")),
     path("", RedirectView.as_view(url="/console/", permanent=False)),
 ]
 

@@ -19,7 +19,7 @@ from casino.integrity import unique_or_conflict
 from casino.models import Player, Role, User
 from casino.money import format_dollars
 from casino.permissions import require, require_second_person
-from ledger.models import Account, AccountKind, AccountPurpose, Entry
+from ledger.models import Account, AccountKind, AccountPurpose, Entry, Transfer
 from ledger.services import Leg, open_account, post_transfer
 from tables import sql
 from tables.accounts import CAGE, OVER_SHORT, RAKE, layout_code, open_over_short, tray_code
@@ -43,6 +43,9 @@ from tables.models import (
 )
 from tables.pots import split_unwon_pots
 from tables.selectors import approved_total, get_live_round, get_open_session, last_closing_count
+from tables.slips.chips import count_amount, parse_count
+from tables.slips.counts import write_count_slip
+from tables.slips.models import SlipKind
 
 MAX_SEATS = 12
 DROP_KINDS = ("bet", "ante")
@@ -181,24 +184,56 @@ def assign_dealer(*, actor: User, table_id: int, dealer_id: Any) -> Table:
     return table
 
 
-def _adjust_tray_to_count(*, table: Table, count: int, key: str, stage: str) -> int:
-    """Post the difference between a count and the ledger to over/short; returns the variance."""
-    variance = count - table.tray.balance
-    if variance:
-        open_over_short()
-        leg = (
-            Leg(debit=OVER_SHORT, credit=table.tray.code, amount=variance)
-            if variance > 0
-            else Leg(debit=table.tray.code, credit=OVER_SHORT, amount=-variance)
+def _adjust_tray_to_count(
+    *, table: Table, count: int, expected: int, key: str, stage: str
+) -> tuple[int, Transfer | None]:
+    """Post the difference between a count and the ledger's tray (``expected``, as its slip says)
+    to over/short; returns the variance and the adjustment's transfer (None: the count matched)."""
+    variance = count - expected
+    if not variance:
+        return 0, None
+    open_over_short()
+    leg = (
+        Leg(debit=OVER_SHORT, credit=table.tray.code, amount=variance)
+        if variance > 0
+        else Leg(debit=table.tray.code, credit=OVER_SHORT, amount=-variance)
+    )
+    transfer = post_transfer(
+        key=key,
+        kind="count_variance",
+        legs=[leg],
+        memo=f"{stage} count variance at {table.name}",
+        meta={"table": table.pk, "stage": stage},
+    )
+    return variance, transfer
+
+
+@dataclass(frozen=True, slots=True)
+class TrayCount:
+    """A tray's count as the dealer gave it: by denomination (``pieces``), or in cents only
+    (``pieces`` None, the older form API.md still accepts)."""
+
+    amount: int
+    pieces: dict[str, int] | None
+
+
+def read_tray_count(*, stage: str, inventory: Any, count: Any) -> TrayCount:
+    """``{<stage>_count}`` (pieces by chip value) or ``{<stage>_inventory}`` (cents): one of them."""
+    count_field, inventory_field = f"{stage}_count", f"{stage}_inventory"
+    if count is not None and inventory is not None:
+        raise ValidationFailed(
+            f"Give the {stage} count by chip ({count_field}) or in cents ({inventory_field}), not both.",
+            fields={count_field: "one of the two", inventory_field: "one of the two"},
         )
-        post_transfer(
-            key=key,
-            kind="count_variance",
-            legs=[leg],
-            memo=f"{stage} count variance at {table.name}",
-            meta={"table": table.pk, "stage": stage},
+    if count is not None:
+        pieces = parse_count(count, field=count_field)
+        return TrayCount(count_amount(pieces), pieces)
+    if inventory is None:
+        raise ValidationFailed(
+            f"Give the {stage} count: {count_field} (pieces by chip value) or {inventory_field} (cents).",
+            fields={count_field: "required"},
         )
-    return variance
+    return TrayCount(check_cents(inventory, field=inventory_field, allow_zero=True), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,19 +261,34 @@ def opening_plan(*, table: Table, count: int) -> OpeningPlan:
 
 
 @transaction.atomic
-def open_table(*, actor: User, table_id: int, opening_inventory: Any) -> TableSession:
-    """Open with the counted tray. A table's first opening issues its bankroll from the cage."""
+def open_table(
+    *, actor: User, table_id: int, opening_inventory: Any = None, opening_count: Any = None
+) -> TableSession:
+    """Open with the counted tray, by chip or in cents, and write its opener slip. A table's
+    first opening issues its bankroll from the cage."""
     table = lock_table(table_id=table_id)
     require(actor, "table.open_close", table=table)
-    count = check_cents(opening_inventory, field="opening_inventory", allow_zero=True)
+    counted = read_tray_count(stage="opening", inventory=opening_inventory, count=opening_count)
+    count = counted.amount
     if table.status == TableStatus.OPEN:
         raise Conflict(f"{table.name} is already open.", code="table_open")
     plan = opening_plan(table=table, count=count)
     session = TableSession.objects.create(
         table=table, opened_by=actor, opening_inventory=count, opening_ledger=plan.ledger
     )
+    # The slip expects the tray as the ledger holds it once a first opening's bankroll is in:
+    # its variance is the one posted to over/short below.
+    opener = write_count_slip(
+        kind=SlipKind.OPENER,
+        actor=actor,
+        table=table,
+        session=session,
+        amount=count,
+        count=counted.pieces,
+        expected=plan.ledger + plan.issue,
+    )
     if plan.issue:
-        post_transfer(
+        opener.receipt_transfer = post_transfer(
             key=f"table_issue:{session.pk}",
             kind="table_issue",
             legs=[Leg(debit=CAGE, credit=table.tray.code, amount=plan.issue)],
@@ -246,9 +296,15 @@ def open_table(*, actor: User, table_id: int, opening_inventory: Any) -> TableSe
             meta={"table": table.pk, "session": session.pk},
         )
         table.tray.refresh_from_db()
-    session.opening_variance = _adjust_tray_to_count(
-        table=table, count=count, key=f"opening_variance:{session.pk}", stage="opening"
+    session.opening_variance, opener.issue_transfer = _adjust_tray_to_count(
+        table=table,
+        count=count,
+        expected=plan.ledger + plan.issue,
+        key=f"opening_variance:{session.pk}",
+        stage="opening",
     )
+    if opener.issue_transfer is not None or opener.receipt_transfer is not None:
+        opener.save(update_fields=["issue_transfer", "receipt_transfer"])
     session.save(update_fields=["opening_variance"])
     table.status = TableStatus.OPEN
     table.save(update_fields=["status"])
@@ -283,23 +339,41 @@ def session_rake(*, table: Table, since: Any) -> int:
 
 
 @transaction.atomic
-def close_table(*, actor: User, table_id: int, closing_inventory: Any) -> TableSession:
-    """Close with the count; the summary gives drop, fills, credits, win and the variance."""
+def close_table(
+    *, actor: User, table_id: int, closing_inventory: Any = None, closing_count: Any = None
+) -> TableSession:
+    """Close with the count, by chip or in cents, and write its closer slip; the summary gives
+    drop, fills, credits, win and the variance."""
     table = lock_table(table_id=table_id)
     require(actor, "table.open_close", table=table)
-    count = check_cents(closing_inventory, field="closing_inventory", allow_zero=True)
+    counted = read_tray_count(stage="closing", inventory=closing_inventory, count=closing_count)
+    count = counted.amount
     session = get_open_session(table)
     if table.status != TableStatus.OPEN or session is None:
         raise Conflict(f"{table.name} is not open.", code="table_closed")
     if get_live_round(table) is not None:
         raise Conflict("Finish or void the live round before closing the table.", code="round_live")
-    session.pot_splits = split_unwon_pots(table=table, actor=actor, session=session)
+    # The closer's number is taken before any ledger account is locked (tables.locks' order);
+    # the unwon pots split below go to the players' wallets, so the tray it expects stands.
     table.tray.refresh_from_db()
-    session.closing_ledger = table.tray.balance
-    session.closing_inventory = count
-    session.closing_variance = _adjust_tray_to_count(
-        table=table, count=count, key=f"closing_variance:{session.pk}", stage="closing"
+    expected = table.tray.balance
+    closer = write_count_slip(
+        kind=SlipKind.CLOSER,
+        actor=actor,
+        table=table,
+        session=session,
+        amount=count,
+        count=counted.pieces,
+        expected=expected,
     )
+    session.pot_splits = split_unwon_pots(table=table, actor=actor, session=session)
+    session.closing_ledger = expected
+    session.closing_inventory = count
+    session.closing_variance, closer.issue_transfer = _adjust_tray_to_count(
+        table=table, count=count, expected=expected, key=f"closing_variance:{session.pk}", stage="closing"
+    )
+    if closer.issue_transfer is not None:
+        closer.save(update_fields=["issue_transfer"])
     session.fills = approved_total(table.pk, TrayRequestKind.FILL, session.opened_at)
     session.credits = approved_total(table.pk, TrayRequestKind.CREDIT, session.opened_at)
     session.drop = session_drop(table=table, since=session.opened_at)

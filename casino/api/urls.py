@@ -121,4 +121,7 @@ urlpatterns += [
     path("slips/series", slips.SlipSeriesApi.as_view(), name="slip-series"),
     path("slips/<id:slip_id>", slips.SlipDetailApi.as_view(), name="slip-detail"),
     path("slips/<id:slip_id>/sign", slips.SlipSignApi.as_view(), name="slip-sign"),
+    path("slips/<id:slip_id>/void", slips.SlipVoidApi.as_view(), name="slip-void"),
+    path("slips/<id:slip_id>/pdf", slips.SlipPdfApi.as_view(), name="slip-pdf"),
+    path("tables/<id:table_id>/counts", slips.TableCountApi.as_view(), name="table-counts"),
 ]

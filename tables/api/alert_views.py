@@ -15,7 +15,7 @@ from casino.api.schema import errors
 from casino.models import Role
 from casino.permissions import actor_of, require_role
 from tables.api.filters import AlertFilter
-from tables.detection.detectors import DETECTOR_OF_KIND
+from tables.detection.kinds import ALERT_KINDS
 from tables.detection.models import Alert, AlertSeverity, AlertStatus
 from tables.detection.selectors import list_alerts
 from tables.detection.services import NOTE_MAX, resolve_alert
@@ -25,7 +25,7 @@ class AlertOutputSerializer(serializers.ModelSerializer[Alert]):
     table = serializers.IntegerField(source="table_id", allow_null=True)
     player = serializers.IntegerField(source="player_id", allow_null=True)
     dealer = serializers.IntegerField(source="dealer_id", allow_null=True, help_text="staff id")
-    kind = serializers.ChoiceField(choices=sorted(DETECTOR_OF_KIND))
+    kind = serializers.ChoiceField(choices=ALERT_KINDS)
     severity = serializers.ChoiceField(choices=AlertSeverity.choices)
     status = serializers.ChoiceField(choices=AlertStatus.choices)
     evidence = serializers.DictField(help_text="the numbers, rounds and transfers behind the alert")

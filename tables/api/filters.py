@@ -8,7 +8,7 @@ import django_filters
 from django.db.models import Q, QuerySet
 
 from casino.api.filters import GamingDayFilter, IdFilter, MomentFilter
-from tables.detection.detectors import DETECTOR_OF_KIND
+from tables.detection.kinds import ALERT_KINDS
 from tables.detection.models import Alert, AlertStatus
 from tables.models import Seat
 
@@ -16,7 +16,7 @@ from tables.models import Seat
 class AlertFilter(django_filters.FilterSet):
     status = django_filters.ChoiceFilter(choices=AlertStatus.choices, help_text="open or resolved")
     kind = django_filters.ChoiceFilter(
-        choices=[(kind, kind) for kind in sorted(DETECTOR_OF_KIND)], help_text="one alert kind"
+        choices=[(kind, kind) for kind in ALERT_KINDS], help_text="one alert kind"
     )
     day = GamingDayFilter(
         field_name="gaming_day", query_name="day", help_text="the gaming day the alert is about"

@@ -1,13 +1,19 @@
-"""Chips, counts and slips (API.md 2026-12): the chip set, slips, signatures and series."""
+"""Chips, counts and slips (API.md 2026-12): the chip set, counts, slips, signatures, voids,
+the printable slip and the series."""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from typing import Any
 
 import django_filters
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,13 +25,18 @@ from casino.api.pagination import NewestFirstCursorPagination
 from casino.api.schema import IDEMPOTENCY_HEADER, errors
 from casino.errors import ValidationFailed
 from casino.models import Role
-from casino.permissions import actor_of, require_role, require_staff
+from casino.permissions import actor_of, require, require_role, require_staff
 from casino.selectors import staff_name
 from casino.signatures import confirm_signature
+from tables.api.chip_fields import ChipCountField
+from tables.selectors import access_table
 from tables.slips.chips import chip_set
-from tables.slips.models import Slip, SlipKind, SlipStatus
+from tables.slips.counts import take_count
+from tables.slips.models import CountReason, Slip, SlipKind, SlipStatus
+from tables.slips.printing import render_slip_pdf
 from tables.slips.selectors import account_for_series, get_slip, list_slips
 from tables.slips.services import NOTE_MAX, sign_slip
+from tables.slips.voids import REASON_MAX, check_voider, void_slip
 
 
 class ChipSetApi(APIView):
@@ -113,11 +124,65 @@ class SlipListApi(FilteredListApi, APIView):
         return paginator.get_paginated_response(SlipOutputSerializer(page, many=True).data)
 
 
+class _QueryFormatIsNotARenderer(DefaultContentNegotiation):
+    """Here ``?format=pdf`` asks for the printable slip; everything else is JSON."""
+
+    def select_renderer(
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        renderer = next(iter(renderers))
+        return renderer, str(renderer.media_type)
+
+
+def slip_pdf_response(slip: Slip) -> HttpResponse:
+    response = HttpResponse(render_slip_pdf(slip), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="slip-{slip.number}.pdf"'
+    return response
+
+
+PDF_RESPONSE = OpenApiResponse(OpenApiTypes.BINARY, description="the printable slip")
+
+
 class SlipDetailApi(APIView):
-    @extend_schema(responses={200: SlipOutputSerializer, **errors(401, 403, 404)})
-    def get(self, request: Request, slip_id: int) -> Response:
+    renderer_classes = [JSONRenderer]
+    content_negotiation_class = _QueryFormatIsNotARenderer
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "format",
+                OpenApiTypes.STR,
+                enum=["json", "pdf"],
+                default="json",
+                description="pdf: the printable slip (as GET /api/v1/slips/{id}/pdf)",
+            )
+        ],
+        responses={
+            (200, "application/json"): SlipOutputSerializer,
+            (200, "application/pdf"): PDF_RESPONSE,
+            **errors(400, 401, 403, 404),
+        },
+    )
+    def get(self, request: Request, slip_id: int) -> Response | HttpResponse:
         require_staff(request.user)
-        return Response(SlipOutputSerializer(get_slip(slip_id=slip_id)).data)
+        wanted = request.query_params.get("format", "json")
+        if wanted not in ("json", "pdf"):
+            raise ValidationFailed(
+                "format must be json or pdf.", fields={"format": wanted}, code="bad_format"
+            )
+        slip = get_slip(slip_id=slip_id)
+        if wanted == "pdf":
+            return slip_pdf_response(slip)
+        return Response(SlipOutputSerializer(slip).data)
+
+
+class SlipPdfApi(APIView):
+    @extend_schema(responses={(200, "application/pdf"): PDF_RESPONSE, **errors(401, 403, 404)})
+    def get(self, request: Request, slip_id: int) -> HttpResponse:
+        """The printable slip: number, chips by denomination, the amount in words and figures,
+        the count against the ledger, the signatures and any void."""
+        require_staff(request.user)
+        return slip_pdf_response(get_slip(slip_id=slip_id))
 
 
 class SlipSignApi(APIView):
@@ -143,6 +208,61 @@ class SlipSignApi(APIView):
             confirm_signature(request, user=actor, password=data["password"])
             slip = sign_slip(actor=actor, slip_id=slip_id, note=data["note"])
             return Response(slip_body(slip))
+
+        return run_idempotent(request, handle)
+
+
+class SlipVoidApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        reason = serializers.CharField(max_length=REASON_MAX, help_text="why the slip is void")
+
+        def validate_reason(self, value: str) -> str:
+            if not isinstance(self.initial_data.get("reason"), str):  # DRF would turn 5 into "5"
+                raise serializers.ValidationError("A reason is text.")
+            return value
+
+    @extend_schema(
+        request=InputSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={200: SlipOutputSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, slip_id: int) -> Response:
+        """Void a slip not yet final: the cage voids fills and credits (chips in transit go back
+        where they came from), the pit openers, closers and counts. It keeps its number; a final
+        slip is corrected by a new slip instead (409 ``slip_final``)."""
+        require_staff(request.user)
+        check_voider(actor=actor_of(request), slip=get_slip(slip_id=slip_id))
+
+        def handle() -> Response:
+            data = valid(self.InputSerializer, request.data)
+            slip = void_slip(actor=actor_of(request), slip_id=slip_id, reason=data["reason"])
+            return Response(slip_body(slip))
+
+        return run_idempotent(request, handle)
+
+
+class TableCountApi(APIView):
+    class InputSerializer(serializers.Serializer):
+        count = ChipCountField()
+        reason = serializers.ChoiceField(choices=CountReason.choices)
+
+    @extend_schema(
+        request=InputSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: SlipOutputSerializer, **errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        """A shift-change or spot count of an open table's tray: a count slip with the ledger's
+        tray as ``expected`` and the ``variance``. The table stays open and no chips move."""
+        table = access_table(user=request.user, table_id=table_id)
+        require(request.user, "table.count", table=table)
+
+        def handle() -> Response:
+            data = valid(self.InputSerializer, request.data)
+            slip = take_count(
+                actor=actor_of(request), table_id=table_id, count=data["count"], reason=data["reason"]
+            )
+            return Response(slip_body(slip), status=status.HTTP_201_CREATED)
 
         return run_idempotent(request, handle)
 

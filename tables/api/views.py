@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,8 +19,12 @@ from casino.api.schema import IDEMPOTENCY_HEADER, errors
 from casino.errors import NotFound
 from casino.permissions import actor_of, require
 from tables import services
+from tables.api.chip_fields import ChipCountField
+from tables.api.slip_views import SlipOutputSerializer
 from tables.models import Game, TrayRequest, TrayRequestKind
 from tables.selectors import access_table, get_open_session, list_tables
+from tables.slips.models import SlipKind
+from tables.slips.selectors import session_slip
 
 
 class SeatOutputSerializer(serializers.Serializer):
@@ -156,42 +160,66 @@ class TableAssignApi(APIView):
         return _table_response(request, table_id)
 
 
+class OpenedSessionOutputSerializer(SessionOutputSerializer):
+    opener = serializers.SerializerMethodField(help_text="the opener slip: the count in the tray")
+
+    @extend_schema_field(SlipOutputSerializer)
+    def get_opener(self, session: Any) -> dict[str, Any] | None:
+        slip = session_slip(session_id=session.pk, kind=SlipKind.OPENER)
+        return None if slip is None else dict(SlipOutputSerializer(slip).data)
+
+
+class ClosedSessionOutputSerializer(SessionOutputSerializer):
+    closer = serializers.SerializerMethodField(help_text="the closer slip: the count in the tray")
+
+    @extend_schema_field(SlipOutputSerializer)
+    def get_closer(self, session: Any) -> dict[str, Any] | None:
+        slip = session_slip(session_id=session.pk, kind=SlipKind.CLOSER)
+        return None if slip is None else dict(SlipOutputSerializer(slip).data)
+
+
 class TableOpenApi(APIView):
     class InputSerializer(serializers.Serializer):
-        opening_inventory = CentsField(min_value=0)
+        opening_inventory = CentsField(min_value=0, required=False, help_text="the count in cents")
+        opening_count = ChipCountField(required=False)
 
     @extend_schema(
         request=InputSerializer,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={201: SessionOutputSerializer, **errors(400, 401, 403, 404, 409)},
+        responses={201: OpenedSessionOutputSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, table_id: int) -> Response:
+        """The dealer opens with the tray counted by chip (``opening_count``) or in cents
+        (``opening_inventory``); the opener slip records it against the ledger's tray."""
         _existing_table(request, table_id)
 
         def handle() -> Response:
             data = valid(self.InputSerializer, request.data)
             session = services.open_table(actor=actor_of(request), table_id=table_id, **data)
-            return Response(SessionOutputSerializer(session).data, status=status.HTTP_201_CREATED)
+            return Response(OpenedSessionOutputSerializer(session).data, status=status.HTTP_201_CREATED)
 
         return run_idempotent(request, handle)
 
 
 class TableCloseApi(APIView):
     class InputSerializer(serializers.Serializer):
-        closing_inventory = CentsField(min_value=0)
+        closing_inventory = CentsField(min_value=0, required=False, help_text="the count in cents")
+        closing_count = ChipCountField(required=False)
 
     @extend_schema(
         request=InputSerializer,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={200: SessionOutputSerializer, **errors(400, 401, 403, 404, 409)},
+        responses={200: ClosedSessionOutputSerializer, **errors(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, table_id: int) -> Response:
+        """The dealer closes with the tray counted by chip (``closing_count``) or in cents
+        (``closing_inventory``); the closer slip records it against the ledger's tray."""
         _existing_table(request, table_id)
 
         def handle() -> Response:
             data = valid(self.InputSerializer, request.data)
             session = services.close_table(actor=actor_of(request), table_id=table_id, **data)
-            return Response(SessionOutputSerializer(session).data)
+            return Response(ClosedSessionOutputSerializer(session).data)
 
         return run_idempotent(request, handle)
 

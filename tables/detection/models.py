@@ -1,4 +1,5 @@
-"""The detectors' findings, kept as alerts until a pit boss resolves them, in the ``tables`` app."""
+"""The detectors' findings, and a count's own alert, kept until a pit boss resolves them, in the
+``tables`` app."""
 
 from __future__ import annotations
 
@@ -18,8 +19,18 @@ class AlertStatus(models.TextChoices):
     RESOLVED = "resolved"
 
 
+# Kinds no detector raises: written with a count's slip the moment it is off the ledger's tray
+# (tables.slips.alerts), by size, with their severity; and their evidence keys that hold cents.
+SLIP_ALERT_KINDS: dict[str, str] = {
+    "count_variance": AlertSeverity.MEDIUM,
+    "reportable_variance": AlertSeverity.HIGH,
+}
+SLIP_ALERT_MONEY = frozenset({"counted", "expected", "variance"})
+
+
 class Alert(models.Model):
-    """A detector's finding (tables.detection), kept until a pit boss resolves it with a note.
+    """A detector's finding (tables.detection), or a count's variance (tables.slips.alerts), kept
+    until a pit boss resolves it with a note.
 
     ``dedup_key`` names the finding (kind, gaming day, subject): detecting it again updates
     the evidence of the same row instead of adding one, so the detectors can rerun freely.

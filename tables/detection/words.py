@@ -16,7 +16,7 @@ from typing import Any
 
 from casino.money import format_dollars
 from tables.detection.base import minutes_words, one_in
-from tables.detection.detectors import MONEY_EVIDENCE
+from tables.detection.kinds import MONEY_OF_KIND
 
 GLANCE_FIELDS = 5
 
@@ -106,6 +106,19 @@ GLANCE: dict[str, tuple[tuple[str, str], ...]] = {
         ("cash_out", "cashed out"),
         ("unredeemed", "not cashed out"),
     ),
+    # Written with a count's slip (tables.slips.alerts), not by a detector.
+    "count_variance": (
+        ("slip", "slip"),
+        ("counted", "counted"),
+        ("expected", "ledger"),
+        ("variance", "variance"),
+    ),
+    "reportable_variance": (
+        ("slip", "slip"),
+        ("counted", "counted"),
+        ("expected", "ledger"),
+        ("variance", "variance"),
+    ),
 }
 
 # How a key's value reads when it is not money (money is each detector's ``MONEY``).
@@ -150,7 +163,7 @@ def evidence_brief(kind: str, evidence: Mapping[str, Any]) -> str:
     """The glance of ``kind``'s evidence: "filled $30,000.00 · requested by staff 54 · tray at 50%
     of its opening or more". Figures the alert does not carry are left out; an unknown kind has
     no glance."""
-    money = MONEY_EVIDENCE.get(kind, frozenset())
+    money = MONEY_OF_KIND.get(kind, frozenset())
     parts = [
         _phrase(words, _reads(key, money)(evidence[key]))
         for key, words in GLANCE.get(kind, ())

@@ -13,7 +13,7 @@ from tables.slips.numbers import format_number
 
 def list_slips() -> QuerySet[Slip]:
     """Every slip with its signers, newest first (filtered by the caller)."""
-    return Slip.objects.select_related("requested_by", "voided_by").prefetch_related(
+    return Slip.objects.select_related("table", "requested_by", "voided_by").prefetch_related(
         Prefetch("signatures", queryset=SlipSignature.objects.select_related("user").order_by("id"))
     )
 
@@ -23,6 +23,12 @@ def get_slip(*, slip_id: int) -> Slip:
     if slip is None:
         raise NotFound("No such slip.")
     return slip
+
+
+def session_slip(*, session_id: int, kind: str) -> Slip | None:
+    """A table session's opener or closer (one each, written with the opening and the closing;
+    None for a session opened before slips were kept)."""
+    return list_slips().filter(session_id=session_id, kind=kind).first()
 
 
 @dataclass(frozen=True)

@@ -70,6 +70,9 @@ MATRIX: dict[str, tuple[str, str, str, str, str, str]] = {
     "GET /ledger/trial-balance":               (N, N, N, N, Y, N),
     "GET /alerts":                             (N, Y, N, N, Y, N),
     "POST /alerts/{id}/resolve":               (N, Y, N, N, N, N),
+    "POST /tables/{id}/counts":                (N, Y, A, N, N, N),
+    "POST /slips/{count}/void":                (N, Y, N, N, N, N),
+    "POST /slips/{fill}/void":                 (N, N, N, Y, N, N),
 }  # fmt: skip
 
 ALL_ENDPOINTS = {**ENDPOINTS, **FLOOR_ENDPOINTS}
@@ -77,6 +80,7 @@ CREATED = {
     "POST /staff", "POST /players", "POST /cage/buy-ins", "POST /cage/cash-outs", "POST /tables",
     "POST /tables/{id}/open", "POST /tables/{id}/fills", "POST /tables/{id}/credits",
     "POST /tables/{id}/seats", "POST /tables/{id}/rounds", "POST /rounds/{id}/corrections",
+    "POST /tables/{id}/counts",
 }  # fmt: skip
 ACCEPTED = {"POST /gaming-days/{date}/close"}
 COLUMN = {

@@ -2,7 +2,8 @@
 
 ``build_floor_extras`` adds to a built ``World`` (inside the same rolled-back transaction):
 a Faro table dealt by ``dealer_assigned`` with a live electronic deal, a card-room table whose
-round has settled (so ``verify`` answers), a queued audit report and an open alert.
+round has settled (so ``verify`` answers), a queued audit report, an open alert, and two slips
+waiting for signatures: a spot count of the open table and a fill.
 ``FLOOR_ENDPOINTS`` lists each endpoint with a request that succeeds for an allowed role.
 """
 
@@ -11,6 +12,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from django.db import transaction
+
 from ledger.gaming_day import gaming_day_for
 from tables.audit.models import AuditReport
 from tables.corrections import request_correction
@@ -18,6 +21,9 @@ from tables.detection.models import Alert, AlertSeverity
 from tables.models import Round
 from tables.rounds import apply_round_action, start_round
 from tables.services import seat_player
+from tables.slips.counts import take_count
+from tables.slips.models import SlipKind
+from tables.slips.services import issue_slip
 from tests import factories
 from tests.api.world import Endpoint, World
 from tests.factories import RUN
@@ -32,6 +38,8 @@ class FloorExtras:
     report_day: dt.date
     close_day: dt.date
     alert: Alert
+    count_slip_id: int
+    fill_slip_id: int
 
 
 def build_floor_extras(world: World) -> FloorExtras:
@@ -82,6 +90,11 @@ def build_floor_extras(world: World) -> FloorExtras:
         summary="Hold far from theoretical",
         dedup_key=f"matrix-{RUN}",
     )
+    count = take_count(
+        actor=dealer, table_id=world.open_table.pk, count={"10000": 10}, reason="spot_check"
+    )
+    with transaction.atomic():
+        fill = issue_slip(kind=SlipKind.FILL, requested_by=dealer, table=world.open_table, amount=10_000)
     return FloorExtras(
         live_round=live,
         correction_id=correction.pk,
@@ -90,6 +103,8 @@ def build_floor_extras(world: World) -> FloorExtras:
         report_day=report_day,
         close_day=today - dt.timedelta(days=1),
         alert=alert,
+        count_slip_id=count.pk,
+        fill_slip_id=fill.pk,
     )
 
 
@@ -163,6 +178,24 @@ FLOOR_ENDPOINTS: dict[str, Endpoint] = {
         ),
         Endpoint("GET /ledger/trial-balance", "get", lambda w: "/api/v1/ledger/trial-balance"),
         Endpoint("GET /alerts", "get", lambda w: "/api/v1/alerts"),
+        Endpoint(
+            "POST /tables/{id}/counts",
+            "post",
+            lambda w: f"/api/v1/tables/{w.open_table.pk}/counts",
+            lambda w: {"count": {"2500": 40, "500": 12}, "reason": "spot_check"},
+        ),
+        Endpoint(
+            "POST /slips/{count}/void",
+            "post",
+            lambda w: f"/api/v1/slips/{_x(w).count_slip_id}/void",
+            lambda w: {"reason": "counted the wrong rack"},
+        ),
+        Endpoint(
+            "POST /slips/{fill}/void",
+            "post",
+            lambda w: f"/api/v1/slips/{_x(w).fill_slip_id}/void",
+            lambda w: {"reason": "asked for twice"},
+        ),
         Endpoint(
             "POST /alerts/{id}/resolve",
             "post",

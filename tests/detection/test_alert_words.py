@@ -15,7 +15,8 @@ import pytest
 
 from tables.detection.base import counted, minutes_words, one_in
 from tables.detection.data import RoundResults
-from tables.detection.detectors import DETECTOR_OF_KIND, collusion
+from tables.detection.detectors import collusion
+from tables.detection.kinds import ALERT_KINDS
 from tables.detection.words import GLANCE, evidence_brief
 from tests.detection.conftest import DetectedNight
 from tests.detection.test_chip_flow import A, B, C, D, shuffled, table_of_four
@@ -48,8 +49,8 @@ def test_counts_and_minutes_read_in_words() -> None:
     ]
 
 
-def test_every_kind_a_detector_raises_has_a_glance() -> None:
-    assert set(GLANCE) == set(DETECTOR_OF_KIND)
+def test_every_kind_the_floor_raises_has_a_glance() -> None:
+    assert set(GLANCE) == set(ALERT_KINDS)
 
 
 @pytest.mark.parametrize(
