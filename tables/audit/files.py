@@ -14,9 +14,9 @@ FILE_CACHE_SECONDS = 7 * 24 * 3600
 def _file_key(report: AuditReport, fmt: str) -> str:
     stamp = report.finished_at.timestamp() if report.finished_at else 0
     # v2: CSV cells are spreadsheet-safe; v3: the corrections section; v4: ``…_cents`` headers
-    # and the cash-flow line stopping at the last data. Files cached by an older
-    # renderer are not served.
-    return f"audit-file:v4:{fmt}:{report.pk}:{report.runs}:{stamp:.6f}"
+    # and the cash-flow line stopping at the last data; v5: the slips section. Files cached by
+    # an older renderer are not served.
+    return f"audit-file:v5:{fmt}:{report.pk}:{report.runs}:{stamp:.6f}"
 
 
 def get_report_file(*, report: AuditReport, fmt: str) -> bytes:

@@ -15,6 +15,8 @@ person reads it ("$1,234.50", a loss "−$5.00": ``casino.money.format_dollars``
     checks.csv        integrity checks: checked / failed / passed
     trial_balance.csv one row per account purpose, then a TOTAL row
     corrections.csv   every correction: what it voided, reason, who asked, who decided, reversals
+    slip_series.csv   each series of slips the day used: first, last, issued, void, missing numbers
+    slip_voids.csv, slip_variances.csv (reportable first), slips_in_transit.csv
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ def _cell(value: Any) -> Any:
 # accounts) and ids keep their names.
 MONEY_FIELDS = frozenset({
     "amount", "amount_reversed", "balance", "cash_in", "cash_out", "closer", "counted", "credits",
-    "debits", "fills", "handle", "house_win", "ledger", "ledger_win", "opener", "rake",
+    "debits", "expected", "fills", "handle", "house_win", "ledger", "ledger_win", "opener", "rake",
     "recorded_variance", "result", "theo", "variance", "win",
 })  # fmt: skip
 
@@ -106,11 +108,13 @@ CORRECTION_COLUMNS = (
     "note", "reversals", "amount_reversed",
 )  # fmt: skip
 TABLE_COLUMNS = _table_columns()
+NO_SLIPS: dict[str, list[Any]] = {"series": [], "voids": [], "variances": [], "in_transit": []}
 
 
 def sections(report: Mapping[str, Any]) -> dict[str, bytes]:
     """File name → CSV bytes, in the order the ZIP lists them."""
     summary = {"gaming_day": report["gaming_day"], **report["summary"]}
+    slips = report.get("slips") or NO_SLIPS
     trial = report["trial_balance"]
     total = {
         "purpose": "TOTAL",
@@ -132,6 +136,10 @@ def sections(report: Mapping[str, Any]) -> dict[str, bytes]:
         "checks.csv": _csv(_columns(shape.CheckData), report["checks"]),
         "trial_balance.csv": _csv(_columns(shape.PurposeBalance), [*trial["by_purpose"], total]),
         "corrections.csv": _csv(CORRECTION_COLUMNS, report.get("corrections", [])),
+        "slip_series.csv": _csv(_columns(shape.SlipSeriesData), slips["series"]),
+        "slip_voids.csv": _csv(_columns(shape.SlipVoidData), slips["voids"]),
+        "slip_variances.csv": _csv(_columns(shape.SlipVarianceData), slips["variances"]),
+        "slips_in_transit.csv": _csv(_columns(shape.SlipTransitData), slips["in_transit"]),
     }
 
 

@@ -32,6 +32,7 @@ from typing import (
 
 from tables.audit.models import AuditStatus
 from tables.models import CorrectionStatus
+from tables.slips.models import SlipKind, SlipStatus
 
 SCHEMA_VERSION = 1
 CONFIDENCE_Z = 1.96  # the hold-vs-theoretical band is a 95 % normal interval
@@ -43,6 +44,8 @@ COUNT_STAGES = ("opening", "closing")
 CASH_KINDS = ("buy_in", "cash_out")
 CASH_DIRECTIONS = ("cash_in", "cash_out")
 CORRECTION_STATUSES = tuple(CorrectionStatus.values)
+SLIP_KINDS = tuple(SlipKind.values)
+SLIP_STATUSES = tuple(SlipStatus.values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +226,68 @@ class CorrectionData(TypedDict):
     amount_reversed: Annotated[int, Doc("cents moved back by the reversals")]
 
 
+class SlipSeriesData(TypedDict):
+    """One series (a kind of slip in a calendar year) as the day's slips account for it."""
+
+    kind: Annotated[str, Doc(choices=SLIP_KINDS)]
+    year: int
+    first: Annotated[str | None, Doc("the day's first number in the series")]
+    last: Annotated[str | None, Doc("the day's last number in the series")]
+    issued: Annotated[int, Doc("slips of the day in the series, void ones included")]
+    void: int
+    missing: Annotated[
+        list[str],
+        Doc("numbers after the previous day's last and before the next day's first that no slip carries"),
+    ]
+
+
+class SlipVoidData(TypedDict):
+    number: str
+    kind: Annotated[str, Doc(choices=SLIP_KINDS)]
+    table: int | None
+    table_name: str | None
+    amount: Annotated[int, Doc("cents")]
+    reason: str
+    voided_by: int
+    voided_by_name: str
+    voided_at: Moment
+
+
+class SlipVarianceData(TypedDict):
+    """A count (opener, closer or count slip) off the ledger's tray by more than COUNT_VARIANCE_NOTE."""
+
+    number: str
+    kind: Annotated[str, Doc(choices=SLIP_KINDS)]
+    status: Annotated[str, Doc(choices=SLIP_STATUSES)]
+    table: int | None
+    table_name: str | None
+    counted: Annotated[int, Doc("the slip's amount, cents")]
+    expected: Annotated[int, Doc("the ledger's tray when counted, cents")]
+    variance: Annotated[int, Doc("counted - expected, cents")]
+    reportable: Annotated[bool, Doc("REPORTABLE_VARIANCE or more")]
+
+
+class SlipTransitData(TypedDict):
+    """A fill or credit still in transit (issued, not yet received) when the audit ran."""
+
+    number: str
+    kind: Annotated[str, Doc(choices=SLIP_KINDS)]
+    table: int | None
+    table_name: str | None
+    amount: Annotated[int, Doc("cents")]
+    gaming_day: Annotated[str, Doc(day=True)]
+    at: Annotated[str, Doc("when the slip was written", moment=True)]
+
+
+class SlipsData(TypedDict):
+    """The pit's books for the day: every series accounted for, voids, variances, chips in transit."""
+
+    series: list[SlipSeriesData]
+    voids: list[SlipVoidData]
+    variances: Annotated[list[SlipVarianceData], Doc("reportable first, then the largest")]
+    in_transit: list[SlipTransitData]
+
+
 class SummaryData(TypedDict):
     tables: int
     open_tables: int
@@ -280,6 +345,10 @@ class ReportData(TypedDict):
         ]
     ]
     notes: NotRequired[list[str]]
+    # Absent from reports stored before slips existed.
+    slips: NotRequired[
+        Annotated[SlipsData, Doc("the pit's books: slips by series, voids, variances, in transit")]
+    ]
 
 
 class ProgressData(TypedDict):

@@ -30,6 +30,11 @@ COMPONENTS: dict[Any, str] = {
     shape.TrialBalanceData: "TrialBalance",
     shape.CheckData: "Check",
     shape.CorrectionData: "CorrectionRow",
+    shape.SlipSeriesData: "AuditSlipSeries",
+    shape.SlipVoidData: "AuditSlipVoid",
+    shape.SlipVarianceData: "AuditSlipVariance",
+    shape.SlipTransitData: "AuditSlipInTransit",
+    shape.SlipsData: "AuditSlips",
     shape.SummaryData: "Summary",
     shape.ProgressData: "Progress",
 }

@@ -43,11 +43,14 @@ FINDING_TITLES = {
     "count_variance": "Count variance",
     "ctr_required": "CTR required",
     "opening_variance": "Opening count differs",
+    "reportable_variance": "Reportable count variance",
     "rake_without_table": "Rake with no table",
     "reversal_mismatch": "Reversal does not mirror its transfer",
     "round_live": "Round still live",
     "round_replay_mismatch": "Round does not replay",
     "settlement_ledger_mismatch": "Settlements differ from the ledger",
+    "slip_in_transit": "Slip still in transit",
+    "slip_missing": "Slip number missing",
     "slips_ledger_mismatch": "Slips differ from the ledger",
     "table_open": "Table still open",
     "transfer_not_zero_sum": "Transfer does not sum to zero",
@@ -80,6 +83,15 @@ def account_group(purpose: Any) -> str:
 def finding_title(kind: Any) -> str:
     """A finding's kind as a heading: "Count variance", "CTR required"."""
     return _words(kind, FINDING_TITLES)
+
+
+# A slip's kind as the pit says it (tables.slips).
+SLIP_KINDS = {"opener": "Opener", "closer": "Closer", "count": "Count", "fill": "Fill", "credit": "Credit"}
+
+
+@register.filter
+def slip_kind(kind: Any) -> str:
+    return _words(kind, SLIP_KINDS)
 
 
 @register.filter

@@ -3,7 +3,8 @@
 One module per section: ``tables`` (the count against the ledger), ``people`` (handle, win and
 theo by table, player and dealer, read from the ratings' rows; time at the tables), ``cage``
 (cash, CTR and MTL, cash flow), ``ledger`` (trial balance, zero-sum, stored balances,
-settlements and reversals), ``rounds`` (replay, commitments), ``corrections``; ``assemble``
+settlements and reversals), ``rounds`` (replay, commitments), ``corrections``, ``slips`` (the
+pit's books: series, voids, variances, chips in transit); ``assemble``
 builds the report dict. Each section fills in one ``AuditState``; a section that raises
 becomes a finding and the others still run.
 """
@@ -35,6 +36,7 @@ from tables.audit.compute.ledger import (
 )
 from tables.audit.compute.people import load_people, section_figures, section_time
 from tables.audit.compute.rounds import load_rounds, section_rounds
+from tables.audit.compute.slips import section_slips
 from tables.audit.compute.state import AuditState, ProgressSink
 from tables.audit.compute.tables import finish_tables, section_tables
 from tables.ratings.services import rate_unrated_rounds
@@ -55,6 +57,7 @@ LEDGER_SECTIONS: list[tuple[str, Section]] = [
     ("accounts", section_account_balances),
     ("settlements vs ledger", section_settlements_vs_ledger),
     ("corrections", section_corrections),
+    ("slips", section_slips),
 ]
 SECTIONS = len(LEDGER_SECTIONS) + 1  # progress steps besides one per replayed round: + table results
 CHECK_ORDER = (
@@ -65,6 +68,7 @@ CHECK_ORDER = (
     "round_replay",
     "commitments",
     "rounds_finished",
+    "slip_series",
 )
 
 

@@ -132,5 +132,6 @@ def assemble(audit: AuditState, *, began: float, closed_at: dt.datetime | None) 
         "checks": audit.checks,
         "corrections": audit.corrections,
         "notes": audit.notes,
+        "slips": audit.slips or {"series": [], "voids": [], "variances": [], "in_transit": []},
     }
     return dict(data)
