@@ -10,7 +10,12 @@ from typing import Any
 import django_filters
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import serializers, status
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -285,7 +290,16 @@ class SlipSeriesApi(APIView):
                 "kind", str, enum=SlipKind.values, description="one series (default: every kind)"
             ),
         ],
-        responses={200: SeriesOutputSerializer, **errors(400, 401, 403)},
+        responses={
+            # One series with ``kind``; without it, every kind's series of the year.
+            200: PolymorphicProxySerializer(
+                component_name="SeriesAnswer",
+                serializers=[SeriesOutputSerializer, SeriesOutputSerializer(many=True)],
+                resource_type_field_name=None,
+                many=False,
+            ),
+            **errors(400, 401, 403),
+        },
     )
     def get(self, request: Request) -> Response:
         """A series accounted for: first, last, issued, void and missing numbers. Without

@@ -163,7 +163,7 @@ class TableAssignApi(APIView):
 class OpenedSessionOutputSerializer(SessionOutputSerializer):
     opener = serializers.SerializerMethodField(help_text="the opener slip: the count in the tray")
 
-    @extend_schema_field(SlipOutputSerializer)
+    @extend_schema_field(SlipOutputSerializer(allow_null=True))
     def get_opener(self, session: Any) -> dict[str, Any] | None:
         slip = session_slip(session_id=session.pk, kind=SlipKind.OPENER)
         return None if slip is None else dict(SlipOutputSerializer(slip).data)
@@ -172,7 +172,7 @@ class OpenedSessionOutputSerializer(SessionOutputSerializer):
 class ClosedSessionOutputSerializer(SessionOutputSerializer):
     closer = serializers.SerializerMethodField(help_text="the closer slip: the count in the tray")
 
-    @extend_schema_field(SlipOutputSerializer)
+    @extend_schema_field(SlipOutputSerializer(allow_null=True))
     def get_closer(self, session: Any) -> dict[str, Any] | None:
         slip = session_slip(session_id=session.pk, kind=SlipKind.CLOSER)
         return None if slip is None else dict(SlipOutputSerializer(slip).data)

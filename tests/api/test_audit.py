@@ -1,4 +1,5 @@
-"""The audit trail: each state change through the API leaves one row naming who, what and which request."""
+"""The audit trail: each state change through the API leaves a row naming who, what and which request
+(an opening or a closing two: its count's slip, then the session)."""
 
 from __future__ import annotations
 
@@ -47,13 +48,9 @@ def test_a_shift_leaves_its_trail(
         "table",
         lambda r: str(table.pk),
     )
-    step(
-        croupier.post(f"{base}/open", {"opening_inventory": 50_000}, format="json"),
-        "table.opened",
-        dealer,
-        "tablesession",
-        lambda r: str(r.json()["id"]),
-    )
+    opened = croupier.post(f"{base}/open", {"opening_inventory": 50_000}, format="json")
+    step(opened, "slip.opener", dealer, "slip", lambda r: str(r.json()["opener"]["id"]))  # the count's slip
+    step(opened, "table.opened", dealer, "tablesession", lambda r: str(r.json()["id"]))
     step(
         croupier.post(f"{base}/seats", {"player": player.pk}, format="json"),
         "seat.taken",
@@ -82,10 +79,9 @@ def test_a_shift_leaves_its_trail(
         "seat",
         lambda r: str(player.seatings.get().pk),
     )
-    step(
-        croupier.post(f"{base}/close", {"closing_inventory": 55_000}, format="json"),
-        "table.closed", dealer, "tablesession", lambda r: str(r.json()["id"]),
-    )  # fmt: skip
+    closed = croupier.post(f"{base}/close", {"closing_inventory": 55_000}, format="json")
+    step(closed, "slip.closer", dealer, "slip", lambda r: str(r.json()["closer"]["id"]))
+    step(closed, "table.closed", dealer, "tablesession", lambda r: str(r.json()["id"]))
 
     rows = list(ActionLog.objects.filter(pk__gt=start, actor__in=[pit_boss, dealer, cashier]).order_by("pk"))
     assert [row.action for row in rows] == [action for _, action, _, _, _ in steps]

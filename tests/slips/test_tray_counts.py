@@ -52,7 +52,8 @@ def test_a_first_opening_counted_by_chip_writes_its_opener(login: Any, dealer: A
     assert opener["requested_by"] == dealer.pk
     slip = Slip.objects.get(pk=opener["id"])
     assert slip.session_id == session["id"]
-    assert slip.receipt_transfer is not None and slip.receipt_transfer.kind == "table_issue"
+    assert slip.receipt_transfer is not None
+    assert slip.receipt_transfer.kind == "table_issue"
     assert slip.issue_transfer is None
     table.tray.refresh_from_db()
     assert table.tray.balance == BANKROLL_CENTS
