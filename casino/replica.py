@@ -68,10 +68,11 @@ class Block:
         return self.used and any(is_database_unavailable(e) for e in _chain(error))
 
 
-def _chain(error: BaseException | None) -> Iterator[BaseException]:
-    while error is not None:
+def _chain(error: BaseException | None, depth: int = 8) -> Iterator[BaseException]:
+    """The error and the ones it was raised from (psycopg's under Django's), a few deep."""
+    while error is not None and depth:
         yield error
-        error = error.__cause__ or error.__context__
+        error, depth = error.__cause__ or error.__context__, depth - 1
 
 
 _block: contextvars.ContextVar[Block | None] = contextvars.ContextVar("replica_reads", default=None)
