@@ -161,8 +161,38 @@ def table(runs: list[dict[str, Any]], env: str, load: str) -> str:
         "primary's WAL written a second, what a replica streams (on the shared cluster: everyone's).",
         *markdown_table("Per step:", COLUMNS, [row(run) for run in runs]),
         "",
+        *(bottleneck(run) for run in runs),
+        "",
     ]
     return "\n".join(lines)
+
+
+def bottleneck(run: dict[str, Any]) -> str:
+    """The next bottleneck of one step, named by its figure: the machine's cores when it was busy
+    throughout, else the server group that used the most CPU; and how much sooner the web tier
+    runs out of cores than the primary (their CPU per request)."""
+    profile: floor_bench.Profile = run["profile"]
+    cores = (os.cpu_count() or 1) * run["elapsed"]
+    groups = {
+        "gunicorn": run["app_cpu"],
+        "the primary": run["db_cpu"],
+        "the replica": run["replica_cpu"],
+        "Celery": run["celery_cpu"],
+        "the audit": run["audit_cpu"],
+    }
+    busiest = max(groups, key=lambda name: groups[name])
+    first = (
+        f"this machine's cores ({run['machine_busy'] * 100:.0f} % busy)"
+        if run["machine_busy"] >= 0.95
+        else f"{busiest} ({groups[busiest] / cores * 100:.0f} % of the cores)"
+    )
+    ratio = run["app_cpu"] / run["db_cpu"] if run["db_cpu"] else float("inf")
+    return (
+        f"- {profile.web} × {profile.workers}, audit {profile.audit_on or 'none'}: "
+        f"the bottleneck is {first}; "
+        f"gunicorn spends {ratio:.1f} × the primary's CPU per request, so the web tier runs out of cores "
+        f"{ratio:.1f} × sooner than a primary of as many."
+    )
 
 
 def sweep(args: argparse.Namespace, profile: floor_bench.Profile) -> int:
@@ -172,6 +202,8 @@ def sweep(args: argparse.Namespace, profile: floor_bench.Profile) -> int:
     plan = steps(profile, args.web or 1, audits, args.fixed_load)
     private = any(audit != "none" for audit in audits)
     stop_after(sum(step.seconds + STEP_BUDGET for step in plan) + (120 if private else 0))
+    if (args.web or 1) > (os.cpu_count() or 1):
+        app_db.log(f"--web {args.web} is more servers than this machine's {os.cpu_count()} cores")
     runs: list[dict[str, Any]] = []
     pair = PostgresPair() if private else None
     try:
