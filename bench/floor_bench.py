@@ -1,6 +1,7 @@
 """Full floor benchmark: 200 tables dealt on a realistic clock, the pit watching, kiosks reading.
 
     bench/run-floor [--quick] [--seconds S] [--tables N] [--workers N] [--read-pool N] [--keep-db]
+    bench/run-floor --web N [--audit-on none,primary,replica] [--fixed-load]   # bench.floor_scaling
     .venv/bin/python -m bench.floor_bench [...]
 
 Not a test: it prints a markdown report and writes it to build/bench/floor.md; the exit status is
@@ -59,7 +60,7 @@ from typing import Any
 
 import psycopg
 
-from bench import app_db, cpu_probe, load_test
+from bench import app_db, cpu_probe, load_test, scale_out
 from bench.harness import children_of, percentile, stop_after, write_report
 from bench.load_test import CpuSampler, Tally
 from bench.served import (
@@ -121,6 +122,10 @@ class Profile:
     stale_taps: float = 0.0  # the share of API taps first sent once with the round's previous version
     read_pool: int = 0  # workers of a second gunicorn serving only the balance reads (0: none)
     read_pool_nice: int = 0  # that pool's niceness (negative: ahead of the taps' pool for a core)
+    web: int = 1  # gunicorn servers behind the one address (``bench.scale_out``), each with ``workers``
+    audit_on: str = ""  # "primary" or "replica": the audit reads there while the floor plays
+    replica_url: str = ""  # the served app's REPLICA_DATABASE_URL (``--audit-on replica``)
+    replica_dir: str = ""  # the replica's data directory: its processes' CPU is sampled
 
 
 QUICK = Profile("quick", 20.0, 40)
@@ -637,6 +642,10 @@ def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -
     cpu_dir = Path(tmp) / "cpu"
     cpu_dir.mkdir()
     env = service_env(redis_db, str(metrics_dir), str(cpu_dir))
+    if profile.web > 1:
+        env |= scale_out.REUSE_PORT
+    if profile.replica_url:
+        env["REPLICA_DATABASE_URL"] = profile.replica_url
     app_db.log(f"creating and migrating {DB_NAME}")
     app_db.fresh_database(DB_NAME, env, synchronous_commit=True, timeout=300)
     app_db.log(f"setting up {profile.tables} tables (child process)")
@@ -656,6 +665,10 @@ def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -
     wait_until_up(
         base, server, path="/readyz", timeout=load_test.STARTUP_TIMEOUT, log=processes.log_path("gunicorn")
     )
+    more_web = scale_out.start_more_web(processes, env, port=port, workers=profile.workers, web=profile.web)
+    for k, more in enumerate(more_web, start=2):
+        log = processes.log_path(scale_out.web_name(k))
+        wait_until_up(base, more, path="/readyz", timeout=load_test.STARTUP_TIMEOUT, log=log)
     kiosk_base, readers = start_read_pool(processes, env, profile) if profile.read_pool else (base, None)
     load_test.wait_for_worker(env, worker, processes.log_path("celery"))
     app_db.log("signing in the console dealers and the pit bosses; warming up")
@@ -669,24 +682,36 @@ def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -
     pit_pages = [partial(sessions[n].get, f"{base}/pit/live/", headers=HX, timeout=60) for n in floor["pit"]]
     parallel(pit_pages, 120)
     watch = RatingWatch()
+    # The audit reads where the served app would: the replica when it has REPLICA_DATABASE_URL.
+    audit = scale_out.start_audit_loop(processes, env, profile.seconds) if profile.audit_on else None
     cpu = CpuSampler(
         {
-            "gunicorn": lambda: children_of(server.pid) + (children_of(readers.pid) if readers else []),
+            "gunicorn": lambda: (
+                children_of(server.pid)
+                + (children_of(readers.pid) if readers else [])
+                + [pid for more in more_web for pid in children_of(more.pid)]
+            ),
             "celery": lambda: [worker.pid, *children_of(worker.pid), processes.running["beat"].pid],
             "postgres": lambda: [pid for pid in app_db.backends(DB_NAME) if pid != watch.backend_pid],
+            "replica": scale_out.group(lambda: scale_out.replica_pids(profile.replica_dir)),
+            "audit": scale_out.group(lambda: [audit.pid] if audit else []),
         }
     )
     load_before = os.getloadavg()
     probe_marks = cpu_probe.marks(cpu_dir)
-    log_marks = log_ends(processes, ["gunicorn", *([READ_POOL] if readers else [])])
+    web_logs = [scale_out.web_name(k) for k in range(1, profile.web + 1)]
+    log_marks = log_ends(processes, [*web_logs, *([READ_POOL] if readers else [])])
     app_db.log(f"driving {len(floor['tables'])} tables for {profile.seconds:.0f} s")
     cpu.start()
     watch.start()
     sys.setswitchinterval(profile.client_switch_ms / 1000)
+    machine_before, wal_before = scale_out.machine_busy(), scale_out.wal_position()
     tallies, elapsed, client_cpu = drive(
         base, floor, sessions, profile.seconds, profile.stale_taps, kiosk_base
     )
+    machine_after, wal_after = scale_out.machine_busy(), scale_out.wal_position()
     cpu.finish()
+    audit_runs = scale_out.audit_runs(processes, audit, timeout=BUDGET) if audit else []
     load_after = os.getloadavg()
     uptime = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
     drained_at = time.monotonic()
@@ -719,6 +744,11 @@ def run_floor(profile: Profile, processes: Processes, redis_db: int, tmp: str) -
         "db_cpu": cpu.used("postgres"),
         "celery_cpu": cpu.used("celery"),
         "client_cpu": client_cpu,
+        "replica_cpu": cpu.used("replica"),
+        "audit_cpu": cpu.used("audit"),
+        "machine_busy": scale_out.busy_share(machine_before, machine_after),
+        "audit_runs": audit_runs,
+        "wal_bytes": wal_after - wal_before,
         "load_before": load_before,
         "load_after": load_after,
         "uptime": uptime,
@@ -1144,6 +1174,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--read-pool-nice", type=int, default=0, help="that pool's niceness (negative needs root)"
     )
+    parser.add_argument(
+        "--web",
+        type=int,
+        default=0,
+        help="steps of 1 .. N gunicorn servers behind one address, --tables tables each, and a table of "
+        "throughput, p99 and CPU shares (bench.floor_scaling); N up to this machine's cores",
+    )
+    parser.add_argument(
+        "--audit-on",
+        type=scale_out.parse_audits,
+        help="none,primary,replica: each --web step with the audit reading there while the floor plays "
+        "(on a primary and a replica of the bench's own)",
+    )
+    parser.add_argument(
+        "--fixed-load",
+        action="store_true",
+        help="with --web: the same --tables at every step, not per server",
+    )
     args = parser.parse_args(argv)
     if answer_child(args, {"setup": child_setup}):
         return 0
@@ -1159,6 +1207,10 @@ def main(argv: list[str] | None = None) -> int:
         args.read_pool,
         args.read_pool_nice,
     )
+    if args.web or args.audit_on:
+        from bench import floor_scaling
+
+        return floor_scaling.sweep(args, profile)
     stop_after(profile.seconds + BUDGET)
     env = app_db.describe_machine()
     processes = Processes(LABEL)

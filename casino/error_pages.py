@@ -18,39 +18,21 @@ import sys
 from collections.abc import Callable
 
 from django.core.exceptions import DisallowedHost
-from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 from django.views import defaults
 
 from casino.api.exceptions import TOO_LARGE, TOO_LARGE_MESSAGE
+from casino.database_errors import is_database_unavailable
 from casino.errors import error_body
 
 logger = logging.getLogger(__name__)
 
 RETRY_AFTER_SECONDS = 5
-# SQLSTATEs of a server that is going away or not yet taking connections (class 08 aside):
-# admin_shutdown, crash_shutdown, cannot_connect_now.
-_SHUTDOWN_SQLSTATES = frozenset({"57P01", "57P02", "57P03"})
 
 
 def is_api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
-
-
-def is_database_unavailable(exc: BaseException | None) -> bool:
-    """True for a lost or refused database connection; False for errors of a working one.
-
-    A refused or dropped connection has no SQLSTATE (the server never answered) or one of class
-    08; a closed connection is an InterfaceError. Deadlocks, timeouts and constraint errors
-    come from a live server and stay what they are.
-    """
-    if isinstance(exc, InterfaceError):
-        return True
-    if not isinstance(exc, OperationalError):
-        return False
-    sqlstate = getattr(exc.__cause__, "sqlstate", None)
-    return sqlstate is None or sqlstate.startswith("08") or sqlstate in _SHUTDOWN_SQLSTATES
 
 
 def unavailable(request: HttpRequest) -> HttpResponse:

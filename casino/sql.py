@@ -90,3 +90,19 @@ CLAIM_KEY = (
 STORE_OUTCOME = (
     f'UPDATE {IdempotencyRecord._meta.db_table} SET ({columns_of(STORED_FIELDS)}) = (%s, %s) WHERE "id" = %s'
 )
+
+# ------------------------------------------------------------------ the reports' replica (casino.replica)
+
+# How far behind the primary a streaming replica is, in one cheap statement on the replica: is it
+# one, is its WAL receiver streaming, seconds since the last transaction it replayed when it has
+# received WAL it has not replayed yet (0 when it has replayed all it has), and how far it has
+# replayed, in bytes of WAL. Catalog functions: the ORM has no spelling of them.
+REPLICA_STANDING = (
+    "SELECT pg_is_in_recovery(), (SELECT status FROM pg_stat_wal_receiver),"
+    " CASE WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0"
+    " ELSE extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp()) END,"
+    " pg_last_wal_replay_lsn() - '0/0'::pg_lsn"
+)
+# Where the primary's WAL ends now, in bytes: a replica that has replayed this far has every
+# transaction committed before this statement ran.
+PRIMARY_WAL_POSITION = "SELECT pg_current_wal_insert_lsn() - '0/0'::pg_lsn"

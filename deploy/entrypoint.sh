@@ -9,8 +9,11 @@ case "$role" in
     exec gunicorn casino.wsgi:application -c deploy/gunicorn.conf.py
     ;;
   worker)
-    # Niceness: background work yields a contended core to the web requests (deploy/README.md).
-    exec nice -n "${CELERY_NICE:-10}" celery -A casino worker --loglevel=INFO --concurrency="${CELERY_CONCURRENCY:-2}"
+    # One pool per queue (deploy/README.md): `worker floor`, or CELERY_QUEUES; none: every queue.
+    # Niceness: background work yields a contended core to the web requests.
+    queues=${2:-${CELERY_QUEUES:-}}
+    exec nice -n "${CELERY_NICE:-10}" celery -A casino worker --loglevel=INFO \
+      --concurrency="${CELERY_CONCURRENCY:-2}" ${queues:+--queues="$queues" --hostname="${queues//,/-}@%h"}
     ;;
   beat)
     exec celery -A casino beat --loglevel=INFO --schedule=/tmp/celerybeat-schedule

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from celery.contrib.testing.worker import start_worker
+from django.conf import settings
 from kombu import pools
 
 from casino.celery import app as celery_app
@@ -19,8 +20,20 @@ from tests import stages
 
 def route_all_tasks_to(queue: str | None) -> None:
     """Send every task to ``queue`` (None: back to the configured routes)."""
-    celery_app.conf.task_routes = {"*": {"queue": queue}} if queue else None
+    celery_app.conf.task_routes = {"*": {"queue": queue}} if queue else settings.CELERY_TASK_ROUTES
     forget_routes()
+
+
+def route_to_own_queues(prefix: str) -> dict[str, str]:
+    """Route each task as the settings do, to ``<prefix>-<queue>`` instead of ``<queue>``: the
+    deployed routing on queues of the test's own. Returns {configured queue: the test's queue}."""
+    renamed = {queue.name: f"{prefix}-{queue.name}" for queue in settings.CELERY_TASK_QUEUES}
+    celery_app.conf.task_routes = {
+        pattern: {**route, "queue": renamed[route["queue"]]}
+        for pattern, route in settings.CELERY_TASK_ROUTES.items()
+    }
+    forget_routes()
+    return renamed
 
 
 def forget_routes() -> None:

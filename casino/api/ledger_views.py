@@ -13,6 +13,7 @@ from casino.api.inputs import valid
 from casino.api.schema import errors
 from casino.models import Role
 from casino.permissions import require_role
+from casino.replica import from_replica
 from ledger.selectors import get_trial_balance
 
 
@@ -51,6 +52,7 @@ class TrialBalanceApi(APIView):
         description="Debits and credits per account, by account code; in a sound ledger the totals "
         "are equal and the balances sum to zero. Auditors only.",
     )
+    @from_replica
     def get(self, request: Request) -> Response:
         require_role(request.user, Role.AUDITOR)
         query = valid(AsOfQuery, request.query_params.dict())

@@ -9,8 +9,9 @@ from casino.settings.environment import env
 AUDIT_VARIANCE_THRESHOLD = env.int("AUDIT_VARIANCE_THRESHOLD", default=2500)  # count vs ledger, $25
 CTR_THRESHOLD = env.int("CTR_THRESHOLD", default=1_000_000)  # cash in or out per player per day, $10,000
 MTL_THRESHOLD = env.int("MTL_THRESHOLD", default=300_000)  # one cash transaction, $3,000
-# Queue for the audit task; empty = Celery's default queue (a dedicated worker may take "audit").
-AUDIT_QUEUE = env("AUDIT_QUEUE", default="")
+# The audit's queue (its run, its files, its sweep), which a worker pool of its own consumes
+# (casino.settings.celery routes the tasks; deploy/ starts the pool).
+AUDIT_QUEUE = env("AUDIT_QUEUE", default="audit") or "audit"
 # An audit whose lock is held (a twin delivery, or a dead worker's session not yet reaped)
 # is retried after this many seconds instead of being acknowledged unrun.
 AUDIT_BUSY_RETRY_SECONDS = env.int("AUDIT_BUSY_RETRY_SECONDS", default=20)

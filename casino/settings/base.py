@@ -45,6 +45,25 @@ if _PREPARE_THRESHOLD:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# A streaming replica of the primary (deploy/compose.yaml's db-replica): the audit's, detection's,
+# reports' and ratings' reads go to it while it is at most REPLICA_MAX_LAG_SECONDS behind
+# (casino.replica; lag measured at most every REPLICA_LAG_CHECK_SECONDS per process), else to the
+# primary; writes never do. Unset: everything reads the primary.
+REPLICA_DATABASE_URL = env("REPLICA_DATABASE_URL", default="")
+REPLICA_MAX_LAG_SECONDS = env.float("REPLICA_MAX_LAG_SECONDS", default=5.0)
+REPLICA_LAG_CHECK_SECONDS = env.float("REPLICA_LAG_CHECK_SECONDS", default=1.0)
+if REPLICA_DATABASE_URL:
+    DATABASES["replica"] = {
+        **env.db_url_config(REPLICA_DATABASE_URL),
+        "ATOMIC_REQUESTS": False,
+        "CONN_MAX_AGE": DATABASES["default"]["CONN_MAX_AGE"],
+        # A replica that has gone away must cost a report little: its reads then go to the primary.
+        "OPTIONS": DATABASES["default"]["OPTIONS"]
+        | {"connect_timeout": env.int("REPLICA_CONNECT_TIMEOUT", default=1)},
+        "TEST": {"MIRROR": "default"},
+    }
+DATABASE_ROUTERS = ["casino.db_router.ReplicaRouter"]
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",

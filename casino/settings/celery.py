@@ -1,8 +1,9 @@
 """Celery: the broker and results on Redis, how sends time out, and the whole beat schedule."""
 
 from celery.schedules import crontab
+from kombu import Exchange, Queue
 
-from casino.settings.audit import AUDIT_MINUTES_AFTER_ROLLOVER, AUDIT_SWEEP_SECONDS
+from casino.settings.audit import AUDIT_MINUTES_AFTER_ROLLOVER, AUDIT_QUEUE, AUDIT_SWEEP_SECONDS
 from casino.settings.detection import DETECTION
 from casino.settings.environment import CASINO_TIME_ZONE, GAMING_DAY_ROLLOVER_HOUR, REDIS_URL, env
 
@@ -31,6 +32,27 @@ CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
 }
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = TASK_SEND_TIMEOUT_SECONDS
 CELERY_TIMEZONE = CASINO_TIME_ZONE
+# One queue per kind of work, and one worker pool per queue in deploy/ (compose, systemd, Procfile):
+# a night's audit or detection never holds up the pit's floor refresh or the ratings. ``floor``
+# has the pit's shared floor and the quick housekeeping beat sends, the audit's sweep and its
+# nightly request among them (the default: a task routed nowhere else is a quick one); ``ratings``
+# a settled round's rating and the ratings' sweep; ``audit`` (AUDIT_QUEUE) an audit's run and its
+# files; ``detection`` every run of the detectors. A worker started without -Q (the demo, a
+# developer's) consumes all four.
+FLOOR_QUEUE, RATINGS_QUEUE, DETECTION_QUEUE = "floor", "ratings", "detection"
+CELERY_TASK_DEFAULT_QUEUE = FLOOR_QUEUE
+CELERY_TASK_QUEUES = [
+    Queue(name, Exchange(name), routing_key=name)
+    for name in (FLOOR_QUEUE, RATINGS_QUEUE, AUDIT_QUEUE, DETECTION_QUEUE)
+]
+CELERY_TASK_ROUTES = {
+    "tables.tasks.rate_round_task": {"queue": RATINGS_QUEUE},
+    "tables.tasks.rate_unrated_rounds_task": {"queue": RATINGS_QUEUE},
+    "tables.audit.tasks.run_audit_task": {"queue": AUDIT_QUEUE},
+    "tables.audit.tasks.render_report_files_task": {"queue": AUDIT_QUEUE},
+    "tables.detection.tasks.*": {"queue": DETECTION_QUEUE},
+    "*": {"queue": FLOOR_QUEUE},
+}
 # Task modules that are not an app's tasks.py, so autodiscovery would miss them.
 CELERY_IMPORTS = ["tables.audit.tasks", "tables.detection.tasks", "tables.console.pit.tasks"]
 

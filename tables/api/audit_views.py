@@ -22,6 +22,7 @@ from casino.api.schema import errors
 from casino.errors import ValidationFailed
 from casino.models import Role, User
 from casino.permissions import require_role
+from casino.replica import from_replica
 from tables.audit.files import get_report_file
 from tables.audit.models import AuditReport, AuditStatus
 from tables.audit.report import StatusData, in_schema_order
@@ -151,6 +152,7 @@ class GamingDayReportApi(APIView):
         },
         description="The end-of-night audit report. Auditors and pit bosses. No audit yet → 404 `no_report`.",
     )
+    @from_replica
     def get(self, request: Request, day: str) -> Response | HttpResponse:
         require_role(request.user, Role.AUDITOR, Role.PIT_BOSS)
         gaming_day = parse_day(day)

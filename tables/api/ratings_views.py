@@ -19,6 +19,7 @@ from casino.api.schema import errors
 from casino.errors import NotFound
 from casino.models import Role, User
 from casino.permissions import access_player, require_role
+from casino.replica import from_replica
 from ledger.gaming_day import gaming_day_for
 from tables.api.filters import SittingFilter
 from tables.models import Table
@@ -57,6 +58,7 @@ class PlayerRatingsApi(FilteredListApi, APIView):
         comp_points = serializers.IntegerField()
 
     @extend_schema(responses={200: OutputSerializer(many=True), **errors(400, 401, 404)})
+    @from_replica
     def get(self, request: Request, player_id: int | str) -> Response:
         player = access_player(user=request.user, player_id=player_id)
         sittings = self.filter_list(request, list_sittings(player_id=player.pk))
@@ -87,6 +89,7 @@ class TableHourlyApi(APIView):
         parameters=[GamingDayQuery],
         responses={200: OutputSerializer, **errors(400, 401, 403, 404)},
     )
+    @from_replica
     def get(self, request: Request, table_id: int) -> Response:
         require_role(request.user, Role.PIT_BOSS, Role.AUDITOR)
         if not Table.objects.filter(pk=table_id).exists():
@@ -110,6 +113,7 @@ class DealerPerformanceApi(APIView):
         parameters=[GamingDayQuery],
         responses={200: OutputSerializer, **errors(400, 401, 403, 404)},
     )
+    @from_replica
     def get(self, request: Request, dealer_id: int) -> Response:
         require_role(request.user, Role.PIT_BOSS, Role.AUDITOR)
         if not User.objects.filter(pk=dealer_id, role=Role.DEALER).exists():

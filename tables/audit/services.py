@@ -63,9 +63,7 @@ def _in_flight(report: AuditReport, now: dt.datetime) -> bool:
 def _send_audit(report_id: int, task_id: str) -> bool:
     """Hand the run to the broker (bounded: an outage costs ~0.2 s, never an error) and record
     that it went; a report left unsent is sent again by ``sweep_audits``."""
-    options: dict[str, Any] = {"task_id": task_id}
-    if settings.AUDIT_QUEUE:
-        options["queue"] = settings.AUDIT_QUEUE
+    options: dict[str, Any] = {"task_id": task_id, "queue": settings.AUDIT_QUEUE}
     # By name: tasks.py imports this module, never the other way round.
     if send_task(current_app.signature(RUN_AUDIT_TASK), args=[report_id], **options) is None:
         return False

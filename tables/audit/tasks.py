@@ -45,8 +45,7 @@ def run_audit_task(self: Task, report_id: int) -> dict[str, Any]:
         # Never acknowledge an audit that did not run: try again once the lock is free.
         raise self.retry(exc=busy, countdown=settings.AUDIT_BUSY_RETRY_SECONDS, max_retries=60) from busy
     # The PDF of a big night takes longer to draw than a web request may wait: draw it now.
-    options = {"queue": settings.AUDIT_QUEUE} if settings.AUDIT_QUEUE else {}
-    render_report_files_task.apply_async(args=[report_id], **options)
+    render_report_files_task.apply_async(args=[report_id], queue=settings.AUDIT_QUEUE)
     return {
         "report": report.pk,
         "gaming_day": report.gaming_day.isoformat(),

@@ -6,6 +6,7 @@ import datetime as dt
 import logging
 import time
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -16,6 +17,7 @@ from casino.action_log import record_action
 from casino.errors import Conflict, NotFound, ValidationFailed
 from casino.models import Role, User
 from casino.permissions import require_role
+from casino.replica import primary_position, replica_else_primary
 from tables.detection.base import Finding, Window
 from tables.detection.detectors import DETECTORS
 from tables.detection.models import Alert, AlertStatus
@@ -54,17 +56,19 @@ def run_detectors(
     only reads: the figures are the ratings' rows. Each detector's findings are written in one
     transaction of its own, so a detector that fails leaves the others' alerts in place (its
     error is in the summary and the log, and the exception is raised again once the others
-    have run).
+    have run). A detector's reads go to the reports' replica once it has replayed those
+    ratings, else to the primary (``casino.replica``).
     """
     window = Window.for_day(day, live=live)
     # Detectors read the ratings' rows; a round whose rating task lags or was lost is rated now.
     rate_unrated_rounds(ended_from=window.start, ended_before=window.end)
+    rated = primary_position()
     summary: dict[str, dict[str, Any]] = {}
     failed: Exception | None = None
     for name in check_names(names):
         started = time.monotonic()
         try:
-            findings = DETECTORS[name](window)
+            findings = replica_else_primary(partial(DETECTORS[name], window), after=rated)
             created, updated = save_findings(detector=name, day=day, findings=findings)
         except Exception as error:  # one detector's bug must not silence the others
             logger.exception("detector %s failed for %s", name, day)

@@ -7,10 +7,15 @@ settlements and reversals), ``rounds`` (replay, commitments), ``corrections``, `
 pit's books: series, voids, variances, chips in transit); ``assemble``
 builds the report dict. Each section fills in one ``AuditState``; a section that raises
 becomes a finding and the others still run.
+
+Everything after the ratings is reads: they go to the reports' replica (``casino.replica``) once
+it has replayed the close and the ratings, else to the primary; should the replica fail under
+them, the whole computation runs again on the primary.
 """
 
 from __future__ import annotations
 
+import contextvars
 import datetime as dt
 import logging
 import threading
@@ -23,6 +28,7 @@ from django.conf import settings
 from django.db import connection, connections
 from django.utils import timezone
 
+from casino.replica import primary_position, replica_else_primary, replica_failed
 from ledger.gaming_day import gaming_day_bounds
 from tables.audit import report as shape
 from tables.audit.compute.assemble import assemble
@@ -80,6 +86,15 @@ def compute_audit(
     start, end = gaming_day_bounds(day)
     # Handle, win and theo are the ratings' rows: a round whose rating lags or was lost is rated now.
     rate_unrated_rounds(ended_from=start, ended_before=end)
+    return replica_else_primary(
+        lambda: _compute(day, progress=progress, closed_at=closed_at, began=began), after=primary_position()
+    )
+
+
+def _compute(
+    day: dt.date, *, progress: ProgressSink | None, closed_at: dt.datetime | None, began: float
+) -> dict[str, Any]:
+    start, end = gaming_day_bounds(day)
     now = timezone.now()
     audit = AuditState(
         day=day,
@@ -99,27 +114,47 @@ def compute_audit(
         _run_sections(audit, [("rounds", section_rounds)])
     else:
         # The replay is Python on this core; the ledger's sums are PostgreSQL's work on another.
-        # The SQL sections run meanwhile in a thread with its own connection.
+        # The SQL sections run meanwhile in a thread with its own connection, in this block's
+        # context (where its reads go); a replica failure there is raised here.
+        failed: list[BaseException] = []
         worker = threading.Thread(
-            target=_run_sections, args=(audit, LEDGER_SECTIONS), kwargs={"own_connection": True}, daemon=True
+            target=contextvars.copy_context().run,
+            args=(_run_sections, audit, LEDGER_SECTIONS),
+            kwargs={"own_connection": True, "failed": failed},
+            daemon=True,
         )
         worker.start()
-        _run_sections(audit, [("rounds", section_rounds)])
-        worker.join()
+        try:
+            _run_sections(audit, [("rounds", section_rounds)])
+        finally:
+            worker.join()
+        if failed:
+            raise failed[0]
     _run_sections(audit, [("table results", finish_tables)])
     audit.checks.sort(key=lambda c: CHECK_ORDER.index(c["name"]) if c["name"] in CHECK_ORDER else 99)
     return assemble(audit, began=began, closed_at=closed_at)
 
 
 def _run_sections(
-    audit: AuditState, sections: list[tuple[str, Section]], *, own_connection: bool = False
+    audit: AuditState,
+    sections: list[tuple[str, Section]],
+    *,
+    own_connection: bool = False,
+    failed: list[BaseException] | None = None,
 ) -> None:
-    """Run sections in order; one that fails becomes a finding and the others still run."""
+    """Run sections in order; one that fails becomes a finding and the others still run. The
+    replica failing under one is no finding: it is raised (into ``failed``, from a thread), and
+    the computation runs again on the primary."""
     try:
         for label, section in sections:
             try:
                 section(audit)
             except Exception as error:
+                if replica_failed(error):
+                    if failed is None:
+                        raise
+                    failed.append(error)
+                    return
                 logger.exception("audit section %s failed for %s", label, audit.day)
                 audit.add(
                     shape.finding(

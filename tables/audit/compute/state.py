@@ -10,8 +10,8 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.db import connection
 
+from casino.replica import read_connection
 from tables.audit import report as shape
 from tables.models import Round, Table, TableSession
 
@@ -27,7 +27,8 @@ class ProgressSink(Protocol):
 
 
 def sql_rows(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
-    with connection.cursor() as cursor:
+    """The rows of one of the audit's statements: on the replica while it keeps up (casino.replica)."""
+    with read_connection().cursor() as cursor:
         cursor.execute(sql, params)
         return list(cursor.fetchall())
 
