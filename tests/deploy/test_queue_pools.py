@@ -25,9 +25,9 @@ from casino.celery import app as celery_app
 from casino.models import User
 from casino.task_sending import send_task
 from ledger.gaming_day import gaming_day_for
+from tables.audit.models import AuditReport, AuditStatus
 from tables.audit.services import RUN_AUDIT_TASK
-from tables.console.pit_floor import REFRESH_TASK, CardForms
-from tables.models import AuditReport, AuditStatus
+from tables.console.pit.floor import REFRESH_TASK, CardForms
 from tables.simulation.night import NightConfig, simulate_night
 from tests.celery_support import forget_broker_pools, route_all_tasks_to, route_to_own_queues
 from tests.deploy.test_faults import BIN, Service, backends, held, service_env, wait_for
