@@ -24,8 +24,8 @@ from casino.services import buy_in
 from ledger.gaming_day import gaming_day_for
 from ledger.models import Account
 from ledger.selectors import get_trial_balance
+from tables.audit.models import AuditReport, AuditStatus
 from tables.audit.services import request_audit, run_audit
-from tables.models import AuditReport, AuditStatus
 from tables.simulation.night import NightConfig, simulate_night
 from tests import factories
 from tests.replica_support import django_on, private_pair
