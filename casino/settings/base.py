@@ -202,6 +202,8 @@ SPECTACULAR_SETTINGS = {
         "AuditCashKindEnum": "tables.audit.report.CASH_KINDS",
         "AuditCashDirectionEnum": "tables.audit.report.CASH_DIRECTIONS",
         "AuditCorrectionStatusEnum": "tables.audit.report.CORRECTION_STATUSES",
+        "AuditSlipKindEnum": "tables.audit.report.SLIP_KINDS",
+        "SlipKindEnum": "tables.slips.models.SlipKind",
     },
 }
 
