@@ -14,6 +14,8 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models import Field, Model
 
+from ledger.kept_cursor import kept_cursor
+
 
 def columns_of(fields: Sequence[Field[Any, Any]], alias: str | None = None) -> str:
     """``alias."col", ...`` for ``fields``, quoted (without ``alias``: an INSERT's column list)."""
@@ -23,9 +25,9 @@ def columns_of(fields: Sequence[Field[Any, Any]], alias: str | None = None) -> s
 
 def one_row(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
     """The first row ``sql`` returns with ``params``, or None."""
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchone()
+    cursor = kept_cursor()
+    cursor.execute(sql, params)
+    return cursor.fetchone()
 
 
 def instance_from_row[M: Model](model: type[M], fields: Sequence[Field[Any, Any]], row: Sequence[Any]) -> M:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from celery import current_app
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from casino.action_log import record_action
@@ -25,6 +25,7 @@ from casino.rows import db_values, instance_from_row
 from casino.selectors import holder_of, players_named
 from casino.task_sending import send_task_after_commit
 from ledger.errors import UnknownAccount
+from ledger.kept_cursor import kept_cursor
 from ledger.models import Transfer
 from ledger.services import Leg, post_transfer, void_holds
 from tables import sql
@@ -87,9 +88,9 @@ def _lock_round(round_id: int) -> _LockedRound:
     table. Its stored public state is not fetched: the action recomputes it.
     """
     since = STATE_CACHE.version_of(round_id)
-    with connection.cursor() as cursor:
-        cursor.execute(sql.LOCK_ROUND, [since, round_id])
-        row = cursor.fetchone()
+    cursor = kept_cursor()
+    cursor.execute(sql.LOCK_ROUND, [since, round_id])
+    row = cursor.fetchone()
     if row is None:
         raise NotFound("No such round.")
     *fields, payloads, correction_pending, settled, seated = row
@@ -214,8 +215,7 @@ def _write_action(
     for row in rows:
         params += db_values(sql.SETTLEMENT_FIELDS, row, adding=True)
     params += db_values([sql.ROUND_FIELDS[name] for name in fields], round_, adding=False)
-    with connection.cursor() as cursor:
-        cursor.execute(sql.write_action(len(rows), fields), [*params, round_.pk])
+    kept_cursor().execute(sql.write_action(len(rows), fields), [*params, round_.pk])
 
 
 def _pot_balances(table: Table) -> dict[str, int]:
@@ -235,9 +235,9 @@ def _deal_order(public: Mapping[str, Any], seats: Mapping[int, int]) -> list[int
 def _table_facts(table_id: int) -> tuple[bool, Any, int, int | None]:
     """Whether the table has a live round, the last settled round's carry, the last round's
     number and the open session's id: four reads a round start used to make one by one."""
-    with connection.cursor() as cursor:
-        cursor.execute(sql.TABLE_FACTS, {"t": table_id})
-        live, carry, number, session_id = cursor.fetchone()
+    cursor = kept_cursor()
+    cursor.execute(sql.TABLE_FACTS, {"t": table_id})
+    live, carry, number, session_id = cursor.fetchone()
     return bool(live), carry, int(number), session_id
 
 
