@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.utils import CursorWrapper
 
 _kept = threading.local()  # Django's connections are per thread, so is the cursor kept on one
@@ -24,15 +24,14 @@ def kept_cursor() -> CursorWrapper:
     """A cursor on this thread's connection, wrapped as ``connection.cursor()`` wraps one (logged
     where queries are, its errors Django's): the same psycopg cursor while the connection is
     the same, a new one on a new connection."""
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
-    raw = connection.connection
+    db = connections[DEFAULT_DB_ALIAS]  # once: each attribute read through ``connection`` looks it up
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    raw = db.connection
     held: tuple[Any, Any] | None = getattr(_kept, "cursor", None)
     if held is None or held[0] is not raw or held[1].closed:
-        with connection.wrap_database_errors:
-            held = (raw, connection.create_cursor())
+        with db.wrap_database_errors:
+            held = (raw, db.create_cursor())
         _kept.cursor = held
-    connection.validate_thread_sharing()
-    if connection.queries_logged:
-        return connection.make_debug_cursor(held[1])
-    return connection.make_cursor(held[1])
+    db.validate_thread_sharing()
+    return db.make_debug_cursor(held[1]) if db.queries_logged else db.make_cursor(held[1])
