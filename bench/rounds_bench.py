@@ -1184,21 +1184,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--repeats", type=int, default=REPEATS, help=f"repeats of (d), the interleaved comparison ({REPEATS})"
     )
+    parser.add_argument("--repeat-seconds", type=float, help="seconds of each of (d)'s repeats")
     args = parser.parse_args(argv)
     if answer_child(args, {"setup": child_setup, "verify": child_verify}):
         return 0
     profile = QUICK if args.quick else FULL
     duration = args.duration or profile.http_seconds
     signal.signal(signal.SIGALRM, _out_of_time)
-    signal.alarm(
-        int(duration + BUDGET + args.repeats * profile.repeat_seconds)
-    )  # the whole run, cleanup included, is bounded
+    repeat_seconds = args.repeat_seconds or profile.repeat_seconds
+    signal.alarm(int(duration + BUDGET + args.repeats * repeat_seconds))  # the whole run, cleanup included
     env = describe_machine()
     log(f"engine: {profile.engine_seconds:.1f} s per measurement")
     engine = bench_engine(profile.engine_seconds)
     log(f"HTTP: {TABLES} tables, {WORKERS} gunicorn workers, {duration:.0f} s")
     try:
-        http = run_http(duration, profile.calibration_seconds, args.repeats, profile.repeat_seconds)
+        http = run_http(duration, profile.calibration_seconds, args.repeats, repeat_seconds)
     finally:
         if not args.keep_db:
             drop_database(DB_NAME)
