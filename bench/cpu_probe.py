@@ -100,15 +100,19 @@ def marks(folder: Path) -> dict[str, int]:
     return {path.name: path.stat().st_size for path in folder.glob("*.jsonl")}
 
 
-def read(folder: Path, since: dict[str, int]) -> dict[tuple[str, str, str], list[tuple[int, ...]]]:
-    """(kind, what, game) → [(app ns, db ns), ...] from every process's file, after ``since``
-    (for the kinds "wait", "gc" and "linger": their own figures, wall ns first)."""
+def read(
+    folder: Path, since: dict[str, int], until: dict[str, int] | None = None
+) -> dict[tuple[str, str, str], list[tuple[int, ...]]]:
+    """(kind, what, game) → [(app ns, db ns), ...] from every process's file, after ``since`` and
+    up to ``until`` (other ``marks``; the end if none) (for the kinds "wait", "gc" and "linger":
+    their own figures, wall ns first)."""
     found: dict[tuple[str, str, str], list[tuple[int, ...]]] = defaultdict(list)
     for path in folder.glob("*.jsonl"):
         kind = path.name.split("-", 1)[0]
+        start = since.get(path.name, 0)
         with path.open("rb") as lines:
-            lines.seek(since.get(path.name, 0))
-            text = lines.read().decode()
+            lines.seek(start)
+            text = lines.read(-1 if until is None else max(0, until.get(path.name, 0) - start)).decode()
         for line in text.splitlines():
             try:
                 what, game, *figures = json.loads(line)

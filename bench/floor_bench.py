@@ -338,15 +338,24 @@ def console_fields(bet: dict[str, Any]) -> dict[str, Any]:
 
 
 def drive_console_faro(
-    base: str, table: dict[str, Any], session: Any, deadline: float, seed: int, tally: Tally
+    base: str,
+    table: dict[str, Any],
+    session: Any,
+    deadline: float,
+    seed: int,
+    tally: Tally,
+    *,
+    clock: Any = None,
 ) -> None:
-    """A dealer at the console: start a deal, bets (the night's bots), removals, turns, on the clock."""
+    """A dealer at the console: start a deal, bets (the night's bots), removals, turns, on the clock
+    (``clock``: anything with ``wait() -> bool`` that paces the taps; a Poisson ``Clock`` if none)."""
     import requests
 
     from tables.simulation.bots import faro_bets
 
     rng = random.Random(seed)
-    clock = Clock(random.Random(rng.random()), MEAN_GAP, deadline, tally, "console dealer")
+    schedule = random.Random(rng.random())
+    clock = clock or Clock(schedule, MEAN_GAP, deadline, tally, "console dealer")
     budgets = dict.fromkeys((int(p) for p in table["seats"].values()), load_test.BUY_IN)
     limits = {"min_bet": table["min_bet"], "max_bet": table["max_bet"]}
     prefix = f"{base}/console/tables/{table['id']}"

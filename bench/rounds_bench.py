@@ -41,7 +41,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench import cpu_probe
+from bench import cpu_probe, floor_bench
 from bench.app_db import (
     ROOT,
     SETTINGS,
@@ -91,10 +91,19 @@ class Profile:
     http_seconds: float
     engine_seconds: float  # per engine measurement
     calibration_seconds: float  # per calibration endpoint
+    repeat_seconds: float  # per repeat of (d), the interleaved comparison
 
 
-QUICK = Profile("quick", 10.0, 1.5, 5.0)
-FULL = Profile("full", 30.0, 4.0, 10.0)
+QUICK = Profile("quick", 10.0, 1.5, 5.0, 6.0)
+FULL = Profile("full", 30.0, 4.0, 10.0, 12.0)
+REPEATS = 3  # (d)'s repeats, by default
+INTERLEAVE_WARM_UP = 2.0  # s of (d) before its first repeat: every session's first requests
+FLOOR_ROUTE = "drf-sql-action"  # (d)'s floor: the action's SQL in a DRF view
+CONSOLE_REQUEST = "POST /console/tables/{id}/rounds/{id}/faro/"  # then the tap's kind and a slash
+# The kinds of tap both the API and the console send in (d); the console's answer to each is
+# compared with the API's to the same kind.
+SHARED_KINDS = ("bet", "remove_bet", "turn", "last_turn")
+CHECKED_TABLES = "BENCH_ROUNDS_CHECKED_TABLES"  # child_verify's tables, comma-separated (all if unset)
 PROBE_CONFIG = "bench/probe_plain_gunicorn.conf.py"  # each request's CPU, by bench.cpu_probe
 PROBE_DIR = ROOT / "build" / "bench" / "rounds-cpu"
 PROBE_SETTLE = 0.5  # s: a worker notes a request's CPU just after its answer has gone out
@@ -228,30 +237,53 @@ def bench_engine(seconds: float) -> dict[str, Any]:
 
 
 def child_setup() -> dict[str, Any]:
-    """The floor, made through the services: staff, tables opened, punters bought in and seated."""
+    """The floor, made through the services: staff, tables opened, punters bought in and seated.
+    (b) deals ``tables``; (d) deals ``pairs``: for each client an API table and a console table
+    whose dealer signs in with ``floor_bench.STAFF_PASSWORD``."""
     import django
 
     django.setup()
-    from casino.models import Role
+    from django.contrib.auth.hashers import make_password
+
+    from casino.models import Role, User
     from casino.services import buy_in, create_player, issue_token
     from tables.services import assign_dealer, create_table, open_table, seat_player
 
     boss, cashier = staff("bench-pit", Role.PIT_BOSS), staff("bench-cage", Role.CASHIER)
-    tables = []
-    for t in range(TABLES):
-        dealer = staff(f"bench-dealer-{t}", Role.DEALER)
-        table = create_table(actor=boss, name=f"Faro {t + 1}", game="faro", min_bet=MIN_BET, max_bet=MAX_BET)
+
+    def faro_table(n: int, dealer_name: str) -> dict[str, Any]:
+        dealer = staff(dealer_name, Role.DEALER)
+        table = create_table(actor=boss, name=f"Faro {n + 1}", game="faro", min_bet=MIN_BET, max_bet=MAX_BET)
         assign_dealer(actor=boss, table_id=table.pk, dealer_id=dealer.pk)
         open_table(actor=dealer, table_id=table.pk, opening_inventory=TRAY)
         players = []
         for p in range(PUNTERS):
-            name = f"punter-{t}-{p}"
+            name = f"punter-{n}-{p}"
             player = create_player(actor=cashier, username=name, password="bench-punter-pass-1", name=name)
             buy_in(actor=cashier, player=player, amount=BUY_IN)
             seat_player(actor=dealer, table_id=table.pk, player_id=player.pk, seat=p + 1)
             players.append(player.pk)
-        tables.append({"id": table.pk, "token": issue_token(user=dealer), "players": players})
-    return {"tables": tables}
+        return {
+            "id": table.pk,
+            "token": issue_token(user=dealer),
+            "players": players,
+            "seats": {str(p + 1): player for p, player in enumerate(players)},
+            "min_bet": MIN_BET,
+            "max_bet": MAX_BET,
+            "dealer": dealer_name,
+        }
+
+    tables = [faro_table(t, f"bench-dealer-{t}") for t in range(TABLES)]
+    pairs = [
+        {
+            "api": faro_table(TABLES + t, f"bench-dealer-{TABLES + t}"),
+            "console": faro_table(2 * TABLES + t, f"bench-console-{t}"),
+        }
+        for t in range(TABLES)
+    ]
+    console = [pair["console"]["dealer"] for pair in pairs]
+    User.objects.filter(username__in=console).update(password=make_password(floor_bench.STAFF_PASSWORD))
+    return {"tables": tables, "pairs": pairs}
 
 
 def child_verify() -> dict[str, Any]:
@@ -265,7 +297,12 @@ def child_verify() -> dict[str, Any]:
     from tables.replay import check_round
 
     trial = get_trial_balance()
-    failures = [r.pk for r in Round.objects.order_by("pk") if not check_round(r).ok]
+    # With CHECKED_TABLES set, the rounds and actions of those tables only ((d)'s, after (c) has
+    # written into (b)'s last rounds).
+    only = [int(t) for t in os.environ.get(CHECKED_TABLES, "").split(",") if t]
+    rounds = Round.objects.filter(table_id__in=only) if only else Round.objects.all()
+    actions = RoundAction.objects.filter(round__table_id__in=only) if only else RoundAction.objects.all()
+    failures = [r.pk for r in rounds.order_by("pk") if not check_round(r).ok]
     # For (c): each table's last round, and a wallet and a layout its first seat's player has.
     calibration = {}
     for table, round_ in Round.objects.order_by("table_id", "number").values_list("table_id", "pk"):
@@ -279,9 +316,9 @@ def child_verify() -> dict[str, Any]:
             }
     return {
         "calibration": calibration,
-        "actions": RoundAction.objects.count(),
-        "rounds": Round.objects.count(),
-        "settled": Round.objects.filter(status=RoundStatus.SETTLED).count(),
+        "actions": actions.count(),
+        "rounds": rounds.count(),
+        "settled": rounds.filter(status=RoundStatus.SETTLED).count(),
         "total_debits": trial.total_debits,
         "total_credits": trial.total_credits,
         "balance_sum": sum(row.balance for row in trial.rows),
@@ -320,8 +357,19 @@ class Tally:
     last: tuple[float, int] = (0.0, 0)
 
 
-def drive_table(base: str, table: dict[str, Any], deadline: float, seed: int, tally: Tally) -> None:
-    """Deal electronic-shoe rounds back to back at one table until the deadline passes."""
+def drive_table(
+    base: str,
+    table: dict[str, Any],
+    deadline: float,
+    seed: int,
+    tally: Tally,
+    *,
+    pace: Any = None,
+    name_kinds: bool = False,
+) -> None:
+    """Deal electronic-shoe rounds back to back at one table until the deadline passes (``pace``:
+    a ``wait() -> bool`` each request waits for; ``name_kinds``: each request names its kind to
+    ``bench.cpu_probe``, so its CPU is told apart per kind)."""
     import requests
 
     rng = random.Random(seed)
@@ -329,9 +377,12 @@ def drive_table(base: str, table: dict[str, Any], deadline: float, seed: int, ta
     session.headers["Authorization"] = f"Token {table['token']}"
 
     def post(kind: str, path: str, body: dict[str, Any], expect: int) -> dict[str, Any] | None:
+        if pace is not None and not pace.wait():
+            return None
+        headers = {cpu_probe.GAME_HEADER: kind} if name_kinds else None
         started = time.perf_counter()
         try:
-            response = session.post(f"{base}{path}", json=body, timeout=REQUEST_TIMEOUT)
+            response = session.post(f"{base}{path}", json=body, headers=headers, timeout=REQUEST_TIMEOUT)
         except requests.RequestException as error:
             tally.failures[f"{kind}: {type(error).__name__}"] += 1
             return None
@@ -485,7 +536,187 @@ def calibrate(
     }
 
 
-def run_http(duration: float, calibration_seconds: float) -> dict[str, Any]:
+# --------------------------------------------------------------------------- (d) interleaved
+
+
+class Rotation:
+    """One client's parties taking turns, one request each in a fixed order, so whatever the
+    machine does meanwhile (other work, its speed drifting) falls on each party alike. A party
+    gets a ``Turn`` (a clock for the drivers: ``wait()`` before each request) and leaves when
+    its driver returns; the others then go round without it."""
+
+    def __init__(self, parties: int, deadline: float) -> None:
+        self.changed = threading.Condition()
+        self.deadline = deadline
+        self.present = list(range(parties))
+        self.holder = 0
+
+    def _hand_over(self, party: int) -> None:
+        if self.holder == party and self.present:
+            later = [p for p in self.present if p > party]
+            self.holder = later[0] if later else self.present[0]
+            self.changed.notify_all()
+
+    def turn(self, party: int) -> Turn:
+        return Turn(self, party)
+
+
+class Turn:
+    """A party's place in a ``Rotation``."""
+
+    def __init__(self, rotation: Rotation, party: int) -> None:
+        self.rotation, self.party, self.holding = rotation, party, False
+
+    def wait(self) -> bool:
+        """True when this party may send its next request; False once the run is over."""
+        rotation = self.rotation
+        with rotation.changed:
+            if self.holding:  # the previous request has been answered: the next party's turn
+                self.holding = False
+                rotation._hand_over(self.party)
+            while rotation.holder != self.party:
+                left = rotation.deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                rotation.changed.wait(timeout=left)
+            self.holding = time.monotonic() < rotation.deadline
+            return self.holding
+
+    def leave(self) -> None:
+        with self.rotation.changed:
+            self.rotation.present.remove(self.party)
+            self.rotation._hand_over(self.party)
+            self.rotation.changed.notify_all()
+
+
+def drive_floor(base: str, table: dict[str, Any], target: dict[str, Any], turn: Turn, tally: Tally) -> None:
+    """The floor's requests (the action's SQL in a DRF view), one a turn, with the table's token."""
+    import requests
+
+    body = {"type": "bet", "debit": target["debit"], "credit": target["credit"]}
+    with requests.Session() as session:
+        session.headers["Authorization"] = f"Token {table['token']}"
+        while turn.wait():
+            started = time.perf_counter()
+            try:
+                response = session.post(
+                    f"{base}/bench/{FLOOR_ROUTE}/{target['round']}", json=body, timeout=REQUEST_TIMEOUT
+                )
+            except requests.RequestException as error:
+                tally.failures[f"floor: {type(error).__name__}"] += 1
+                return
+            tally.latencies["floor"].append(time.perf_counter() - started)
+            if response.status_code != 200:
+                tally.failures[f"floor: {response.status_code}"] += 1
+                return
+
+
+def interleave(
+    base: str,
+    floor: dict[str, Any],
+    targets: dict[str, dict[str, Any]],
+    repeats: int,
+    seconds: float,
+) -> dict[str, Any]:
+    """(d): each client takes turns between an API Faro table, the floor's request and a console
+    Faro table, for ``repeats`` windows of ``seconds`` after a warm-up; per window the CPU per
+    request of each, as measured in the workers."""
+    sessions = [floor_bench.sign_in(base, pair["console"]["dealer"]) for pair in floor["pairs"]]
+    for session, pair in zip(sessions, floor["pairs"], strict=True):  # each console dealer's first screen
+        session.get(f"{base}/console/tables/{pair['console']['id']}/", headers=floor_bench.HX, timeout=30)
+    started = time.monotonic()
+    deadline = started + INTERLEAVE_WARM_UP + repeats * seconds
+    api_tallies = [Tally() for _ in floor["pairs"]]
+    floor_tallies = [Tally() for _ in floor["pairs"]]
+    console_tallies = [floor_bench.Tally() for _ in floor["pairs"]]
+    threads = []
+    for i, pair in enumerate(floor["pairs"]):
+        rotation = Rotation(3, deadline)
+        target = targets[str(floor["tables"][i]["id"])]
+        parties: list[tuple[Any, tuple[Any, ...], dict[str, Any]]] = [
+            (drive_table, (base, pair["api"], deadline, 2000 + i, api_tallies[i]), {"name_kinds": True}),
+            (drive_floor, (base, floor["tables"][i], target), {}),
+            (
+                floor_bench.drive_console_faro,
+                (base, pair["console"], sessions[i], deadline, 3000 + i, console_tallies[i]),
+                {},
+            ),
+        ]
+        for party, (driver, args, kwargs) in enumerate(parties):
+            turn = rotation.turn(party)
+            if driver is drive_floor:
+                args = (*args, turn, floor_tallies[i])
+            elif driver is drive_table:
+                kwargs = {**kwargs, "pace": turn}
+            else:
+                kwargs = {"clock": turn}
+
+            def run(
+                driver: Any = driver, args: tuple[Any, ...] = args, kwargs: Any = kwargs, turn: Turn = turn
+            ) -> None:
+                try:
+                    driver(*args, **kwargs)
+                finally:
+                    turn.leave()
+
+            threads.append(threading.Thread(target=run, daemon=True))
+    for thread in threads:
+        thread.start()
+    windows = []
+    boundary = started + INTERLEAVE_WARM_UP
+    time.sleep(max(0.0, boundary - time.monotonic()))
+    since = cpu_probe.marks(PROBE_DIR)
+    for _ in range(repeats):
+        boundary += seconds
+        time.sleep(max(0.0, boundary - time.monotonic()))
+        until = cpu_probe.marks(PROBE_DIR)
+        windows.append((since, until))
+        since = until
+    for thread in threads:
+        thread.join(timeout=REQUEST_TIMEOUT * 4)
+    time.sleep(PROBE_SETTLE)
+    measured = [
+        {
+            f"{what}|{game}": values
+            for (kind, what, game), values in cpu_probe.read(PROBE_DIR, since, until).items()
+            if kind == "request"
+        }
+        for since, until in windows
+    ]
+    failures: Counter[str] = Counter()
+    every: list[Any] = [*api_tallies, *floor_tallies, *console_tallies]
+    for counted in every:
+        failures.update(counted.failures)
+    return {
+        "windows": measured,
+        "seconds": seconds,
+        "failures": dict(failures),
+        "api_actions": sum(t.ok_actions for t in api_tallies),
+        "api_rounds": sum(t.ok_rounds for t in api_tallies),
+        "console_actions": sum(t.accepted["action"] for t in console_tallies),
+        "console_rounds": sum(t.accepted["round"] for t in console_tallies),
+        "floor_requests": sum(len(t.latencies["floor"]) for t in floor_tallies),
+        "latencies": {
+            "API Faro action": [
+                v for t in api_tallies for k, vs in t.latencies.items() if k != "start round" for v in vs
+            ],
+            "the floor (the action's SQL in a DRF view)": [
+                v for t in floor_tallies for v in t.latencies["floor"]
+            ],
+            "console Faro tap": [
+                v
+                for t in console_tallies
+                for k, vs in t.latencies.items()
+                if k.startswith("console faro")
+                for v in vs
+            ],
+        },
+    }
+
+
+def run_http(
+    duration: float, calibration_seconds: float, repeats: int, repeat_seconds: float
+) -> dict[str, Any]:
     fresh_database(DB_NAME, service_env(), synchronous_commit=True, timeout=300)
     processes = Processes("rounds")
     try:
@@ -531,6 +762,12 @@ def run_http(duration: float, calibration_seconds: float) -> dict[str, Any]:
             calibrate(base, floor["tables"], checks["calibration"], workers, route, calibration_seconds)
             for _, route in CALIBRATIONS
         ]
+        log(f"(d) interleaved: {repeats} x {repeat_seconds:.0f} s")
+        interleaved = interleave(base, floor, checks["calibration"], repeats, repeat_seconds)
+        dealt = [str(pair[side]["id"]) for pair in floor["pairs"] for side in ("api", "console")]
+        interleaved["checks"] = run_child(
+            "bench.rounds_bench", "verify", {**service_env(), CHECKED_TABLES: ",".join(dealt)}
+        )
         processes.stop("gunicorn")
     finally:
         processes.stop_all()
@@ -558,6 +795,7 @@ def run_http(duration: float, calibration_seconds: float) -> dict[str, Any]:
         "db_cpu": db_cpu_used,
         "calibration": calibration,
         "probed": probed,
+        "interleaved": interleaved,
     }
 
 
@@ -672,6 +910,162 @@ def probed_lines(http: dict[str, Any]) -> list[str]:
     ]
 
 
+def _mean_cpu(values: list[tuple[int, ...]]) -> float:
+    """Mean ms of CPU (gunicorn + PostgreSQL) per request measured in the workers."""
+    return sum(app + db for app, db in values) / len(values) / 1e6 if values else float("nan")
+
+
+def window_figures(window: dict[str, list[tuple[int, ...]]]) -> dict[str, Any]:
+    """One repeat of (d): each party's CPU per request and the two ratios."""
+    api = {
+        k: window.get(f"{ACTION_REQUEST}|{k}", [])
+        for k in ("bet", "remove_bet", "turn", "call_turn", "last_turn")
+    }
+    console = {k: window.get(f"{CONSOLE_REQUEST}{k}/|", []) for k in SHARED_KINDS}
+    every_api = [m for values in api.values() for m in values]
+    floor = window.get(f"POST /bench/{FLOOR_ROUTE}/{{id}}|", [])
+    shared = [k for k in SHARED_KINDS if api[k] and console[k]]
+    # The console's taps weighed by the API's mix of kinds, so the ratio compares like with like.
+    api_at_mix = sum(len(api[k]) * _mean_cpu(api[k]) for k in shared)
+    console_at_mix = sum(len(api[k]) * _mean_cpu(console[k]) for k in shared)
+    weight = sum(len(api[k]) for k in shared)
+    return {
+        "api": (len(every_api), _mean_cpu(every_api)),
+        "floor": (len(floor), _mean_cpu(floor)),
+        "product_floor": _mean_cpu(every_api) / _mean_cpu(floor) if floor and every_api else float("nan"),
+        "console": (
+            sum(len(console[k]) for k in shared),
+            console_at_mix / weight if weight else float("nan"),
+        ),
+        "api_shared": api_at_mix / weight if weight else float("nan"),
+        "console_api": console_at_mix / api_at_mix if api_at_mix else float("nan"),
+        "by_kind": {
+            k: (len(api[k]), _mean_cpu(api[k]), len(console[k]), _mean_cpu(console[k])) for k in SHARED_KINDS
+        },
+    }
+
+
+def spread(values: list[float]) -> str:
+    """The median and the range of a figure over (d)'s repeats."""
+    values = [v for v in values if v == v]  # NaN where a repeat lacked the requests
+    if not values:
+        return "–"
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+    return f"**{median:.2f}** ({ordered[0]:.2f}–{ordered[-1]:.2f})"
+
+
+def interleaved_lines(interleaved: dict[str, Any]) -> list[str]:
+    """(d)'s report: per repeat and over the repeats, the product against its floor and the
+    console against the API."""
+    figures = [window_figures(window) for window in interleaved["windows"]]
+    lines = [
+        "",
+        f"## (d) Interleaved: the product, its floor and the console, {len(figures)} repeats of "
+        f"{interleaved['seconds']:.0f} s",
+        "",
+        f"Each of the {TABLES} clients takes turns, one request each: a Faro action through the API "
+        "(its own table, dealt as in (b)), the floor (the action's SQL in a DRF view, as in (c)), a "
+        "tap at the console (its own Faro table, dealt as a browser does: session, CSRF, form "
+        "token, htmx). Whatever the machine does meanwhile falls on the three alike, so the ratios "
+        "hold where the CPU figures move. CPU per request (gunicorn + PostgreSQL) as measured in "
+        "the workers. The console's taps are weighed by the API's mix of kinds "
+        f"({', '.join(SHARED_KINDS)}).",
+    ]
+    rows = []
+    for n, f in enumerate(figures, 1):
+        rows.append(
+            (
+                str(n),
+                f"{f['api'][1]:.2f} ({f['api'][0]:,})",
+                f"{f['floor'][1]:.2f} ({f['floor'][0]:,})",
+                f"{f['product_floor']:.2f}",
+                f"{f['console'][1]:.2f} ({f['console'][0]:,})",
+                f"{f['api_shared']:.2f}",
+                f"{f['console_api']:.2f}",
+            )
+        )
+    rows.append(
+        (
+            "median (min–max)",
+            spread([f["api"][1] for f in figures]),
+            spread([f["floor"][1] for f in figures]),
+            spread([f["product_floor"] for f in figures]),
+            spread([f["console"][1] for f in figures]),
+            spread([f["api_shared"] for f in figures]),
+            spread([f["console_api"] for f in figures]),
+        )
+    )
+    lines += markdown_table(
+        "CPU ms per request (requests):",
+        (
+            "repeat",
+            "API Faro action",
+            "floor",
+            "product ÷ floor (target ≤ 1.3)",
+            "console tap",
+            "API action at the console's kinds",
+            "console ÷ API (target ≤ 1.2)",
+        ),
+        rows,
+    )
+    lines += markdown_table(
+        "By kind, medians over the repeats:",
+        ("kind", "API requests", "API CPU ms", "console requests", "console CPU ms", "console ÷ API"),
+        [
+            (
+                kind,
+                f"{sum(f['by_kind'][kind][0] for f in figures):,}",
+                spread([f["by_kind"][kind][1] for f in figures]),
+                f"{sum(f['by_kind'][kind][2] for f in figures):,}",
+                spread([f["by_kind"][kind][3] for f in figures]),
+                spread([f["by_kind"][kind][3] / f["by_kind"][kind][1] for f in figures]),
+            )
+            for kind in SHARED_KINDS
+        ],
+    )
+    lines += markdown_table(
+        "Client latency over the whole phase (one request in flight per client):",
+        ("Request", "count", "p50 ms", "p99 ms"),
+        [
+            (
+                label,
+                f"{len(values):,}",
+                f"{percentile(values, 0.5) * 1000:.1f}",
+                f"{percentile(values, 0.99) * 1000:.1f}",
+            )
+            for label, values in interleaved["latencies"].items()
+        ],
+    )
+    checks, failures = interleaved["checks"], interleaved["failures"]
+    accepted = interleaved["api_actions"] + interleaved["console_actions"]
+    started = interleaved["api_rounds"] + interleaved["console_rounds"]
+    lines += [
+        "",
+        f"- refused or failed requests: {sum(failures.values())}"
+        + (f" ({', '.join(f'{k} x{n}' for k, n in failures.items())})" if failures else "")
+        + (" → ok" if not failures else " → **CHECK**"),
+        f"- (d)'s tables: RoundAction rows {checks['actions']:,} = accepted taps {accepted:,}, rounds "
+        f"{checks['rounds']} = rounds started {started} → "
+        + ("ok" if checks["actions"] == accepted and checks["rounds"] == started else "**MISMATCH**"),
+        f"- replay: {checks['rounds'] - len(checks['replay_failures'])} of {checks['rounds']} rounds "
+        "replay exactly → "
+        + ("ok" if not checks["replay_failures"] else f"**FAILED** {checks['replay_failures'][:10]}"),
+    ]
+    return lines
+
+
+def interleaved_healthy(interleaved: dict[str, Any]) -> bool:
+    checks = interleaved["checks"]
+    return (
+        not interleaved["failures"]
+        and checks["actions"] == interleaved["api_actions"] + interleaved["console_actions"]
+        and checks["rounds"] == interleaved["api_rounds"] + interleaved["console_rounds"]
+        and not checks["replay_failures"]
+    )
+
+
 def report(profile: Profile, env: str, engine: dict[str, Any], http: dict[str, Any]) -> str:
     lines = [f"# Rounds benchmark ({profile.name})", "", env, ""]
     lines += ["## (a) Faro engine, no database", ""]
@@ -757,6 +1151,7 @@ def report(profile: Profile, env: str, engine: dict[str, Any], http: dict[str, A
         f"- replay: {checks['rounds'] - len(replays)} of {checks['rounds']} rounds replay exactly → "
         + ("ok" if not replays else f"**FAILED** {replays[:10]}")
     )
+    lines += interleaved_lines(http["interleaved"])
     return "\n".join(lines) + "\n"
 
 
@@ -770,6 +1165,7 @@ def healthy(http: dict[str, Any]) -> bool:
         and checks["total_debits"] == checks["total_credits"]
         and checks["balance_sum"] == 0
         and not checks["replay_failures"]
+        and interleaved_healthy(http["interleaved"])
     )
 
 
@@ -785,19 +1181,24 @@ def main(argv: list[str] | None = None) -> int:
         database=DB_NAME,
         output=OUTPUT,
     )
+    parser.add_argument(
+        "--repeats", type=int, default=REPEATS, help=f"repeats of (d), the interleaved comparison ({REPEATS})"
+    )
+    parser.add_argument("--repeat-seconds", type=float, help="seconds of each of (d)'s repeats")
     args = parser.parse_args(argv)
     if answer_child(args, {"setup": child_setup, "verify": child_verify}):
         return 0
     profile = QUICK if args.quick else FULL
     duration = args.duration or profile.http_seconds
     signal.signal(signal.SIGALRM, _out_of_time)
-    signal.alarm(int(duration + BUDGET))  # the whole run, cleanup included, is bounded
+    repeat_seconds = args.repeat_seconds or profile.repeat_seconds
+    signal.alarm(int(duration + BUDGET + args.repeats * repeat_seconds))  # the whole run, cleanup included
     env = describe_machine()
     log(f"engine: {profile.engine_seconds:.1f} s per measurement")
     engine = bench_engine(profile.engine_seconds)
     log(f"HTTP: {TABLES} tables, {WORKERS} gunicorn workers, {duration:.0f} s")
     try:
-        http = run_http(duration, profile.calibration_seconds)
+        http = run_http(duration, profile.calibration_seconds, args.repeats, repeat_seconds)
     finally:
         if not args.keep_db:
             drop_database(DB_NAME)

@@ -8,11 +8,13 @@ the values a write sends the way ``Model.save`` would.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connection
-from django.db.models import Field, Model
+from django.db.models import Field, JSONField, Model
+
+from ledger.kept_cursor import kept_cursor
 
 
 def columns_of(fields: Sequence[Field[Any, Any]], alias: str | None = None) -> str:
@@ -23,9 +25,9 @@ def columns_of(fields: Sequence[Field[Any, Any]], alias: str | None = None) -> s
 
 def one_row(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
     """The first row ``sql`` returns with ``params``, or None."""
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchone()
+    cursor = kept_cursor()
+    cursor.execute(sql, params)
+    return cursor.fetchone()
 
 
 def instance_from_row[M: Model](model: type[M], fields: Sequence[Field[Any, Any]], row: Sequence[Any]) -> M:
@@ -58,6 +60,23 @@ def db_values(fields: Sequence[Field[Any, Any]], instance: Model, *, adding: boo
     """What the ORM would send for ``instance``'s ``fields`` in an INSERT (``adding``) or an
     UPDATE: defaults and ``auto_now_add`` applied, JSON adapted, as ``Model.save`` does."""
     return [field.get_db_prep_save(field.pre_save(instance, adding), connection) for field in fields]
+
+
+def plain_values(fields: Sequence[Field[Any, Any]], values: Mapping[str, Any]) -> list[Any]:
+    """What ``db_values`` gives for an instance whose ``fields`` hold ``values`` (by ``attname``; a
+    field left out: its default), without building the instance: a tap's write sends its action
+    and settlements so, where the instances and their per-field conversions cost more than the
+    statement. Only JSON is adapted; every other value goes as it is, so each must already be
+    what its field stores (an id for a foreign key, an aware datetime, an int) and a field set on
+    save (``auto_now_add``) must be given."""
+    return [
+        _plain(field, values[field.attname]) if field.attname in values else field.get_default()
+        for field in fields
+    ]
+
+
+def _plain(field: Field[Any, Any], value: Any) -> Any:
+    return field.get_db_prep_save(value, connection) if isinstance(field, JSONField) else value
 
 
 def cast_placeholders(fields: Sequence[Field[Any, Any]]) -> str:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from django.db import connection
 from django.db.models import Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
 from ledger import sql
 from ledger.errors import UnknownAccount
+from ledger.kept_cursor import kept_cursor
 from ledger.models import Account, Entry
 
 
@@ -23,12 +23,12 @@ def get_account(*, code: str) -> Account:
 
 def get_balance(*, code: str, as_of: dt.datetime | None = None) -> int:
     """The balance now (stored) or at a moment (the last entry's ``balance_after`` by then)."""
-    with connection.cursor() as cursor:
-        if as_of is None:
-            cursor.execute(sql.BALANCE, [code])
-        else:
-            cursor.execute(sql.BALANCE_AS_OF, [as_of, code])
-        row = cursor.fetchone()
+    cursor = kept_cursor()
+    if as_of is None:
+        cursor.execute(sql.BALANCE, [code])
+    else:
+        cursor.execute(sql.BALANCE_AS_OF, [as_of, code])
+    row = cursor.fetchone()
     if row is None:
         raise UnknownAccount(f"No such account: {code}.")
     if as_of is None:

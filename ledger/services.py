@@ -27,6 +27,7 @@ from ledger.errors import (
     in_dollars,
 )
 from ledger.gaming_day import gaming_day_for
+from ledger.kept_cursor import kept_cursor
 from ledger.locks import lock_accounts_by_code, lock_accounts_of_holds, lock_holds
 from ledger.metrics import TRANSFER_LEGS, TRANSFERS
 from ledger.models import (
@@ -235,9 +236,10 @@ def _execute_post(params: list[Any]) -> Any:
     logged and counted like any statement) and prepared there from its first run on a connection
     (``_prepare_at_once``), not only from its ``DB_PREPARE_THRESHOLD``-th as other statements are:
     psycopg forgets a connection's prepared statements at every rollback."""
-    with connection.cursor() as cursor, connection.execute_wrapper(_prepare_at_once):
+    cursor = kept_cursor()
+    with connection.execute_wrapper(_prepare_at_once):
         cursor.execute(sql.POST_TRANSFER, params)
-        return cursor.fetchone()
+    return cursor.fetchone()
 
 
 def _prepare_at_once(execute: Any, query: str, params: Any, many: bool, context: dict[str, Any]) -> Any:

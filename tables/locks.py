@@ -6,6 +6,7 @@ from django.db import connection
 
 from casino.errors import NotFound
 from casino.rows import instance_from_row
+from ledger.kept_cursor import kept_cursor
 from tables import sql
 from tables.models import Round, Table, TrayRequest
 
@@ -25,9 +26,9 @@ def lock_table_of_round(*, round_id: int) -> Table | None:
     Found through the round in the same statement, so a round action does not first read the
     round only to learn which table to lock.
     """
-    with connection.cursor() as cursor:
-        cursor.execute(sql.LOCK_TABLE_OF_ROUND, [round_id])
-        row = cursor.fetchone()
+    cursor = kept_cursor()
+    cursor.execute(sql.LOCK_TABLE_OF_ROUND, [round_id])
+    row = cursor.fetchone()
     return None if row is None else instance_from_row(Table, sql.TABLE_FIELDS, row)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from celery import current_app
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from casino.action_log import record_action
@@ -21,10 +21,11 @@ from casino.errors import Conflict, NotFound, ValidationFailed
 from casino.models import Player, User
 from casino.observability.metrics import REFUSED_ACTIONS
 from casino.permissions import require
-from casino.rows import db_values, instance_from_row
+from casino.rows import instance_from_row, plain_values
 from casino.selectors import holder_of, players_named
 from casino.task_sending import send_task_after_commit
 from ledger.errors import UnknownAccount
+from ledger.kept_cursor import kept_cursor
 from ledger.models import Transfer
 from ledger.services import Leg, post_transfer, void_holds
 from tables import sql
@@ -49,7 +50,6 @@ from tables.models import (
     LIVE_ROUND_STATUSES,
     RefusedAction,
     Round,
-    RoundAction,
     RoundSettlement,
     RoundStatus,
     Seat,
@@ -87,9 +87,9 @@ def _lock_round(round_id: int) -> _LockedRound:
     table. Its stored public state is not fetched: the action recomputes it.
     """
     since = STATE_CACHE.version_of(round_id)
-    with connection.cursor() as cursor:
-        cursor.execute(sql.LOCK_ROUND, [since, round_id])
-        row = cursor.fetchone()
+    cursor = kept_cursor()
+    cursor.execute(sql.LOCK_ROUND, [since, round_id])
+    row = cursor.fetchone()
     if row is None:
         raise NotFound("No such round.")
     *fields, payloads, correction_pending, settled, seated = row
@@ -180,42 +180,39 @@ def _post_settlements(
         return post(), legs
 
 
-def _settlement_rows(
-    round_: Round,
-    action: RoundAction | None,
-    transfer: Transfer,
-    settlements: Sequence[Settlement],
-    legs: Sequence[Leg],
-) -> list[RoundSettlement]:
-    """One row per leg, beside the transfer: what the round API lists and the audit replays."""
+def _settlement_values(
+    round_: Round, transfer: Transfer, settlements: Sequence[Settlement], legs: Sequence[Leg]
+) -> list[dict[str, Any]]:
+    """One row per leg (a ``RoundSettlement``'s attributes), beside the transfer: what the round
+    API lists and the audit replays."""
     return [
-        RoundSettlement(
-            round=round_,
-            action=action,
-            transfer=transfer,
-            kind=s.kind,
-            from_account=leg.debit,
-            to_account=leg.credit,
-            amount=s.amount,
-            player_id=s.player,
-        )
+        {
+            "round_id": round_.pk,
+            "transfer_id": transfer.pk,
+            "kind": s.kind,
+            "from_account": leg.debit,
+            "to_account": leg.credit,
+            "amount": s.amount,
+            "player_id": s.player,
+        }
         for s, leg in zip(settlements, legs, strict=True)
     ]
 
 
 def _write_action(
-    round_: Round, action: RoundAction, rows: Sequence[RoundSettlement], changed: Sequence[str]
+    round_: Round, action: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], changed: Sequence[str]
 ) -> None:
-    """Insert ``action`` and its settlement ``rows`` and save the round's ``changed`` fields in
-    one statement: spelled as three through the ORM, they cost a tap more client CPU to build
-    than PostgreSQL spends running them (issue 22). The values are the ones ``save`` would send."""
-    fields = tuple(dict.fromkeys(changed))  # finish_round names "status" again, as save() allows
-    params = db_values(sql.ACTION_FIELDS, action, adding=True)
+    """Insert ``action`` and its settlement ``rows`` (each a ``RoundAction``'s or a
+    ``RoundSettlement``'s attributes) and save the round's ``changed`` fields in one statement:
+    spelled as three through the ORM, they cost a tap more client CPU to build than PostgreSQL
+    spends running them (issue 22), and so would the instances. The values are the ones
+    ``save`` would send (``casino.rows.plain_values``)."""
+    fields = [sql.ROUND_FIELDS[name] for name in dict.fromkeys(changed)]  # finish_round names "status" again
+    params = plain_values(sql.ACTION_FIELDS, action)
     for row in rows:
-        params += db_values(sql.SETTLEMENT_FIELDS, row, adding=True)
-    params += db_values([sql.ROUND_FIELDS[name] for name in fields], round_, adding=False)
-    with connection.cursor() as cursor:
-        cursor.execute(sql.write_action(len(rows), fields), [*params, round_.pk])
+        params += plain_values(sql.SETTLEMENT_FIELDS, row)
+    params += plain_values(fields, {field.attname: getattr(round_, field.attname) for field in fields})
+    kept_cursor().execute(sql.write_action(len(rows), tuple(f.name for f in fields)), [*params, round_.pk])
 
 
 def _pot_balances(table: Table) -> dict[str, int]:
@@ -235,9 +232,9 @@ def _deal_order(public: Mapping[str, Any], seats: Mapping[int, int]) -> list[int
 def _table_facts(table_id: int) -> tuple[bool, Any, int, int | None]:
     """Whether the table has a live round, the last settled round's carry, the last round's
     number and the open session's id: four reads a round start used to make one by one."""
-    with connection.cursor() as cursor:
-        cursor.execute(sql.TABLE_FACTS, {"t": table_id})
-        live, carry, number, session_id = cursor.fetchone()
+    cursor = kept_cursor()
+    cursor.execute(sql.TABLE_FACTS, {"t": table_id})
+    live, carry, number, session_id = cursor.fetchone()
     return bool(live), carry, int(number), session_id
 
 
@@ -319,7 +316,8 @@ def start_round(*, actor: User, table_id: int, shoe: str, seed: str | None = Non
         accounts=accounts, round_=round_, seq=0, settlements=opening, key=f"round:{round_.pk}:start"
     )
     if transfer is not None:
-        RoundSettlement.objects.bulk_create(_settlement_rows(round_, None, transfer, opening, legs))
+        rows = _settlement_values(round_, transfer, opening, legs)
+        RoundSettlement.objects.bulk_create([RoundSettlement(**row) for row in rows])
     if engine.is_over(state):
         round_.save(update_fields=finish_round(round_, engine, state))
     STATE_CACHE.put(round_, state)
@@ -436,8 +434,15 @@ def _apply_round_action(
         key=f"round:{round_.pk}:action:{seq}",
         savepoint=savepoint,
     )
-    recorded = RoundAction(round=round_, seq=seq, payload=payload, actor=actor, transfer=transfer)
-    rows = [] if transfer is None else _settlement_rows(round_, recorded, transfer, moved, legs)
+    recorded = {
+        "round_id": round_.pk,
+        "seq": seq,
+        "payload": payload,
+        "actor_id": actor.pk,
+        "at": timezone.now(),
+        "transfer_id": None if transfer is None else transfer.pk,
+    }
+    rows = [] if transfer is None else _settlement_values(round_, transfer, moved, legs)
     public = engine.public_state(new_state)
     round_.version = seq
     round_.state = public

@@ -89,30 +89,35 @@ class RoundOutputSerializer(serializers.Serializer):
         return list(round_.context.get("sat_out", []))
 
     def to_representation(self, round_: Round) -> dict[str, Any]:
-        """The fields above, in their order, converted as each field would convert them.
+        """The fields above, in their order, converted as each field would convert them
+        (``round_body``; ``tests/api/test_round_answer_shape.py`` checks it against DRF's own
+        field-by-field rendering, so the two cannot drift apart)."""
+        return round_body(round_, self.get_settlements(round_), self.get_settlements_count(round_))
 
-        DRF builds and binds a fresh copy of all fifteen field objects for every answer, a
-        measurable part of a tap (``bench/run-rounds``); this reads the attributes directly.
-        ``tests/api/test_round_answer_shape.py`` checks it against DRF's own field-by-field
-        rendering, so the two cannot drift apart.
-        """
-        return {
-            "id": _int(round_.pk),
-            "table": _int(round_.table_id),
-            "game": _str(round_.game),
-            "number": _int(round_.number),
-            "status": _str(round_.status),
-            "shoe": _str(round_.shoe),
-            "commitment": _str(round_.commitment),
-            "state": None if round_.state is None else {str(k): v for k, v in round_.state.items()},
-            "settlements": self.get_settlements(round_),
-            "settlements_count": self.get_settlements_count(round_),
-            "version": _int(round_.version),
-            "players": None if round_.players is None else [_int(p) for p in round_.players],
-            "started_at": _MOMENT.to_representation(round_.started_at),
-            "ended_at": None if round_.ended_at is None else _MOMENT.to_representation(round_.ended_at),
-            "sat_out": self.get_sat_out(round_),
-        }
+
+def round_body(round_: Round, settlements: list[dict[str, Any]], settlements_count: int) -> dict[str, Any]:
+    """A round as ``RoundOutputSerializer`` renders it, read from the attributes directly.
+
+    DRF builds and binds a fresh copy of all fifteen field objects for every answer, and a
+    serializer instance besides, a measurable part of a tap (``bench/run-rounds``).
+    """
+    return {
+        "id": _int(round_.pk),
+        "table": _int(round_.table_id),
+        "game": _str(round_.game),
+        "number": _int(round_.number),
+        "status": _str(round_.status),
+        "shoe": _str(round_.shoe),
+        "commitment": _str(round_.commitment),
+        "state": None if round_.state is None else {str(k): v for k, v in round_.state.items()},
+        "settlements": list(settlements),
+        "settlements_count": int(settlements_count),
+        "version": _int(round_.version),
+        "players": None if round_.players is None else [_int(p) for p in round_.players],
+        "started_at": _MOMENT.to_representation(round_.started_at),
+        "ended_at": None if round_.ended_at is None else _MOMENT.to_representation(round_.ended_at),
+        "sat_out": list(round_.context.get("sat_out", [])),
+    }
 
 
 # DRF's own datetime rendering (ISO 8601 in the current time zone, "Z" for UTC), built once.
@@ -141,8 +146,7 @@ def round_response(round_: Round, code: int = 200) -> Response:
         count = len(rows)
     else:
         rows, count = settlement_rows(made), round_.settlements_count
-    context = {"settlements": rows, "settlements_count": count}
-    return Response(RoundOutputSerializer(round_, context=context).data, status=code)
+    return Response(round_body(round_, rows, count), status=code)
 
 
 def _access_round(request: Request, round_id: int) -> Round:
