@@ -17,9 +17,10 @@ Each gets ``--samples`` timed calls after two warm-up calls; the report gives th
 call and p50 / p99 in ms, printed as markdown and written to ``build/bench/pit.md``.
 
 Every table is a Faro table with its own dealer, opened with a $20,000 count through
-``tables.services``. Four tables in five have had a shift tonight already: an approved fill and
-credit, then closed with a count, then opened again. Every table's current (or only) session has
-an approved fill and a refused credit; every tenth table has a credit waiting for approval. Every
+``tables.services``. Four tables in five have had a shift tonight already: a fill and a credit
+each signed through (issued and received), then closed with a count, then opened again. Every
+table's current (or only) session has a received fill and a refused credit; every tenth table has
+a credit waiting for approval. Every
 second open table has two players seated and a live Faro round dealt from an electronic shoe.
 So every kind of row the pit reads exists: open and closed sessions, approved, pending and
 refused fills and credits, seats and live rounds.
@@ -47,15 +48,20 @@ WARM_UP = 2
 # --------------------------------------------------------------------------- building the floor
 
 
-def _fill_and_credit(*, dealer: Any, boss: Any, table_id: int, credit: str) -> None:
-    """An approved fill, then a credit that is approved, refused or left waiting (``credit``)."""
+def _fill_and_credit(*, dealer: Any, boss: Any, cashier: Any, table_id: int, credit: str) -> None:
+    """A fill issued by the cage and received at the table, then a credit that is released by the
+    pit and received at the cage, refused, or left waiting (``credit``)."""
     from tables import services
+    from tables.slips.services import sign_slip
 
     fill = services.request_tray_change(actor=dealer, table_id=table_id, kind="fill", amount=50_000)
-    services.approve_tray_request(actor=boss, table_id=table_id, request_id=fill.pk, kind="fill")
+    services.approve_tray_request(actor=cashier, table_id=table_id, request_id=fill.pk, kind="fill")
+    for signer in (dealer, boss):
+        sign_slip(actor=signer, slip_id=fill.pk, password_confirmed=False)
     asked = services.request_tray_change(actor=dealer, table_id=table_id, kind="credit", amount=20_000)
     if credit == "approve":
         services.approve_tray_request(actor=boss, table_id=table_id, request_id=asked.pk, kind="credit")
+        sign_slip(actor=cashier, slip_id=asked.pk, password_confirmed=False)
     elif credit == "refuse":
         services.refuse_tray_request(actor=boss, table_id=table_id, request_id=asked.pk, kind="credit")
 
@@ -67,13 +73,17 @@ def add_table(index: int, *, boss: Any, cashier: Any) -> None:
 
     table, dealer = app_db.open_faro_table(index, boss=boss, opening=OPENING)
     if index % 5:  # four tables in five: an earlier shift tonight, closed with a count, then reopened
-        _fill_and_credit(dealer=dealer, boss=boss, table_id=table.pk, credit="approve")
+        _fill_and_credit(dealer=dealer, boss=boss, cashier=cashier, table_id=table.pk, credit="approve")
         table.tray.refresh_from_db()
         services.close_table(actor=dealer, table_id=table.pk, closing_inventory=table.tray.balance - 1_000)
         table.tray.refresh_from_db()
         services.open_table(actor=dealer, table_id=table.pk, opening_inventory=table.tray.balance)
     _fill_and_credit(
-        dealer=dealer, boss=boss, table_id=table.pk, credit="wait" if index % 10 == 0 else "refuse"
+        dealer=dealer,
+        boss=boss,
+        cashier=cashier,
+        table_id=table.pk,
+        credit="wait" if index % 10 == 0 else "refuse",
     )
     if index % 2 == 0:  # every second table: two players and a live deal
         for seat in (1, 2):

@@ -30,6 +30,7 @@ class AccountPurpose(models.TextChoices):
     RAKE_REVENUE = "rake_revenue", "Rake revenue"
     HOUSE_WIN = "house_win", "House win"
     SUSPENSE = "suspense", "Suspense"
+    TRANSIT = "transit", "Chips in transit"
 
 
 class Account(models.Model):

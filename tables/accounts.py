@@ -1,9 +1,10 @@
 """Ledger account codes for the floor, and the map between them and engine parties.
 
 Every code a table's chips move through is spelled here, once: the tray, a player's layout, a
-pot, the rake, the cage. Engines name parties (``wallet:12``, ``bank``, ``layout:12``,
-``pot:main``, ``rake``; tables.games.base); ``PartyMap`` turns those into ledger codes for one
-table and back, so posting a round and checking or reading one name accounts alike.
+pot, the rake, the cage, chips in transit between the cage and a tray. Engines name parties
+(``wallet:12``, ``bank``, ``layout:12``, ``pot:main``, ``rake``; tables.games.base);
+``PartyMap`` turns those into ledger codes for one table and back, so posting a round and
+checking or reading one name accounts alike.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from tables.games.cards import FULL_DECK, card_label
 from tables.models import Table
 
 OVER_SHORT = "over_short"
+TRANSIT = "transit"  # chips between the cage and a tray on a fill or credit slip (open_transit)
 CAGE = "cage"  # opened with the house's accounts (ledger.services.ensure_system_accounts)
 RAKE = "rake"  # the house's rake revenue (ditto)
 WALLET_PREFIX = "wallet:"  # player wallets (casino.services.create_player names them)
@@ -208,4 +210,17 @@ def open_over_short() -> Account:
         purpose=AccountPurpose.SUSPENSE,
         name="Count over/short",
         must_not_go_negative=False,
+    )
+
+
+def open_transit() -> Account:
+    """Chips on their way between the cage and a tray (a fill issued by the cage and not yet
+    received at the table, a credit released by the pit and not yet received at the cage):
+    neither the cage's nor the tray's. Its balance is the sum of the slips in transit, so it
+    never goes below zero."""
+    return open_account(
+        code=TRANSIT,
+        kind=AccountKind.ASSET,
+        purpose=AccountPurpose.TRANSIT,
+        name="Chips in transit",
     )

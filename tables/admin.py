@@ -8,22 +8,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from functools import partial
 from typing import Any, cast
 
-from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from casino.admin_display import DollarsMixin
-from casino.models import User
 from casino.money import format_dollars
 from casino.selectors import player_names
 from ledger.admin import ReadOnlyAdmin, ReadOnlyInline
-from ledger.errors import ServiceError
-from tables import services
 from tables.games.cards import card_label
 from tables.models import (
     LimitChange,
@@ -35,7 +30,6 @@ from tables.models import (
     Table,
     TableSession,
     TrayRequest,
-    TrayRequestStatus,
 )
 
 # --------------------------------------------------------------------------- a round's JSON, readable
@@ -216,43 +210,13 @@ class SeatAdmin(ReadOnlyAdmin):
 
 @admin.register(TrayRequest)
 class TrayRequestAdmin(DollarsMixin, ReadOnlyAdmin):
+    """Fills and credits approved in one step before slips: history, read only. Fills and credits
+    are slips now (tables.slips), asked, approved and signed through the API and the screens."""
+
     list_display = ("id", "table", "kind", "amount", "status", "requested_by", "requested_at", "decided_by")
     money_fields = ("amount",)
     list_filter = ("status", "kind", "table")
     list_select_related = ("table", "requested_by", "decided_by")
-    actions = ("approve", "refuse")
-
-    def _decide(self, request: HttpRequest, queryset: QuerySet[TrayRequest], *, approve: bool) -> None:
-        done = 0
-        actor = cast(User, request.user)
-        decide = (
-            services.approve_tray_request
-            if approve
-            else partial(services.refuse_tray_request, note="Refused in the admin")
-        )
-        for tray_request in queryset.filter(status=TrayRequestStatus.PENDING):
-            try:
-                decide(
-                    actor=actor,
-                    table_id=tray_request.table_id,
-                    request_id=tray_request.pk,
-                    kind=tray_request.kind,
-                )
-                done += 1
-            except ServiceError as error:
-                self.message_user(request, f"#{tray_request.pk}: {error.message}", messages.ERROR)
-        verb = "Approved" if approve else "Refused"
-        self.message_user(
-            request, f"{verb} {done} request(s).", messages.SUCCESS if done else messages.WARNING
-        )
-
-    @admin.action(description="Approve the selected fills/credits (moves the chips)")
-    def approve(self, request: HttpRequest, queryset: QuerySet[TrayRequest]) -> None:
-        self._decide(request, queryset, approve=True)
-
-    @admin.action(description="Refuse the selected fills/credits")
-    def refuse(self, request: HttpRequest, queryset: QuerySet[TrayRequest]) -> None:
-        self._decide(request, queryset, approve=False)
 
 
 @admin.register(LimitChange)

@@ -8,7 +8,7 @@ from casino.errors import NotFound
 from casino.rows import instance_from_row
 from ledger.kept_cursor import kept_cursor
 from tables import sql
-from tables.models import Round, Table, TrayRequest
+from tables.models import Round, Table
 
 
 def lock_table(*, table_id: int) -> Table:
@@ -62,11 +62,3 @@ def share_round(*, round_id: int) -> int | None:
             return None
         cursor.execute(sql.SHARE_ROUND, [round_id])
     return int(row[0])
-
-
-def lock_tray_request(*, request_id: int) -> TrayRequest:
-    return (
-        TrayRequest.objects.select_for_update(of=("self",))
-        .select_related("table", "table__tray")
-        .get(pk=request_id)
-    )

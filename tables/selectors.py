@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 
 from django.db import connection
-from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet, Sum, Window
+from django.db.models import Case, Exists, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, When, Window
 from django.db.models.functions import RowNumber
 
 from casino.errors import NotFound
@@ -28,6 +28,12 @@ from tables.models import (
     TrayRequest,
     TrayRequestStatus,
 )
+from tables.slips.models import Slip, SlipKind, SlipSignature, SlipStatus
+
+if TYPE_CHECKING:  # django-stubs' name for a model with annotations (a dev dependency)
+    from django_stubs_ext import WithAnnotations
+
+TRANSIT_KINDS = (SlipKind.FILL, SlipKind.CREDIT)
 
 
 def _tables() -> QuerySet[Table]:
@@ -151,25 +157,115 @@ def last_closing_count(table: Table) -> int | None:
     )
 
 
-def list_pending_tray_requests(*, table: Table | None = None) -> QuerySet[TrayRequest]:
-    """Fills and credits waiting for a decision, oldest first (``table``: that table's only)."""
-    waiting = TrayRequest.objects.filter(status="pending").order_by("requested_at")
+def list_pending_tray_requests(*, table: Table | None = None) -> QuerySet[Slip]:
+    """Fills and credits waiting for their approval (the cage's issue, the pit's release), oldest
+    first (``table``: that table's only). ``requested_at`` is the slip's time, as the screens
+    that listed the one-step requests read it."""
+    waiting = (
+        Slip.objects.filter(kind__in=TRANSIT_KINDS, status=SlipStatus.PENDING)
+        .annotate(requested_at=F("at"))
+        .order_by("at", "pk")
+    )
     if table is not None:
         return waiting.filter(table=table)
     return waiting.select_related("table", "requested_by")
 
 
-def approved_slips(kind: str) -> QuerySet[TrayRequest]:
-    """Approved fills or credits (``kind``): the slips that moved chips between cage and tray."""
-    return TrayRequest.objects.filter(kind=kind, status=TrayRequestStatus.APPROVED)
+def _tray_moment(kind: str) -> str:
+    """The transfer at which a ``kind`` slip's chips crossed the tray: a fill's receipt (they
+    reached it), a credit's issue (the pit released them)."""
+    return "receipt_transfer" if kind == SlipKind.FILL else "issue_transfer"
+
+
+def _vouched_by(kind: str) -> Subquery:
+    """Who answered for the slip beside its requester: a credit's releasing pit boss; a fill's
+    receiving pit boss (its dealer, when the pit boss who signed had asked for it)."""
+    signatures = SlipSignature.objects.filter(slip=OuterRef("pk")).exclude(user=OuterRef("requested_by"))
+    if kind == SlipKind.FILL:
+        signatures = signatures.filter(role__in=(Role.PIT_BOSS, Role.DEALER)).order_by(
+            Case(When(role=Role.PIT_BOSS, then=0), default=1), "pk"
+        )
+    else:
+        signatures = signatures.filter(role=Role.PIT_BOSS).order_by("pk")
+    return Subquery(signatures.values("user_id")[:1])
+
+
+class TrayCrossing(TypedDict):
+    """What ``approved_slips`` adds to each slip."""
+
+    decided_at: dt.datetime
+    tray_transfer_id: int
+    approved_by_id: int | None
+
+
+if TYPE_CHECKING:  # the slips ``approved_slips`` reads, for readers that may not import tables.slips
+    CrossedSlips = QuerySet[WithAnnotations[Slip, TrayCrossing]]
+
+
+def approved_slips(kind: str) -> CrossedSlips:
+    """The ``kind`` slips whose chips crossed a tray and still stand: fills received, credits
+    released (in transit or received; a void sends them back). Each carries ``decided_at`` (when
+    they crossed the tray), ``tray_transfer_id`` (that transfer) and ``approved_by_id``
+    (``_vouched_by``), the one-step requests' names for what the detectors and the pit read."""
+    crossed = _tray_moment(kind)
+    standing = (SlipStatus.RECEIVED,) if kind == SlipKind.FILL else (SlipStatus.ISSUED, SlipStatus.RECEIVED)
+    return Slip.objects.filter(kind=kind, status__in=standing).annotate(
+        decided_at=F(f"{crossed}__created_at"),
+        tray_transfer_id=F(f"{crossed}_id"),
+        approved_by_id=_vouched_by(kind),
+    )
+
+
+def tray_moves(
+    table_ids: Sequence[int], start: dt.datetime, end: dt.datetime
+) -> list[tuple[int, dt.datetime, str, int]]:
+    """``(table, when, kind, amount)`` of every fill and credit that crossed one of the tables'
+    trays in ``[start, end)`` (``approved_slips``' rule, both kinds), and of the one-step
+    requests approved then before slips: one query."""
+    crossed = Case(
+        When(kind=SlipKind.FILL, then=F("receipt_transfer__created_at")),
+        default=F("issue_transfer__created_at"),
+    )
+    standing = Q(kind=SlipKind.FILL, status=SlipStatus.RECEIVED) | Q(
+        kind=SlipKind.CREDIT, status__in=(SlipStatus.ISSUED, SlipStatus.RECEIVED)
+    )
+    slips = (
+        Slip.objects.filter(standing, table_id__in=table_ids)
+        .annotate(crossed_at=crossed)
+        .filter(crossed_at__gte=start, crossed_at__lt=end)
+        .values_list("table_id", "crossed_at", "kind", "amount")
+    )
+    legacy = TrayRequest.objects.filter(
+        table_id__in=table_ids, status=TrayRequestStatus.APPROVED, decided_at__gte=start, decided_at__lt=end
+    ).values_list("table_id", "decided_at", "kind", "amount")
+    return [
+        (int(table_id), moment, kind, int(amount))
+        for table_id, moment, kind, amount in slips.union(legacy, all=True)
+    ]
+
+
+def _sum(rows: QuerySet[Any]) -> int:
+    return int(rows.aggregate(total=Sum("amount"))["total"] or 0)
 
 
 def approved_total(table_id: int, kind: str, since: dt.datetime) -> int:
-    """A table's approved ``kind`` total decided at or after ``since`` (its session's opening)."""
-    total = (
-        approved_slips(kind).filter(table_id=table_id, decided_at__gte=since).aggregate(total=Sum("amount"))
+    """A table's ``kind`` total since ``since`` (its session's opening), as its tray saw it: fills
+    received; credits released, less credits voided in transit whose chips came back in that
+    time (one released before ``since`` and returned after it comes back into this session's
+    tray). Fills and credits approved in one step before slips (``TrayRequest``) still count."""
+    crossed = _tray_moment(kind)
+    slips = Slip.objects.filter(kind=kind, table_id=table_id, **{f"{crossed}__created_at__gte": since})
+    if kind == SlipKind.FILL:
+        slips = slips.filter(status=SlipStatus.RECEIVED)
+    total = _sum(slips)
+    if kind == SlipKind.CREDIT:
+        total -= _sum(
+            Slip.objects.filter(kind=kind, table_id=table_id, return_transfer__created_at__gte=since)
+        )
+    legacy = TrayRequest.objects.filter(
+        kind=kind, table_id=table_id, status=TrayRequestStatus.APPROVED, decided_at__gte=since
     )
-    return int(total["total"] or 0)
+    return total + _sum(legacy)
 
 
 def round_exists(round_id: int, *, table_id: int | None = None) -> bool:

@@ -1,4 +1,4 @@
-"""Writes for tables: creation, limits, dealers, sessions, seats, fills and credits.
+"""Writes for tables: creation, limits, dealers, sessions, seats (fills and credits: tables.slips).
 
 Every service runs in one transaction, locks the table first (then its rows, then ledger
 accounts through ``post_transfer``), and writes an action-log row beside the change.
@@ -7,7 +7,7 @@ accounts through ``post_transfer``), and writes an action-log row beside the cha
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, cast
 
 from django.db import connection, transaction
 from django.db.models import Sum
@@ -18,15 +18,16 @@ from casino.errors import Conflict, NotFound, ValidationFailed
 from casino.integrity import unique_or_conflict
 from casino.models import Player, Role, User
 from casino.money import format_dollars
-from casino.permissions import require, require_second_person
+from casino.permissions import require
 from ledger.models import Account, AccountKind, AccountPurpose, Entry, Transfer
 from ledger.services import Leg, open_account, post_transfer
 from tables import sql
 from tables.accounts import CAGE, OVER_SHORT, RAKE, layout_code, open_over_short, tray_code
+from tables.amounts import check_cents
 from tables.games.errors import IllegalAction
 from tables.games.input_checks import is_int
 from tables.games.registry import is_house_banked, validate_rules
-from tables.locks import lock_table, lock_tray_request
+from tables.locks import lock_table
 from tables.models import (
     LIVE_ROUND_STATUSES,
     DealerShift,
@@ -36,34 +37,17 @@ from tables.models import (
     Table,
     TableSession,
     TableStatus,
-    TrayRequest,
-    TrayRequestKind,
-    TrayRequestStatus,
     table_win,
 )
 from tables.pots import split_unwon_pots
 from tables.selectors import approved_total, get_live_round, get_open_session, last_closing_count
 from tables.slips.chips import count_amount, parse_count
 from tables.slips.counts import write_count_slip
-from tables.slips.models import SlipKind
+from tables.slips.models import Slip, SlipKind
+from tables.slips.transit import approve_transit_slip, refuse_transit_slip, request_transit_slip
 
 MAX_SEATS = 12
 DROP_KINDS = ("bet", "ante")
-MAX_CENTS = 10**12
-
-
-def check_cents(value: Any, *, field: str, allow_zero: bool = False) -> int:
-    """Amounts are whole cents: no floats, no bools, no strings, within sane bounds."""
-    if not is_int(value):
-        raise ValidationFailed(
-            f"{field} must be a whole number of cents.", fields={field: "must be an integer"}
-        )
-    low = 0 if allow_zero else 1
-    if not low <= value <= MAX_CENTS:
-        raise ValidationFailed(
-            f"{field} must be between {low} and {MAX_CENTS} cents.", fields={field: "out of range"}
-        )
-    return value
 
 
 def _check_limits(min_bet: int, max_bet: int) -> None:
@@ -374,8 +358,8 @@ def close_table(
     )
     if closer.issue_transfer is not None:
         closer.save(update_fields=["issue_transfer"])
-    session.fills = approved_total(table.pk, TrayRequestKind.FILL, session.opened_at)
-    session.credits = approved_total(table.pk, TrayRequestKind.CREDIT, session.opened_at)
+    session.fills = approved_total(table.pk, SlipKind.FILL, session.opened_at)
+    session.credits = approved_total(table.pk, SlipKind.CREDIT, session.opened_at)
     session.drop = session_drop(table=table, since=session.opened_at)
     session.rake = session_rake(table=table, since=session.opened_at)
     session.win = table_win(
@@ -398,68 +382,37 @@ def close_table(
     return session
 
 
-@transaction.atomic
-def request_tray_change(*, actor: User, table_id: int, kind: str, amount: Any) -> TrayRequest:
-    """A dealer (or a pit boss) asks for a fill or a credit; nothing moves until someone else approves."""
-    table = lock_table(table_id=table_id)
-    require(actor, "tray.request", table=table)
-    check_cents(amount, field="amount")
-    request = TrayRequest.objects.create(table=table, kind=kind, amount=amount, requested_by=actor)
-    record_action(actor=actor, action=f"{kind}.requested", obj=request, data={"amount": amount})
-    return request
+# The one-step fill and credit approval is gone: a fill or credit is a slip whose chips travel
+# through transit (tables.slips.transit). These keep its callers' shapes (the pit's and the
+# cage's screens, the simulated night) on the new flow.
 
 
-def _decidable_request(*, actor: User, table_id: int, request_id: int, kind: str) -> TrayRequest:
-    require(actor, "tray.decide")
-    lock_table(table_id=table_id)
-    try:
-        request = lock_tray_request(request_id=request_id)
-    except TrayRequest.DoesNotExist as error:
-        raise NotFound(f"No such {kind}.") from error
-    if request.table_id != table_id or request.kind != kind:
-        raise NotFound(f"No such {kind} at this table.")
-    require_second_person(actor=actor, requested_by_id=request.requested_by_id, thing=kind)
-    if request.status != TrayRequestStatus.PENDING:
-        raise Conflict(f"This {kind} was already {request.status}.", code="already_decided")
-    return request
+class TrayChange(Protocol):
+    """A fill or credit slip as those callers read it: it always has its table."""
+
+    pk: int
+    kind: str
+    amount: int
+    number: str
+    table: Table
 
 
-@transaction.atomic
-def approve_tray_request(*, actor: User, table_id: int, request_id: int, kind: str) -> TrayRequest:
-    """A second signature releases the chips, so no one person can fill or credit a table."""
-    request = _decidable_request(actor=actor, table_id=table_id, request_id=request_id, kind=kind)
-    tray = request.table.tray.code
-    leg = (
-        Leg(debit=CAGE, credit=tray, amount=request.amount)
-        if kind == TrayRequestKind.FILL
-        else Leg(debit=tray, credit=CAGE, amount=request.amount)
+def request_tray_change(*, actor: User, table_id: int, kind: str, amount: Any) -> TrayChange:
+    """A fill or credit slip for ``amount`` cents, pending its approval."""
+    slip = request_transit_slip(actor=actor, table_id=table_id, kind=kind, amount=amount)
+    return cast(TrayChange, slip)
+
+
+def approve_tray_request(*, actor: User, table_id: int, request_id: int, kind: str) -> Slip:
+    """The cage issues the fill (or the pit releases the credit) ``request_id``: its chips go into
+    transit. The signature is the signed-in approver's, without their password typed again."""
+    return approve_transit_slip(
+        actor=actor, table_id=table_id, slip_id=request_id, kind=kind, password_confirmed=False
     )
-    request.transfer = post_transfer(
-        key=f"{kind}:{request.pk}",
-        kind=kind,
-        legs=[leg],
-        memo=f"{kind.title()} for {request.table.name}",
-        meta={
-            "table": request.table_id,
-            kind: request.pk,
-            "requested_by": request.requested_by_id,
-            "approved_by": actor.pk,
-        },
-    )
-    request.decide(actor, TrayRequestStatus.APPROVED, also=("transfer",))
-    record_action(actor=actor, action=f"{kind}.approved", obj=request, data={"amount": request.amount})
-    return request
 
 
-@transaction.atomic
-def refuse_tray_request(
-    *, actor: User, table_id: int, request_id: int, kind: str, note: str = ""
-) -> TrayRequest:
-    request = _decidable_request(actor=actor, table_id=table_id, request_id=request_id, kind=kind)
-    request.note = (note or "")[:300]
-    request.decide(actor, TrayRequestStatus.REFUSED, also=("note",))
-    record_action(actor=actor, action=f"{kind}.refused", obj=request, data={"note": request.note})
-    return request
+def refuse_tray_request(*, actor: User, table_id: int, request_id: int, kind: str, note: str = "") -> Slip:
+    return refuse_transit_slip(actor=actor, table_id=table_id, slip_id=request_id, kind=kind, note=note)
 
 
 @transaction.atomic

@@ -8,6 +8,7 @@ from ledger.services import expire_holds
 from tables.rake import charge_time_rake
 from tables.ratings.services import rate_round, rate_unrated_rounds
 from tables.rounds import RATE_ROUND_TASK
+from tables.slips.transit_alerts import alert_slips_in_transit
 
 
 @shared_task(acks_late=True)
@@ -33,3 +34,10 @@ def rate_round_task(round_id: int) -> bool:
 def rate_unrated_rounds_task() -> int:
     """Beat: rate what ``rate_round_task`` never got to (a send lost in a broker outage)."""
     return rate_unrated_rounds()
+
+
+@shared_task(acks_late=True)
+def alert_slips_in_transit_task() -> int:
+    """Beat, every minute: a fill or credit in transit past ``SLIP_TRANSIT_MINUTES`` raises an
+    alert (once per slip)."""
+    return alert_slips_in_transit()

@@ -546,7 +546,12 @@ class Injector(NightHooks):
         if table.tray.balance < opening // 2 or self.rng.random() >= self.rates["fill_abuser"]:
             return
         fill = signed_tray_change(
-            table=table, kind="fill", amount=opening // 4, dealer=role["dealer"], approver=role["approver"]
+            table=table,
+            kind="fill",
+            amount=opening // 4,
+            dealer=role["dealer"],
+            pit_boss=role["approver"],
+            cashier=self.night.cashier,
         )
         self.stats["fill_abuser"].setdefault("fills", []).append(fill.pk)
 
@@ -559,7 +564,12 @@ class Injector(NightHooks):
         if table.tray.balance < amount:
             return
         credit = signed_tray_change(
-            table=table, kind="credit", amount=amount, dealer=role["dealer"], approver=role["approver"]
+            table=table,
+            kind="credit",
+            amount=amount,
+            dealer=role["dealer"],
+            pit_boss=role["approver"],
+            cashier=self.night.cashier,
         )
         self.stats["fill_abuser"]["credit"] = credit.pk
 

@@ -13,6 +13,7 @@ from tables.api import dealer_views as dealers
 from tables.api import ratings_views as ratings
 from tables.api import round_views as rounds
 from tables.api import slip_views as slips
+from tables.api import transit_views as transit
 from tables.api import views as tables
 
 
@@ -47,15 +48,15 @@ urlpatterns = [
     path("tables/<id:table_id>/dealers", dealers.TableDealerShiftListApi.as_view(), name="table-dealers"),
     path("tables/<id:table_id>/open", tables.TableOpenApi.as_view(), name="table-open"),
     path("tables/<id:table_id>/close", tables.TableCloseApi.as_view(), name="table-close"),
-    path("tables/<id:table_id>/fills", tables.FillCreateApi.as_view(), name="table-fills"),
+    path("tables/<id:table_id>/fills", transit.FillCreateApi.as_view(), name="table-fills"),
     *decisions(
-        "tables/<id:table_id>/fills/<id:request_id>", tables.FillApproveApi, tables.FillRefuseApi, name="fill"
+        "tables/<id:table_id>/fills/<id:slip_id>", transit.FillApproveApi, transit.FillRefuseApi, name="fill"
     ),
-    path("tables/<id:table_id>/credits", tables.CreditCreateApi.as_view(), name="table-credits"),
+    path("tables/<id:table_id>/credits", transit.CreditCreateApi.as_view(), name="table-credits"),
     *decisions(
-        "tables/<id:table_id>/credits/<id:request_id>",
-        tables.CreditApproveApi,
-        tables.CreditRefuseApi,
+        "tables/<id:table_id>/credits/<id:slip_id>",
+        transit.CreditApproveApi,
+        transit.CreditRefuseApi,
         name="credit",
     ),
     path("tables/<id:table_id>/seats", tables.SeatCreateApi.as_view(), name="table-seats"),

@@ -63,6 +63,8 @@ RATINGS_SWEEP_SECONDS = env.float("RATINGS_SWEEP_SECONDS", default=30.0)
 RATINGS_SWEEP_GRACE_SECONDS = env.float("RATINGS_SWEEP_GRACE_SECONDS", default=15.0)
 RATINGS_SWEEP_LOOKBACK_HOURS = env.float("RATINGS_SWEEP_LOOKBACK_HOURS", default=24.0)
 RATINGS_SWEEP_BATCH = env.int("RATINGS_SWEEP_BATCH", default=500)
+# How often beat looks for fills and credits in transit too long (tables.slips.transit_alerts).
+SLIPS_IN_TRANSIT_SWEEP_SECONDS = env.float("SLIPS_IN_TRANSIT_SWEEP_SECONDS", default=60.0)
 
 
 def _after_rollover(minutes: int) -> crontab:
@@ -82,6 +84,13 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "tables.tasks.rate_unrated_rounds_task",
         "schedule": RATINGS_SWEEP_SECONDS,
         "options": {"expires": RATINGS_SWEEP_SECONDS},  # a run queued behind a stopped worker is dropped
+    },
+    # A fill or credit in transit past SLIP_TRANSIT_MINUTES (casino/settings/books.py) raises an
+    # alert; each slip once, so a run queued behind a stopped worker is dropped, not stacked.
+    "slips-in-transit": {
+        "task": "tables.tasks.alert_slips_in_transit_task",
+        "schedule": SLIPS_IN_TRANSIT_SWEEP_SECONDS,
+        "options": {"expires": SLIPS_IN_TRANSIT_SWEEP_SECONDS},
     },
     "audit-sweep": {"task": "tables.audit.tasks.sweep_audits_task", "schedule": AUDIT_SWEEP_SECONDS},
     "gaming-day-audit": {

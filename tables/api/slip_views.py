@@ -65,6 +65,9 @@ class SignatureSerializer(serializers.Serializer):
     name = serializers.SerializerMethodField()
     at = serializers.DateTimeField()
     note = serializers.CharField()
+    password_confirmed = serializers.BooleanField(
+        help_text="the signer typed their own password again; false for an approval sent without one"
+    )
 
     def get_name(self, signature: Any) -> str:
         return staff_name(signature.user)

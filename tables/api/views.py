@@ -1,8 +1,7 @@
-"""Table endpoints: create, list, limits, dealer, open/close, seats, fills and credits."""
+"""Table endpoints: create, list, limits, dealer, open/close, seats (fills and credits: transit_views)."""
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from drf_spectacular.utils import extend_schema, extend_schema_field
@@ -16,12 +15,11 @@ from casino.api.idempotency import run_idempotent
 from casino.api.inputs import valid
 from casino.api.pagination import NewestFirstCursorPagination
 from casino.api.schema import IDEMPOTENCY_HEADER, errors
-from casino.errors import NotFound
 from casino.permissions import actor_of, require
 from tables import services
 from tables.api.chip_fields import ChipCountField
 from tables.api.slip_views import SlipOutputSerializer
-from tables.models import Game, TrayRequest, TrayRequestKind
+from tables.models import Game
 from tables.selectors import access_table, get_open_session, list_tables
 from tables.slips.models import SlipKind
 from tables.slips.selectors import session_slip
@@ -222,103 +220,6 @@ class TableCloseApi(APIView):
             return Response(ClosedSessionOutputSerializer(session).data)
 
         return run_idempotent(request, handle)
-
-
-class TrayRequestOutputSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    table = serializers.IntegerField(source="table_id")
-    kind = serializers.CharField()
-    amount = serializers.IntegerField()
-    status = serializers.CharField()
-    requested_by = serializers.IntegerField(source="requested_by_id")
-    requested_at = serializers.DateTimeField()
-    decided_by = serializers.IntegerField(source="decided_by_id", allow_null=True)
-    decided_at = serializers.DateTimeField(allow_null=True)
-    transfer_id = serializers.IntegerField(allow_null=True)
-    note = serializers.CharField()
-
-
-class _TrayRequestCreateApi(APIView):
-    kind: str = ""
-
-    class InputSerializer(serializers.Serializer):
-        amount = CentsField()
-
-    @extend_schema(
-        request=InputSerializer,
-        parameters=[IDEMPOTENCY_HEADER],
-        responses={201: TrayRequestOutputSerializer, **errors(400, 401, 403, 404)},
-    )
-    def post(self, request: Request, table_id: int) -> Response:
-        _existing_table(request, table_id, action="tray.request")
-
-        def handle() -> Response:
-            data = valid(self.InputSerializer, request.data)
-            tray_request = services.request_tray_change(
-                actor=actor_of(request),
-                table_id=table_id,
-                kind=self.kind,
-                amount=data["amount"],
-            )
-            return Response(TrayRequestOutputSerializer(tray_request).data, status=status.HTTP_201_CREATED)
-
-        return run_idempotent(request, handle)
-
-
-class FillCreateApi(_TrayRequestCreateApi):
-    kind = TrayRequestKind.FILL
-
-
-class CreditCreateApi(_TrayRequestCreateApi):
-    kind = TrayRequestKind.CREDIT
-
-
-class _TrayRequestDecideApi(APIView):
-    kind: str = ""
-    approve: bool = True
-
-    class InputSerializer(serializers.Serializer):
-        note = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
-
-    @extend_schema(
-        request=InputSerializer,
-        parameters=[IDEMPOTENCY_HEADER],
-        responses={200: TrayRequestOutputSerializer, **errors(400, 401, 403, 404, 409)},
-    )
-    def post(self, request: Request, table_id: int, request_id: int) -> Response:
-        _existing_table(request, table_id, action="tray.decide")
-        if not TrayRequest.objects.filter(pk=request_id, table_id=table_id, kind=self.kind).exists():
-            raise NotFound(f"No such {self.kind} at this table.")
-
-        def handle() -> Response:
-            data = valid(self.InputSerializer, request.data or {})
-            decide = (
-                services.approve_tray_request
-                if self.approve
-                else partial(services.refuse_tray_request, note=data["note"])
-            )
-            decided = decide(
-                actor=actor_of(request), table_id=table_id, request_id=request_id, kind=self.kind
-            )
-            return Response(TrayRequestOutputSerializer(decided).data)
-
-        return run_idempotent(request, handle)
-
-
-class FillApproveApi(_TrayRequestDecideApi):
-    kind, approve = TrayRequestKind.FILL, True
-
-
-class FillRefuseApi(_TrayRequestDecideApi):
-    kind, approve = TrayRequestKind.FILL, False
-
-
-class CreditApproveApi(_TrayRequestDecideApi):
-    kind, approve = TrayRequestKind.CREDIT, True
-
-
-class CreditRefuseApi(_TrayRequestDecideApi):
-    kind, approve = TrayRequestKind.CREDIT, False
 
 
 class SeatCreateApi(APIView):

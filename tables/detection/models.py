@@ -20,12 +20,14 @@ class AlertStatus(models.TextChoices):
 
 
 # Kinds no detector raises: written with a count's slip the moment it is off the ledger's tray
-# (tables.slips.alerts), by size, with their severity; and their evidence keys that hold cents.
+# (tables.slips.alerts), by size, or for a fill or credit slip in transit too long
+# (tables.slips.transit_alerts), with their severity; and their evidence keys that hold cents.
 SLIP_ALERT_KINDS: dict[str, str] = {
     "count_variance": AlertSeverity.MEDIUM,
     "reportable_variance": AlertSeverity.HIGH,
+    "slip_in_transit": AlertSeverity.MEDIUM,
 }
-SLIP_ALERT_MONEY = frozenset({"counted", "expected", "variance"})
+SLIP_ALERT_MONEY = frozenset({"counted", "expected", "variance", "amount"})
 
 
 class Alert(models.Model):

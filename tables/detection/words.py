@@ -119,6 +119,12 @@ GLANCE: dict[str, tuple[tuple[str, str], ...]] = {
         ("expected", "ledger"),
         ("variance", "variance"),
     ),
+    # A fill or credit slip in transit too long (tables.slips.transit_alerts), not by a detector.
+    "slip_in_transit": (
+        ("slip", "slip"),
+        ("amount", "amount"),
+        ("minutes", "{} minutes in transit"),
+    ),
 }
 
 # How a key's value reads when it is not money (money is each detector's ``MONEY``).

@@ -20,12 +20,11 @@ from tables.models import (
     Round,
     RoundStatus,
     Seat,
-    TrayRequest,
-    TrayRequestStatus,
 )
 from tables.ratings.compute import PlayerFigures
 from tables.ratings.models import MILLI, RoundStat
 from tables.ratings.services import round_figures, sittings_for
+from tables.selectors import tray_moves
 
 
 def _unrated_deals_during(*, table_id: Any, seated_at: Any, left_at: Any) -> QuerySet[Round]:
@@ -205,14 +204,12 @@ def tables_hours(
 def _approved_by_hour(
     ids: list[int], start: dt.datetime, end: dt.datetime
 ) -> dict[tuple[int, int, str], int]:
-    """Approved fills and credits per (table, hour index, kind), decided from ``start`` to ``end``."""
+    """Fills and credits per (table, hour index, kind), from ``start`` to ``end``, in the hour
+    their chips crossed the tray (``tables.selectors.tray_moves``: one query)."""
     trays: dict[tuple[int, int, str], int] = {}
-    for request in TrayRequest.objects.filter(
-        table_id__in=ids, status=TrayRequestStatus.APPROVED, decided_at__gte=start, decided_at__lt=end
-    ).values("table_id", "decided_at", "kind", "amount"):
-        decided_at: dt.datetime = request["decided_at"]  # type: ignore[assignment]  # filtered: not null
-        key = (request["table_id"], _hour_index(decided_at, start), request["kind"])
-        trays[key] = trays.get(key, 0) + request["amount"]
+    for table_id, moment, kind, amount in tray_moves(ids, start, end):
+        key = (table_id, _hour_index(moment, start), kind)
+        trays[key] = trays.get(key, 0) + amount
     return trays
 
 

@@ -13,8 +13,10 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from casino.models import Player, User
-from tables import services
-from tables.models import Round, Table, TrayRequest
+from tables.models import Round, Table
+from tables.slips.models import Slip, SlipKind
+from tables.slips.services import sign_slip
+from tables.slips.transit import approve_transit_slip, request_transit_slip
 
 
 class FloorConfig(Protocol):
@@ -128,7 +130,22 @@ class NightHooks:
         return False
 
 
-def signed_tray_change(*, table: Table, kind: str, amount: int, dealer: User, approver: User) -> TrayRequest:
-    """A fill or credit as the night makes them: the dealer asks and a pit boss signs at once."""
-    request = services.request_tray_change(actor=dealer, table_id=table.pk, kind=kind, amount=amount)
-    return services.approve_tray_request(actor=approver, table_id=table.pk, request_id=request.pk, kind=kind)
+def signed_tray_change(
+    *, table: Table, kind: str, amount: int, dealer: User, pit_boss: User, cashier: User
+) -> Slip:
+    """A fill or credit as the night makes them, every signature at once: the dealer asks; a fill
+    is issued by the cashier and received by the dealer and the pit boss, a credit released by
+    the pit boss and received by the cashier. Nobody types a password in a simulated night: the
+    signatures say so."""
+    slip = request_transit_slip(actor=dealer, table_id=table.pk, kind=kind, amount=amount)
+    fill = kind == SlipKind.FILL
+    approve_transit_slip(
+        actor=cashier if fill else pit_boss,
+        table_id=table.pk,
+        slip_id=slip.pk,
+        kind=kind,
+        password_confirmed=False,
+    )
+    for signer in (dealer, pit_boss) if fill else (cashier,):
+        slip = sign_slip(actor=signer, slip_id=slip.pk, password_confirmed=False)
+    return slip

@@ -209,8 +209,7 @@ class Night:
         free = [
             p
             for p in self.players
-            if not hooks.manages(p.pk)
-            and not Seat.objects.filter(player=p, left_at__isnull=True).exists()
+            if not hooks.manages(p.pk) and not Seat.objects.filter(player=p, left_at__isnull=True).exists()
         ]
         self.rng.shuffle(free)
         for player in free[: max(target - len(seated_here), 0)]:
@@ -304,7 +303,8 @@ class Night:
         return left
 
     def tray_check(self, table: Table) -> None:
-        """Fills when the tray runs low, credits when it runs high: dealer asks, pit boss signs."""
+        """Fills when the tray runs low, credits when it runs high: the dealer asks, the cage and
+        the pit sign (``signed_tray_change``)."""
         spec = SPECS[table.game]
         if not spec.opening:
             return
@@ -317,7 +317,12 @@ class Night:
 
     def tray_change(self, table: Table, kind: str, amount: int) -> None:
         signed_tray_change(
-            table=table, kind=kind, amount=amount, dealer=dealer_of(table), approver=self.rng.choice(self.pit)
+            table=table,
+            kind=kind,
+            amount=amount,
+            dealer=dealer_of(table),
+            pit_boss=self.rng.choice(self.pit),
+            cashier=self.cashier,
         )
         if kind == "fill":
             self.summary.fills += 1

@@ -21,7 +21,6 @@ from casino.models import User
 from casino.permissions import require
 from tables.locks import lock_table
 from tables.models import Table, TableSession, TableStatus
-from tables.selectors import get_open_session
 from tables.slips.alerts import raise_variance_alert
 from tables.slips.chips import count_amount, parse_count
 from tables.slips.models import CountReason, Slip, SlipKind
@@ -70,7 +69,7 @@ def take_count(*, actor: User, table_id: int, count: Any, reason: Any) -> Slip:
     require(actor, "table.count", table=table)
     reason = check_reason(reason)
     pieces = parse_count(count)
-    session = get_open_session(table)
+    session = TableSession.objects.filter(table=table, closed_at__isnull=True).first()
     if table.status != TableStatus.OPEN or session is None:
         raise Conflict(
             f"{table.name} is not open: its tray is counted when it opens and closes.", code="table_closed"

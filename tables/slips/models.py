@@ -160,13 +160,22 @@ class Slip(models.Model):
 
 
 class SlipSignature(models.Model):
-    """One person's electronic signature: given only after they typed their own password again."""
+    """One person's electronic signature.
+
+    ``password_confirmed`` says how the signer was known: they typed their own password again
+    (every ``POST /slips/{id}/sign``, and an approval that sent one), or only by the session they
+    were signed in with (an approval sent without a password, as clients of the one-step fill
+    approval still send it). The slip shows which, so an auditor can weigh each signature.
+    """
 
     slip = models.ForeignKey(Slip, on_delete=models.PROTECT, related_name="signatures")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     role = models.CharField(max_length=12)
     at = models.DateTimeField(auto_now_add=True)
     note = models.CharField(max_length=300, blank=True)
+    password_confirmed = models.BooleanField(
+        default=True, help_text="the signer typed their own password again to sign"
+    )
 
     class Meta:
         app_label = "tables"

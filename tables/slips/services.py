@@ -118,9 +118,12 @@ def _check_note(*, role: str, slip: Slip, note: str) -> None:
 
 
 @transaction.atomic
-def sign_slip(*, actor: User, slip_id: int, note: str = "") -> Slip:
+def sign_slip(*, actor: User, slip_id: int, note: str = "", password_confirmed: bool = True) -> Slip:
     """Add the actor's signature; when a step has every signature it needs, run its effect and
-    move to the next step (or make the slip final)."""
+    move to the next step (or make the slip final).
+
+    ``password_confirmed``: the caller had the signer type their password again (every signature
+    but an approval sent without one: ``tables.slips.transit.approve_transit_slip``)."""
     note = (note or "").strip()
     if len(note) > NOTE_MAX:
         raise ValidationFailed(f"A note is at most {NOTE_MAX} characters.", fields={"note": "too long"})
@@ -133,7 +136,9 @@ def sign_slip(*, actor: User, slip_id: int, note: str = "") -> Slip:
         )
     _check_second_person(actor=actor, slip=slip)
     _check_note(role=role, slip=slip, note=note)
-    SlipSignature.objects.create(slip=slip, user=actor, role=role, note=note)
+    SlipSignature.objects.create(
+        slip=slip, user=actor, role=role, note=note, password_confirmed=password_confirmed
+    )
     needs = list(slip.needs)
     needs.remove(role)
     slip.needs = needs

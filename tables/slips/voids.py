@@ -65,6 +65,12 @@ def void_slip(*, actor: User, slip_id: int, reason: Any) -> Slip:
     reason = check_void_reason(reason)
     slip = lock_slip(slip_id=slip_id)
     check_voider(actor=actor, slip=slip)
+    return void_locked(slip=slip, actor=actor, reason=reason)
+
+
+def void_locked(*, slip: Slip, actor: User, reason: str) -> Slip:
+    """Void ``slip``, locked by the caller (``lock_slip``), whoever may: ``void_slip`` checks the
+    voider; a fill's or credit's refusal is its approver's (tables.slips.transit)."""
     if slip.status == SlipStatus.VOID:
         raise Conflict(f"Slip {slip.number} is already void.", code="slip_void")
     if not slip.needs or slip.status in (SlipStatus.RECEIVED, SlipStatus.FINAL):

@@ -32,6 +32,7 @@ ACCOUNT_GROUPS: dict[str, str] = {
     AccountPurpose.RAKE_REVENUE: "Rake revenue",
     AccountPurpose.HOUSE_WIN: "House win",
     AccountPurpose.SUSPENSE: "Count over/short (suspense)",
+    AccountPurpose.TRANSIT: "Chips in transit",
 }
 
 # What each finding kind of the audit (tables/audit/compute) is about, as a heading.

@@ -10,7 +10,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from casino.models import ActionLog, Player, User
-from tables.models import Table, TableSession, TrayRequest
+from tables.models import Table, TableSession
+from tables.slips.models import Slip
+from tests.factories import PASSWORD
 
 Login = Callable[[Any], APIClient]
 
@@ -60,18 +62,21 @@ def test_a_shift_leaves_its_trail(
     )
     fill = step(
         croupier.post(f"{base}/fills", {"amount": 5_000}, format="json"),
-        "fill.requested",
+        "slip.fill",
         dealer,
-        "trayrequest",
+        "slip",
         lambda r: str(r.json()["id"]),
     )
-    step(
-        cage.post(f"{base}/fills/{fill.json()['id']}/approve"),
-        "fill.approved",
-        cashier,
-        "trayrequest",
-        lambda r: str(r.json()["id"]),
-    )
+    slip = fill.json()["id"]
+    step(cage.post(f"{base}/fills/{slip}/approve"), "slip.sign", cashier, "slip", lambda r: str(slip))
+    for client, signer in ((croupier, dealer), (boss, pit_boss)):
+        step(
+            client.post(f"/api/v1/slips/{slip}/sign", {"password": PASSWORD}, format="json"),
+            "slip.sign",
+            signer,
+            "slip",
+            lambda r: str(slip),
+        )
     step(
         croupier.delete(f"{base}/seats/{player.pk}"),
         "seat.left",
@@ -93,7 +98,7 @@ def test_a_shift_leaves_its_trail(
         assert row.remote_addr == "127.0.0.1"
     assert rows[-1].data == {"count": 55_000, "win": 0, "variance": 0}
     assert TableSession.objects.get(table=table).closed_by == dealer
-    assert TrayRequest.objects.get(table=table).decided_by == cashier
+    assert [s.user for s in Slip.objects.get(table=table).signatures.all()] == [cashier, dealer, pit_boss]
 
 
 @pytest.mark.django_db

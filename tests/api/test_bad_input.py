@@ -6,8 +6,8 @@ size limit), one field's type or range, an id in the path (unknown, or a number 
 way only Python's ``int()`` reads it: ``+7``, `` 7``, ``0_7``, ``٧``), a page's ``limit`` or
 ``cursor``, the body, the token, or the role. The server must answer with the status API.md documents for
 it, never 500, with ``{"error": {"code", "message", "fields"}}``, and the database (row
-counts, every account's balance and hold, the state of tables, seats, sessions and tray
-requests) must be exactly as before.
+counts, every account's balance and hold, the state of tables, seats, sessions and fill and
+credit slips) must be exactly as before.
 """
 
 from __future__ import annotations
@@ -67,8 +67,8 @@ ALLOWED = {
     "POST /tables/{id}/credits": "dealer_assigned",
     "POST /tables/{id}/fills/{id}/approve": "cashier",
     "POST /tables/{id}/fills/{id}/refuse": "cashier",
-    "POST /tables/{id}/credits/{id}/approve": "cashier",
-    "POST /tables/{id}/credits/{id}/refuse": "cashier",
+    "POST /tables/{id}/credits/{id}/approve": "pit_boss",
+    "POST /tables/{id}/credits/{id}/refuse": "pit_boss",
     "POST /tables/{id}/seats": "dealer_assigned",
     "DELETE /tables/{id}/seats/{player}": "dealer_assigned",
 }
@@ -333,7 +333,14 @@ def _cases() -> list[Case]:
             409,
             path=lambda w, _: f"{_table(w.closed_table)}/seats",
         ),
-        Case("POST /tables/{id}/credits/{id}/approve", "note a number", 400, body={"note": ["x"]}),
+        Case("POST /tables/{id}/credits/{id}/refuse", "note a number", 400, body={"note": ["x"]}),
+        Case("POST /tables/{id}/fills/{id}/approve", "password a list", 400, body={"password": ["x"]}),
+        Case("POST /tables/{id}/fills", "amount and count", 400, body={"amount": 2_500, "count": {"500": 5}}),
+        Case("POST /tables/{id}/fills", "neither amount nor count", 400, body={}),
+        Case("POST /tables/{id}/credits", "a chip the set lacks", 400, body={"count": {"700": 1}}),
+        Case("POST /tables/{id}/credits", "negative pieces", 400, body={"count": {"2500": -1}}),
+        Case("POST /tables/{id}/fills", "a count of no chips", 400, body={"count": {"2500": 0}}),
+        Case("POST /tables/{id}/fills", "a count not an object", 400, body={"count": [2500]}),
     ]
     return cases
 
@@ -397,9 +404,9 @@ def _on_closed(kind: str) -> Any:
     """A pending request of the same kind, but made at the closed table."""
 
     def request_id(w: World) -> int:
-        from tables.services import request_tray_change
+        from tables.slips.transit import request_transit_slip
 
-        made = request_tray_change(
+        made = request_transit_slip(
             actor=w.users["pit_boss"], table_id=w.closed_table.pk, kind=kind[:-1], amount=1_000
         )
         return made.pk
@@ -444,8 +451,12 @@ def _snapshot() -> dict[str, Any]:
                       FROM ledger_account),
                    (SELECT array_agg(array[id::text, name, status, min_bet::text, max_bet::text,
                                            coalesce(dealer_id::text, '')] ORDER BY id) FROM tables_table),
-                   (SELECT array_agg(array[id::text, status, coalesce(transfer_id::text, '')] ORDER BY id)
-                      FROM tables_trayrequest),
+                   (SELECT array_agg(array[id::text, status, needs::text,
+                                           coalesce(issue_transfer_id::text, ''),
+                                           coalesce(receipt_transfer_id::text, '')] ORDER BY id)
+                      FROM tables_slip),
+                   (SELECT count(*) FROM tables_slipsignature),
+                   (SELECT array_agg(array[kind, last::text] ORDER BY kind) FROM tables_slipcounter),
                    (SELECT array_agg(array[id::text, coalesce(left_at::text, '')] ORDER BY id)
                       FROM tables_seat),
                    (SELECT array_agg(array[id::text, coalesce(closed_at::text, '')] ORDER BY id)
@@ -455,7 +466,7 @@ def _snapshot() -> dict[str, Any]:
         row = cursor.fetchone()
     names = [
         "transfers", "entries", "holds", "audit", "users", "players", "live_tokens", "idempotency",
-        "limit_changes", "accounts", "tables", "tray_requests", "seats", "sessions",
+        "limit_changes", "accounts", "tables", "slips", "signatures", "counters", "seats", "sessions",
     ]  # fmt: skip
     return dict(zip(names, row, strict=True))
 

@@ -14,7 +14,8 @@ from rest_framework.test import APIClient
 
 from casino.models import ActionLog, IdempotencyRecord
 from ledger.models import Account, Entry, Transfer
-from tables.models import TableSession, TrayRequest
+from tables.models import TableSession
+from tables.slips.models import Slip, SlipSignature
 from tests.api.world import ENDPOINTS, World
 from tests.factories import staff, token_for
 
@@ -24,8 +25,8 @@ MONEY_POSTS: dict[str, tuple[str, Callable[[World], Any]]] = {
     "POST /cage/cash-outs": ("cashier", lambda w: {"player": w.player_other.pk, "amount": 5_000}),
     "POST /tables/{id}/fills": ("dealer_assigned", lambda w: {"amount": 20_000}),
     "POST /tables/{id}/credits": ("dealer_assigned", lambda w: {"amount": 6_000}),
-    "POST /tables/{id}/fills/{id}/approve": ("cashier", lambda w: {"note": "different"}),
-    "POST /tables/{id}/credits/{id}/approve": ("pit_boss", lambda w: {"note": "different"}),
+    "POST /tables/{id}/fills/{id}/approve": ("cashier", lambda w: {"password": "different"}),
+    "POST /tables/{id}/credits/{id}/approve": ("pit_boss", lambda w: {"password": "different"}),
     "POST /tables/{id}/open": ("dealer_assigned", lambda w: {"opening_inventory": 90_000}),
     "POST /tables/{id}/close": ("dealer_assigned", lambda w: {"closing_inventory": 90_000}),
 }
@@ -39,7 +40,8 @@ def _state(world: World) -> tuple[Any, ...]:
         Transfer.objects.filter(entries__account_id__in=accounts).distinct().count(),
         Entry.objects.filter(account_id__in=accounts).count(),
         list(Account.objects.filter(pk__in=accounts).order_by("pk").values_list("balance", "held")),
-        list(TrayRequest.objects.filter(table__in=tables).order_by("pk").values_list("status", flat=True)),
+        list(Slip.objects.filter(table__in=tables).order_by("pk").values_list("status", flat=True)),
+        SlipSignature.objects.filter(slip__table__in=tables).count(),
         list(
             TableSession.objects.filter(table__in=tables).order_by("pk").values_list("closed_at", flat=True)
         ),
@@ -130,5 +132,8 @@ def test_approval_replayed_after_the_request_was_decided(world: World) -> None:
     fresh = world.client("cashier").post(url, {}, format="json")
 
     assert (first.status_code, retry.status_code, fresh.status_code) == (200, 200, 409)
-    assert retry.json()["transfer_id"] == first.json()["transfer_id"]
-    assert Transfer.objects.filter(kind="fill", meta__fill=world.fill.pk).count() == 1
+    assert retry.json() == first.json()
+    assert first.json()["status"] == "issued"
+    assert fresh.json()["error"]["code"] == "already_decided"
+    assert Transfer.objects.filter(kind="fill_issue", meta__slip=world.fill.pk).count() == 1
+    assert SlipSignature.objects.filter(slip=world.fill).count() == 1

@@ -19,8 +19,8 @@ from casino.services import buy_in
 from ledger.models import Account, Entry, Transfer
 from ledger.services import Leg, post_transfer
 from tables.accounts import OVER_SHORT, layout_code, open_layout, tray_code
-from tables.models import LimitChange, Round, Seat, Table, TableSession, TrayRequest
-from tests.factories import RUN, PlayerFactory, TableFactory, open_table_for
+from tables.models import LimitChange, Round, Seat, Table, TableSession
+from tests.factories import PASSWORD, RUN, PlayerFactory, TableFactory, open_table_for
 
 Login = Callable[[Any], APIClient]
 
@@ -300,9 +300,15 @@ def test_close_summary_with_fills_credits_drop_and_a_short_count(
     client = login(dealer)
     assert client.post(_url(table, "/open"), {"opening_inventory": 100_000}, format="json").status_code == 201
     fill = client.post(_url(table, "/fills"), {"amount": 20_000}, format="json").json()
+    on_its_way = client.post(_url(table, "/fills"), {"amount": 7_000}, format="json").json()
     credit = client.post(_url(table, "/credits"), {"amount": 5_000}, format="json").json()
-    assert login(pit_boss).post(_url(table, f"/fills/{fill['id']}/approve")).status_code == 200
-    assert login(cashier).post(_url(table, f"/credits/{credit['id']}/approve")).status_code == 200
+    for slip in (fill, on_its_way):
+        assert login(cashier).post(_url(table, f"/fills/{slip['id']}/approve")).status_code == 200
+    for signer in (dealer, pit_boss):  # the first fill reaches the tray; the second is still in transit
+        signed = login(signer).post(f"/api/v1/slips/{fill['id']}/sign", {"password": PASSWORD}, format="json")
+        assert signed.status_code == 200, signed.content
+    # The pit releases the credit: it counts from then, though the cage has not signed for it yet.
+    assert login(pit_boss).post(_url(table, f"/credits/{credit['id']}/approve")).status_code == 200
     # A player's bet at this table is drop: chips from a wallet into play here.
     gambler = PlayerFactory(funded=10_000)
     open_layout(table_id=table.pk, player_id=gambler.pk, holder=f"user:{gambler.user_id}")
@@ -401,126 +407,7 @@ def test_closing_a_closed_table_is_409(login: Login, dealer: User, table: Table)
     assert response.json()["error"]["code"] == "table_closed"
 
 
-# --- fills and credits ------------------------------------------------------------------------
-
-
-@pytest.mark.django_db
-def test_fill_requested_by_the_dealer_is_pending_until_approved(
-    login: Login, dealer: User, pit_boss: User, table: Table
-) -> None:
-    open_table_for(table)
-    moves, tray = _transfers(table).count(), _tray(table)
-
-    requested = login(dealer).post(_url(table, "/fills"), {"amount": 30_000}, format="json")
-
-    assert requested.status_code == 201
-    assert requested.json()["status"] == "pending"
-    assert requested.json()["transfer_id"] is None
-    assert _transfers(table).count() == moves
-
-    approved = login(pit_boss).post(_url(table, f"/fills/{requested.json()['id']}/approve"))
-
-    assert approved.status_code == 200
-    body = approved.json()
-    assert (body["status"], body["requested_by"], body["decided_by"]) == ("approved", dealer.pk, pit_boss.pk)
-    fill = Transfer.objects.get(pk=body["transfer_id"])
-    assert fill.kind == "fill"
-    assert sorted(fill.entries.values_list("account__code", "amount")) == [
-        ("cage", -30_000),
-        (tray_code(table.pk), 30_000),
-    ]
-    assert _tray(table) == tray + 30_000
-    actions = ActionLog.objects.filter(action__startswith="fill.", object_id=str(body["id"])).order_by("pk")
-    assert list(actions.values_list("action", "actor")) == [
-        ("fill.requested", dealer.pk),
-        ("fill.approved", pit_boss.pk),
-    ]
-
-
-@pytest.mark.django_db
-def test_credit_approved_by_a_cashier_returns_chips_to_the_cage(
-    login: Login, dealer: User, cashier: User, table: Table
-) -> None:
-    open_table_for(table, inventory=100_000)
-    credit = login(dealer).post(_url(table, "/credits"), {"amount": 40_000}, format="json").json()
-
-    approved = login(cashier).post(_url(table, f"/credits/{credit['id']}/approve"))
-
-    assert approved.status_code == 200
-    assert approved.json()["status"] == "approved"
-    moved = Transfer.objects.get(pk=approved.json()["transfer_id"])
-    assert sorted(moved.entries.values_list("account__code", "amount")) == [
-        ("cage", 40_000),
-        (tray_code(table.pk), -40_000),
-    ]
-    assert _tray(table) == 60_000
-
-
-@pytest.mark.django_db
-def test_credit_beyond_the_tray_is_409_and_stays_pending(
-    login: Login, dealer: User, cashier: User, table: Table
-) -> None:
-    open_table_for(table, inventory=10_000)
-    credit = login(dealer).post(_url(table, "/credits"), {"amount": 10_001}, format="json").json()
-
-    response = login(cashier).post(_url(table, f"/credits/{credit['id']}/approve"))
-
-    assert response.status_code == 409
-    assert response.json()["error"]["code"] == "insufficient_funds"
-    assert TrayRequest.objects.get(pk=credit["id"]).status == "pending"
-    assert _tray(table) == 10_000
-
-
-@pytest.mark.django_db
-def test_the_requester_cannot_approve_their_own_fill(login: Login, pit_boss: User, table: Table) -> None:
-    open_table_for(table)
-    client = login(pit_boss)
-    fill = client.post(_url(table, "/fills"), {"amount": 10_000}, format="json").json()
-    moves = _transfers(table).count()
-
-    response = client.post(_url(table, f"/fills/{fill['id']}/approve"))
-
-    assert response.status_code == 403
-    assert response.json()["error"]["code"] == "separation_of_duties"
-    assert TrayRequest.objects.get(pk=fill["id"]).status == "pending"
-    assert _transfers(table).count() == moves
-    assert client.post(_url(table, f"/fills/{fill['id']}/refuse")).status_code == 403
-
-
-@pytest.mark.django_db
-def test_approving_twice_is_409_and_moves_once(
-    login: Login, dealer: User, cashier: User, pit_boss: User, table: Table
-) -> None:
-    open_table_for(table)
-    fill = login(dealer).post(_url(table, "/fills"), {"amount": 10_000}, format="json").json()
-    assert login(cashier).post(_url(table, f"/fills/{fill['id']}/approve")).status_code == 200
-    tray = _tray(table)
-
-    again = login(pit_boss).post(_url(table, f"/fills/{fill['id']}/approve"))
-    refuse = login(pit_boss).post(_url(table, f"/fills/{fill['id']}/refuse"))
-
-    assert again.status_code == 409
-    assert again.json()["error"]["code"] == "already_decided"
-    assert refuse.status_code == 409
-    assert _tray(table) == tray
-    assert _transfers(table, "fill").count() == 1
-
-
-@pytest.mark.django_db
-def test_refused_fill_moves_nothing(login: Login, dealer: User, pit_boss: User, table: Table) -> None:
-    open_table_for(table)
-    fill = login(dealer).post(_url(table, "/fills"), {"amount": 10_000}, format="json").json()
-    moves = _transfers(table).count()
-
-    response = login(pit_boss).post(
-        _url(table, f"/fills/{fill['id']}/refuse"), {"note": "tray is fine"}, format="json"
-    )
-
-    assert response.status_code == 200
-    assert (response.json()["status"], response.json()["note"]) == ("refused", "tray is fine")
-    assert _transfers(table).count() == moves
-    assert login(pit_boss).post(_url(table, f"/fills/{fill['id']}/approve")).status_code == 409
-    assert ActionLog.objects.filter(action="fill.refused", actor=pit_boss, object_id=str(fill["id"])).exists()
+# --- fills and credits: tests/slips/test_fills_and_credits.py -----------------------------------
 
 
 # --- seats ------------------------------------------------------------------------------------

@@ -15,8 +15,10 @@ from typing import Any
 from rest_framework.test import APIClient
 
 from casino.models import Player, Role, User
-from tables.models import Table, TrayRequest, TrayRequestKind
-from tables.services import request_tray_change, seat_player
+from tables.models import Table
+from tables.services import seat_player
+from tables.slips.models import Slip, SlipKind
+from tables.slips.transit import request_transit_slip
 from tests import factories
 from tests.factories import RUN
 
@@ -43,8 +45,8 @@ class World:
     player_other: Player
     closed_table: Table
     open_table: Table
-    fill: TrayRequest
-    credit: TrayRequest
+    fill: Slip
+    credit: Slip
 
     def client(self, role: str | None) -> APIClient:
         """A client signed in as ``role`` (a key of ROLES), anonymous for None, or with a
@@ -74,10 +76,8 @@ def build_world() -> World:
     open_table = factories.TableFactory(actor=boss, name=f"Open Faro {RUN}", dealer=dealer)
     factories.open_table_for(open_table, inventory=100_000)
     seat_player(actor=dealer, table_id=open_table.pk, player_id=player_other.pk, seat=1)
-    fill = request_tray_change(actor=dealer, table_id=open_table.pk, kind=TrayRequestKind.FILL, amount=10_000)
-    credit = request_tray_change(
-        actor=dealer, table_id=open_table.pk, kind=TrayRequestKind.CREDIT, amount=5_000
-    )
+    fill = request_transit_slip(actor=dealer, table_id=open_table.pk, kind=SlipKind.FILL, amount=10_000)
+    credit = request_transit_slip(actor=dealer, table_id=open_table.pk, kind=SlipKind.CREDIT, amount=5_000)
     tokens = {role: factories.token_for(user) for role, user in users.items()}
     return World(
         users=users,

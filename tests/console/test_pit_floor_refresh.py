@@ -17,6 +17,7 @@ from django.core.cache import cache
 
 from tables import services
 from tables.console.pit.floor import FLOOR_FRESH_SECONDS, forget_shared_floor
+from tables.slips.services import sign_slip
 from tests.celery_support import worker_on
 from tests.console.conftest import Floor, build_floor
 from tests.console.test_pit_shared_floor import PIT_BOSS_FORMS, copy_age, copy_began, poll, tray_shown
@@ -43,6 +44,8 @@ def test_an_aging_copy_is_rendered_again_by_a_worker_and_the_next_poll_reads_it(
         services.approve_tray_request(
             actor=floor.cashier, table_id=floor.faro.pk, request_id=fill.pk, kind="fill"
         )
+        for signer in (floor.dealer, floor.pit_boss):  # the fill reaches the tray
+            sign_slip(actor=signer, slip_id=fill.pk)
 
         wait_for(
             lambda: copy_age() > settings.PIT_FLOOR_REFRESH_SECONDS,

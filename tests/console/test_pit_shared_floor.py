@@ -23,6 +23,7 @@ from casino.models import Role
 from tables import services
 from tables.console.pit.floor import FLOOR_FRESH_SECONDS, CardForms, forget_shared_floor
 from tables.models import Table
+from tables.slips.services import sign_slip
 from tests import factories
 from tests.console.conftest import Floor
 from tests.console.test_views import text
@@ -91,6 +92,8 @@ def test_a_change_reaches_every_pit_screen_within_the_bound(floor: Floor, as_use
     services.approve_tray_request(
         actor=floor.cashier, table_id=floor.faro.pk, request_id=fill.pk, kind="fill"
     )
+    for signer in (floor.dealer, floor.pit_boss):  # the fill reaches the tray
+        sign_slip(actor=signer, slip_id=fill.pk)
 
     shared, queries = poll(boss)
     assert time.monotonic() - began < FLOOR_FRESH_SECONDS  # else this poll would have rendered

@@ -19,9 +19,9 @@ from rest_framework.test import APIClient
 
 from casino.models import Player, User
 from ledger.gaming_day import gaming_day_bounds, gaming_day_for
-from tables import services
 from tables.models import Round, Seat, Table
 from tables.ratings.selectors import day_hours, table_hours
+from tables.simulation.floor import signed_tray_change
 from tests.ratings.floor import STAKE, play, punter, stakes_table
 
 Login = Callable[[Any], APIClient]
@@ -265,10 +265,9 @@ def test_hourly_and_performance_queries_do_not_grow_with_rounds(
     play(big, punters[2:], rounds=10, new_sitting_each_round=True)
     for table, requester in ((small, dealer), (big, other_dealer)):  # fills and credits in the hour too
         for kind in ("fill", "credit", "fill"):
-            request = services.request_tray_change(
-                actor=requester, table_id=table.pk, kind=kind, amount=1_000
+            signed_tray_change(
+                table=table, kind=kind, amount=1_000, dealer=requester, pit_boss=pit_boss, cashier=cashier
             )
-            services.approve_tray_request(actor=pit_boss, table_id=table.pk, request_id=request.pk, kind=kind)
     boss = login(pit_boss)
     figures = {}
     for table in (small, big):

@@ -5,17 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import IntegrityError, transaction
 
 from casino.errors import Conflict, Forbidden, NotFound, SeparationOfDuties, ValidationFailed
-from casino.models import ActionLog, Player, User
+from casino.models import ActionLog, Player, Role, User
 from ledger.errors import InsufficientFunds
 from ledger.models import Account, AccountKind, AccountPurpose, Entry, Transfer
 from ledger.services import Leg, post_transfer
 from tables import services
 from tables.accounts import OVER_SHORT, layout_code, open_layout, open_pot, pot_code, tray_code
-from tables.models import LimitChange, Round, RoundStatus, Seat, Table, TableStatus, TrayRequest
-from tests.factories import RUN, PlayerFactory, TableFactory, open_table_for
+from tables.models import LimitChange, Round, RoundStatus, Seat, Table, TableStatus
+from tables.slips.models import Slip, SlipSignature
+from tables.slips.services import sign_slip
+from tests.factories import RUN, PlayerFactory, TableFactory, open_table_for, staff
 
 
 def _balance(code: str) -> int:
@@ -174,8 +175,12 @@ def test_a_shift_of_counts_fills_and_credits(
     first = services.open_table(actor=dealer, table_id=table.pk, opening_inventory=200_000)
     fill = services.request_tray_change(actor=dealer, table_id=table.pk, kind="fill", amount=50_000)
     services.approve_tray_request(actor=cashier, table_id=table.pk, request_id=fill.pk, kind="fill")
+    for signer in (dealer, pit_boss):  # the fill reaches the tray
+        sign_slip(actor=signer, slip_id=fill.pk)
     credit = services.request_tray_change(actor=pit_boss, table_id=table.pk, kind="credit", amount=30_000)
-    services.approve_tray_request(actor=cashier, table_id=table.pk, request_id=credit.pk, kind="credit")
+    releaser = staff(Role.PIT_BOSS)  # never the pit boss who asked
+    services.approve_tray_request(actor=releaser, table_id=table.pk, request_id=credit.pk, kind="credit")
+    sign_slip(actor=cashier, slip_id=credit.pk)
     closed = services.close_table(actor=dealer, table_id=table.pk, closing_inventory=221_000)
 
     assert (closed.pk, closed.closing_ledger, closed.closing_variance) == (first.pk, 220_000, 1_000)
@@ -238,23 +243,27 @@ def test_close_splits_an_unwon_pot_among_the_last_rounds_players(table: Table, d
 
 
 @pytest.mark.django_db
-def test_a_tray_request_needs_two_people(table: Table, dealer: User, pit_boss: User, cashier: User) -> None:
+def test_a_fill_is_issued_by_the_cage_never_by_its_requester(
+    table: Table, dealer: User, pit_boss: User, cashier: User
+) -> None:
     fill = services.request_tray_change(actor=pit_boss, table_id=table.pk, kind="fill", amount=1_000)
 
-    with pytest.raises(SeparationOfDuties):
-        services.approve_tray_request(actor=pit_boss, table_id=table.pk, request_id=fill.pk, kind="fill")
-    with pytest.raises(Forbidden):
-        services.approve_tray_request(actor=dealer, table_id=table.pk, request_id=fill.pk, kind="fill")
+    for not_the_cage in (pit_boss, dealer):
+        with pytest.raises(Forbidden):
+            services.approve_tray_request(
+                actor=not_the_cage, table_id=table.pk, request_id=fill.pk, kind="fill"
+            )
     with pytest.raises(NotFound):
         services.approve_tray_request(actor=cashier, table_id=table.pk, request_id=fill.pk, kind="credit")
-    # The database refuses it too, should a service ever forget.
-    with pytest.raises(IntegrityError), transaction.atomic():
-        TrayRequest.objects.filter(pk=fill.pk).update(decided_by=pit_boss)
 
-    approved = services.approve_tray_request(
-        actor=cashier, table_id=table.pk, request_id=fill.pk, kind="fill"
+    issued = services.approve_tray_request(actor=cashier, table_id=table.pk, request_id=fill.pk, kind="fill")
+    assert (issued.status, issued.issue_transfer.kind, issued.needs) == (
+        "issued",
+        "fill_issue",
+        ["dealer", "pit_boss"],
     )
-    assert (approved.status, approved.decided_by, approved.transfer.kind) == ("approved", cashier, "fill")
+    signature = SlipSignature.objects.get(slip=fill.pk)
+    assert (signature.user, signature.role, signature.password_confirmed) == (cashier, "cashier", False)
     with pytest.raises(Conflict):
         services.approve_tray_request(actor=cashier, table_id=table.pk, request_id=fill.pk, kind="fill")
     with pytest.raises(Conflict):
@@ -262,23 +271,46 @@ def test_a_tray_request_needs_two_people(table: Table, dealer: User, pit_boss: U
 
 
 @pytest.mark.django_db
+def test_a_credit_is_released_by_a_pit_boss_who_did_not_ask(
+    table: Table, pit_boss: User, cashier: User
+) -> None:
+    open_table_for(table)
+    credit = services.request_tray_change(actor=pit_boss, table_id=table.pk, kind="credit", amount=1_000)
+
+    with pytest.raises(SeparationOfDuties):
+        services.approve_tray_request(actor=pit_boss, table_id=table.pk, request_id=credit.pk, kind="credit")
+    with pytest.raises(Forbidden):
+        services.approve_tray_request(actor=cashier, table_id=table.pk, request_id=credit.pk, kind="credit")
+
+    released = services.approve_tray_request(
+        actor=staff(Role.PIT_BOSS), table_id=table.pk, request_id=credit.pk, kind="credit"
+    )
+    assert (released.status, released.issue_transfer.kind, released.needs) == (
+        "issued",
+        "credit",
+        ["cashier"],
+    )
+
+
+@pytest.mark.django_db
 def test_only_the_tables_dealer_or_a_pit_boss_asks(table: Table, other_dealer: User, cashier: User) -> None:
     for outsider in (other_dealer, cashier):
         with pytest.raises(Forbidden):
             services.request_tray_change(actor=outsider, table_id=table.pk, kind="fill", amount=1_000)
-    assert not TrayRequest.objects.filter(table=table).exists()
+    assert not Slip.objects.filter(table=table).exists()
 
 
 @pytest.mark.django_db
-def test_a_credit_cannot_take_more_than_the_tray_holds(table: Table, dealer: User, cashier: User) -> None:
+def test_a_credit_cannot_take_more_than_the_tray_holds(table: Table, dealer: User, pit_boss: User) -> None:
     open_table_for(table, inventory=5_000)
     credit = services.request_tray_change(actor=dealer, table_id=table.pk, kind="credit", amount=5_001)
 
     with pytest.raises(InsufficientFunds):
-        services.approve_tray_request(actor=cashier, table_id=table.pk, request_id=credit.pk, kind="credit")
+        services.approve_tray_request(actor=pit_boss, table_id=table.pk, request_id=credit.pk, kind="credit")
 
-    credit.refresh_from_db()
-    assert (credit.status, credit.transfer) == ("pending", None)
+    slip = Slip.objects.get(pk=credit.pk)
+    assert (slip.status, slip.issue_transfer, slip.needs) == ("pending", None, ["pit_boss"])
+    assert not slip.signatures.exists()
 
 
 # --- seats ------------------------------------------------------------------------------------

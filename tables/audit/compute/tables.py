@@ -1,11 +1,14 @@
 """Tables: the count against the ledger, table by table.
 
-Sessions give the count (the first opening, the last closing), approved slips the fills and
-credits, the tray's postings by kind the ledger's side, the rake account the rake. The win by
-the count is checked against the ledger's house-win postings and each variance is flagged.
+Sessions give the count (the first opening, the last closing), fill and credit slips the fills
+and credits (as they crossed a tray: ``tray_slips_of_day``), the tray's postings by kind the
+ledger's side, the rake account the rake. The win by the count is checked against the ledger's
+house-win postings and each variance is flagged.
 """
 
 from __future__ import annotations
+
+import datetime as dt
 
 from casino.money import format_dollars
 from tables import sql
@@ -16,13 +19,40 @@ from tables.models import (
     Table,
     TableSession,
     TrayRequest,
-    TrayRequestKind,
     TrayRequestStatus,
     table_win,
 )
+from tables.slips.effects import CREDIT, CREDIT_RETURN, FILL
+from tables.slips.models import Slip, SlipKind
 
 # Tray postings that are not play: the rest (bets lost, wins paid, splits …) is the house's win.
-NON_PLAY_TRAY_KINDS = frozenset({"fill", "credit", "table_issue", "count_variance"})
+NON_PLAY_TRAY_KINDS = frozenset({FILL, CREDIT, CREDIT_RETURN, "table_issue", "count_variance"})
+
+
+def tray_slips_of_day(day: dt.date) -> list[tuple[int, str, int]]:
+    """``(table, kind, amount)`` of every slip movement across a tray on ``day``: fills received,
+    credits released, and (negative) credits voided in transit whose chips came back. So a
+    credit released one day and voided the next counts on both, as the tray's postings do.
+    Fills and credits approved in one step before slips (``TrayRequest``) are read as well.
+    """
+    rows: list[tuple[int, str, int]] = list(
+        Slip.objects.filter(kind=SlipKind.FILL, receipt_transfer__gaming_day=day).values_list(
+            "table_id", "kind", "amount"
+        )
+    )
+    rows += Slip.objects.filter(kind=SlipKind.CREDIT, issue_transfer__gaming_day=day).values_list(
+        "table_id", "kind", "amount"
+    )
+    rows += [
+        (table_id, kind, -amount)
+        for table_id, kind, amount in Slip.objects.filter(
+            kind=SlipKind.CREDIT, return_transfer__gaming_day=day
+        ).values_list("table_id", "kind", "amount")
+    ]
+    rows += TrayRequest.objects.filter(
+        status=TrayRequestStatus.APPROVED, transfer__gaming_day=day
+    ).values_list("table_id", "kind", "amount")
+    return rows
 
 
 def section_tables(audit: AuditState) -> None:
@@ -34,11 +64,7 @@ def section_tables(audit: AuditState) -> None:
     )
     tray_rows = sql_rows(sql.AUDIT_TRAY_POSTINGS, [audit.day])
     rake_rows = sql_rows(sql.AUDIT_RAKE_BY_TABLE, [audit.day])
-    slips = list(
-        TrayRequest.objects.filter(
-            status=TrayRequestStatus.APPROVED, transfer__gaming_day=audit.day
-        ).values_list("table_id", "kind", "amount")
-    )
+    slips = tray_slips_of_day(audit.day)
     tray_table = dict(
         Table.objects.filter(tray_id__in={r[0] for r in tray_rows}).values_list("tray_id", "pk")
     )
@@ -69,7 +95,7 @@ def section_tables(audit: AuditState) -> None:
         audit.tables[int(table_ref)].rake += int(total)
     for table_id, kind, amount in slips:
         acc = audit.tables[table_id]
-        if kind == TrayRequestKind.FILL:
+        if kind == SlipKind.FILL:
             acc.slip_fills += amount
         else:
             acc.slip_credits += amount
@@ -84,14 +110,14 @@ def finish_tables(audit: AuditState) -> None:
         table = acc.table
         sessions = acc.sessions
         ledger_win = sum(v for k, v in acc.tray_by_kind.items() if k not in NON_PLAY_TRAY_KINDS)
-        ledger_fills = acc.tray_by_kind.get("fill", 0)
-        ledger_credits = -acc.tray_by_kind.get("credit", 0)
+        ledger_fills = acc.tray_by_kind.get(FILL, 0)
+        ledger_credits = -(acc.tray_by_kind.get(CREDIT, 0) + acc.tray_by_kind.get(CREDIT_RETURN, 0))
         if (ledger_fills, ledger_credits) != (acc.slip_fills, acc.slip_credits):
             audit.add(
                 shape.finding(
                     "slips_ledger_mismatch",
                     "critical",
-                    f"{table.name}: approved slips show fills {format_dollars(acc.slip_fills)} and "
+                    f"{table.name}: fill and credit slips show fills {format_dollars(acc.slip_fills)} and "
                     f"credits {format_dollars(acc.slip_credits)}, the tray's postings "
                     f"{format_dollars(ledger_fills)} and {format_dollars(ledger_credits)}.",
                     table=table.pk,

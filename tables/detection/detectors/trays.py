@@ -1,13 +1,17 @@
 """Fills, credits and counts: chips into and out of a tray that the game does not explain.
 
-* ``fill_unexplained`` — a fill approved while the tray still held at least
+A fill is read when its chips reached the tray (the dealer and a pit boss signed for it), a
+credit when the pit released it; its "approver" is who answered for it beside the requester
+(``tables.selectors.approved_slips``: a fill's receiving pit boss, a credit's releasing one).
+
+* ``fill_unexplained`` — a fill received while the tray still held at least
   ``DETECT_FILL_NEED_RATIO`` of the session's opening count: the table had not lost the
   chips the fill replaces. The tray's balance before the fill comes from the fill's own
   ledger entry (``balance_after - amount``). One alert per table and requester per day.
 * ``fill_pair`` — the same requester and approver on at least ``DETECT_FILL_PAIR_MIN`` fills
   in ``DETECT_FILL_PAIR_DAYS`` days, and on at least ``DETECT_FILL_PAIR_SHARE`` of that
   requester's fills: two signatures that are always the same two people are one.
-* ``credit_before_close`` — a credit of at least ``DETECT_CREDIT_CLOSE_MIN`` approved after
+* ``credit_before_close`` — a credit of at least ``DETECT_CREDIT_CLOSE_MIN`` released after
   the table's last deal of the session and before its closing count.
 * ``short_count`` — a closing count short of the ledger by more than ``DETECT_SHORT_COUNT``
   (the audit's variance threshold by default).
@@ -16,15 +20,16 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Any
-
-from django.db.models import QuerySet
+from typing import TYPE_CHECKING, Any
 
 from casino.money import format_dollars
 from ledger.models import Entry
 from tables.detection.base import Finding, Window, counted, minutes_words, threshold
-from tables.models import Round, TableSession, TrayRequest, TrayRequestKind
+from tables.models import Round, TableSession
 from tables.selectors import approved_slips
+
+if TYPE_CHECKING:
+    from tables.selectors import CrossedSlips
 
 KINDS = ("fill_unexplained", "fill_pair", "credit_before_close", "short_count")
 # evidence that is cents, read in dollars on screens ("fills" is not: fill_pair counts them)
@@ -43,13 +48,15 @@ def detect(window: Window) -> list[Finding]:
     return findings
 
 
-def _approved_fills(span: Window) -> QuerySet[TrayRequest]:
-    """The fills approved within ``span``, oldest first."""
-    fills = approved_slips(TrayRequestKind.FILL)
+def _approved_fills(span: Window) -> CrossedSlips:
+    """The fills received within ``span``, oldest first."""
+    fills = approved_slips("fill")
     return fills.filter(decided_at__gte=span.start, decided_at__lt=span.end).order_by("pk")
 
 
-def _session_at(table_id: int, moment: Any) -> TableSession | None:
+def _session_at(table_id: int | None, moment: Any) -> TableSession | None:
+    if table_id is None:  # a slip with no table (a fill or credit always has one)
+        return None
     return (
         TableSession.objects.filter(table_id=table_id, opened_at__lte=moment).order_by("-opened_at").first()
     )
@@ -60,27 +67,28 @@ def _unexplained_fills(window: Window) -> list[Finding]:
     fills = list(_approved_fills(window).select_related("table"))
     after = dict(
         Entry.objects.filter(
-            transfer_id__in=[f.transfer_id for f in fills], account__purpose="tray", amount__gt=0
+            transfer_id__in=[f.tray_transfer_id for f in fills], account__purpose="tray", amount__gt=0
         ).values_list("transfer_id", "balance_after")
     )
-    grouped: dict[tuple[int, int], list[dict[str, Any]]] = defaultdict(list)
+    grouped: dict[tuple[int | None, int], list[dict[str, Any]]] = defaultdict(list)
     for fill in fills:
         session = _session_at(fill.table_id, fill.decided_at)
-        if session is None or fill.transfer_id not in after:
+        if session is None or fill.tray_transfer_id not in after:
             continue
-        before = after[fill.transfer_id] - fill.amount
+        before = after[fill.tray_transfer_id] - fill.amount
         opening = session.opening_inventory
         if opening <= 0 or before < ratio * opening:
             continue
         grouped[(fill.table_id, fill.requested_by_id)].append(
             {
                 "fill": fill.pk,
-                "transfer": fill.transfer_id,
+                "number": fill.number,
+                "transfer": fill.tray_transfer_id,
                 "amount": fill.amount,
                 "tray_before": before,
                 "opening": opening,
                 "tray_share_of_opening": round(before / opening, 3),
-                "approved_by": fill.decided_by_id,
+                "approved_by": fill.approved_by_id,
                 "at": fill.decided_at.isoformat() if fill.decided_at else None,
             }
         )
@@ -117,13 +125,13 @@ def _fill_pairs(window: Window) -> list[Finding]:
     fills: list[dict[str, Any]] = [
         dict(row)
         for row in _approved_fills(wide).values(
-            "pk", "table_id", "amount", "requested_by_id", "decided_by_id", "decided_at", "transfer_id"
+            "pk", "table_id", "amount", "requested_by_id", "approved_by_id", "decided_at", "tray_transfer_id"
         )
     ]
     by_requester: Counter[int] = Counter(f["requested_by_id"] for f in fills)
     pairs: dict[tuple[int, int], list[dict[str, Any]]] = defaultdict(list)
     for fill in fills:
-        pairs[(fill["requested_by_id"], fill["decided_by_id"])].append(fill)
+        pairs[(fill["requested_by_id"], fill["approved_by_id"])].append(fill)
     findings = []
     for (requester, approver), rows in pairs.items():
         share = len(rows) / by_requester[requester]
@@ -156,7 +164,7 @@ def _fill_pairs(window: Window) -> list[Finding]:
                             "fill": r["pk"],
                             "table": r["table_id"],
                             "amount": r["amount"],
-                            "transfer": r["transfer_id"],
+                            "transfer": r["tray_transfer_id"],
                             "at": r["decided_at"].isoformat(),
                         }
                         for r in rows[:100]
@@ -176,21 +184,21 @@ def _credits_before_close(window: Window) -> list[Finding]:
         "pk"
     )
     for session in sessions:
+        if session.closed_at is None:  # closed in the window: never, but the type cannot know
+            continue
         last_deal = (
             Round.objects.filter(table_id=session.table_id, started_at__lte=session.closed_at)
             .order_by("-started_at")
             .values_list("started_at", flat=True)
             .first()
         )
-        credits = approved_slips(TrayRequestKind.CREDIT).filter(
+        credits = approved_slips("credit").filter(
             table_id=session.table_id,
             decided_at__gte=max(session.opened_at, last_deal) if last_deal else session.opened_at,
             decided_at__lte=session.closed_at,
             amount__gte=minimum,
         )
         for credit in credits.order_by("pk"):
-            if session.closed_at is None or credit.decided_at is None:
-                continue
             gap = (session.closed_at - credit.decided_at).total_seconds()
             findings.append(
                 Finding(
@@ -203,10 +211,11 @@ def _credits_before_close(window: Window) -> list[Finding]:
                     ),
                     evidence={
                         "credit": credit.pk,
-                        "transfer": credit.transfer_id,
+                        "number": credit.number,
+                        "transfer": credit.tray_transfer_id,
                         "amount": credit.amount,
                         "requested_by": credit.requested_by_id,
-                        "approved_by": credit.decided_by_id,
+                        "approved_by": credit.approved_by_id,
                         "session": session.pk,
                         "last_deal_at": last_deal.isoformat() if last_deal else None,
                         "credit_at": credit.decided_at.isoformat(),
