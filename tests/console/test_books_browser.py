@@ -153,9 +153,15 @@ def test_the_pit_boss_signs_with_a_wrong_then_the_right_password_and_a_note(
     events = page.get_by_test_id("slip-event")
     assert events.count() == 3
     assert "Wrote the slip" in events.nth(0).inner_text()
-    assert "Dana Dealer" in events.nth(1).inner_text() and "Signed as dealer" in events.nth(1).inner_text()
+    assert "Dana Dealer" in events.nth(1).inner_text()
+    assert "Signed as dealer" in events.nth(1).inner_text()
     last = events.nth(2).inner_text()
-    for words in ("Pat Pitboss", "Signed as pit boss", "a $50 chip in the float", "Signed by everyone it needs"):
+    for words in (
+        "Pat Pitboss",
+        "Signed as pit boss",
+        "a $50 chip in the float",
+        "Signed by everyone it needs",
+    ):
         assert words in last
     assert page.get_by_test_id("slip-status").inner_text() == "Signed by everyone it needs"
     no_sideways_scroll(page)
@@ -178,7 +184,8 @@ def test_the_cage_issues_a_fill_with_the_cashiers_password(
 
     row = page.locator(f"#slip-{fill.pk}")
     row.wait_for()
-    assert "$2,000.00" in row.inner_text() and "Fill: chips from the cage to the table" in row.inner_text()
+    assert "$2,000.00" in row.inner_text()
+    assert "Fill: chips from the cage to the table" in row.inner_text()
     assert row.locator("summary").inner_text() == "Issue"
     on_screen(row.locator("summary"))
 
