@@ -35,7 +35,7 @@ from tables.slips.services import sign_slip
 
 PARTIALS = "books/_books.html"
 SCREEN_TITLES = {
-    "pit": "Slips waiting for a pit boss",
+    "pit": "Slips waiting for your signature",
     "cage": "Fills to issue and credits to sign for",
 }
 
