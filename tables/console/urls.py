@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from tables.console.books import views as books
 from tables.console.dealer import views
 from tables.console.me import views as me
 from tables.console.signin import ConsoleLoginView, ConsoleLogoutView
@@ -29,4 +30,7 @@ urlpatterns = [
     path("tables/<id:table_id>/rounds/<id:round_id>/faro/<str:kind>/", views.faro_action, name="faro"),
     path("tables/<id:table_id>/rounds/<id:round_id>/act/", views.game_action, name="act"),
     path("tables/<id:table_id>/rounds/<id:round_id>/correction/", views.ask_correction, name="correction"),
+    path("tables/<id:table_id>/count/", books.count_grid, name="count-grid"),
+    path("tables/<id:table_id>/count/take/", books.count_tray, name="count"),
+    path("slips/<id:slip_id>/sign/", books.sign, name="sign"),
 ]

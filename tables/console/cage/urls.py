@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from tables.console.books import views as books
 from tables.console.cage import views as cage
 from tables.console.pit.urls import verdict_paths
 
@@ -13,4 +14,5 @@ urlpatterns = [
     path("players/<id:player_id>/cash-out/", cage.move, {"kind": "cash_out"}, name="cash_out"),
     *verdict_paths("requests/<id:request_id>/", cage.decide),
     path("slips/<id:transfer_id>/", cage.slip, name="slip"),
+    path("slips/waiting/", books.waiting, {"screen": "cage"}, name="slips"),
 ]

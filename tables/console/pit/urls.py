@@ -3,6 +3,7 @@
 from django.urls import URLPattern, path
 
 from casino.signed_in import View
+from tables.console.books import views as books
 from tables.console.pit import views as pit
 
 app_name = "pit"
@@ -27,4 +28,5 @@ urlpatterns = [
     path("tables/<id:table_id>/dealer/", pit.assign_dealer, name="dealer"),
     *verdict_paths("corrections/<id:correction_id>/", pit.decide_correction, "{verdict}_correction"),
     path("alerts/<id:alert_id>/resolve/", pit.resolve_alert, name="resolve_alert"),
+    path("slips/", books.waiting, {"screen": "pit"}, name="slips"),
 ]
