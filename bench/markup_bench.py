@@ -198,10 +198,11 @@ def fragments(
             if chosen
             else (lambda w=write, i=items: str(w(i)))
         )
+        count = sum(len(row["cards"]) for row in items) if name == "picker" else len(items)
         made.append(
             (
                 f"Faro {name.replace('_', ' ')}",
-                len(items),
+                count,
                 python,
                 lambda twin=twin, items=items, chosen=chosen: twin.render(
                     Context({"items": items, "chosen": chosen})
