@@ -314,8 +314,8 @@ class Screen:
         )
 
     def after_bet(self, html: str) -> Screen:
-        """A bet's answer from the bet form says only what changed (``faro_partial``): the new
-        version, and the new chip if the bet is on the cards."""
+        """A bet's answer from the bet form says only what changed (``tables.console.dealer.answers``):
+        the new version, and the new chip if the bet is on the cards."""
         version = re.search(r'name="version" value="(\d+)"', html)
         placed = re.findall(r'data-bet="([^"]+)"', html)
         return replace(
@@ -385,7 +385,7 @@ def drive_console_faro(
                 fields = {**fields, "version": screen.version}
             data = {**fields, "token": secrets.token_urlsafe(18), "csrfmiddlewaretoken": csrf}
             # Each tap names its form, as htmx does (HX-Trigger): a bet and a dealing step that
-            # leaves the deal live are answered in part (tables.console.dealer.faro_partial).
+            # leaves the deal live are answered in part (tables.console.dealer.answers).
             form_id = FORM_OF_KIND.get(kind)
             sent_by = {**headers, "HX-Trigger": form_id} if form_id else headers
             started = time.perf_counter()

@@ -1,7 +1,7 @@
 """The console's and the pit's posted forms, read and checked before any service runs.
 
 Each view binds one of these inside its tap and calls ``checked``: the first error, in the
-words the dealer has always seen, becomes the ``ValidationFailed`` that ``perform_tap`` shows
+words the dealer has always seen, becomes the ``ValidationFailed`` that the tap's answer shows
 in place. Rules of the games stay with the engines; these forms only read what was typed.
 """
 
@@ -240,7 +240,7 @@ class FaroRemoveBetForm(forms.Form):
 
 
 def keyed_card(slot: int) -> str:
-    """The card picker's field for its ``slot``-th card (``card_0`` …; ``faro_markup.picker_panel``)."""
+    """The card picker's field for its ``slot``-th card (``card_0`` …; ``console/games/faro.html``)."""
     return f"card_{slot}"
 
 

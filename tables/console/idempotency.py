@@ -28,15 +28,27 @@ def new_token() -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Done:
+    """What a tap's one service call did: its receipt (``taps.receipt``), stored with the token
+    and shown again to a retry, and what it ``made`` (the round as an action saved it …), which
+    the answer draws from and which is not stored."""
+
+    receipt: dict[str, Any]
+    made: Any = None
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
-    """What a console action did, as shown to the dealer; ``replayed`` when a retry hit a used token."""
+    """What a console action did, as shown to the dealer; ``replayed`` when a retry hit a used
+    token (then nothing was ``made`` by this request: its answer reads what it shows)."""
 
     result: dict[str, Any]
     replayed: bool = False
+    made: Any = None
 
 
-def run_tap(request: HttpRequest, action: Callable[[], dict[str, Any]]) -> Outcome:
-    """Run ``action`` once per (user, form token); later posts of that token get its stored result."""
+def run_tap(request: HttpRequest, action: Callable[[], Done]) -> Outcome:
+    """Run ``action`` once per (user, form token); later posts of that token get its stored receipt."""
     token = request.POST.get("token", "")
     if not _TOKEN.match(token):
         raise ValidationFailed("This form has no valid one-time token; reload the screen.", code="bad_token")
@@ -48,9 +60,9 @@ def run_tap(request: HttpRequest, action: Callable[[], dict[str, Any]]) -> Outco
         # The form as sent (list values kept in order), without the CSRF and one-time tokens.
         digest=fingerprint(request.path, {k: v for k, v in request.POST.lists() if k not in IGNORED_FIELDS}),
         action=action,
-        outcome=lambda result: (200, result),
+        outcome=lambda done: (200, done.receipt),
         conflict_message="This form was already sent with other values; the screen has been refreshed.",
     )
     if isinstance(outcome, Replayed):
         return Outcome(result=outcome.body, replayed=True)
-    return Outcome(result=outcome)
+    return Outcome(result=outcome.receipt, made=outcome.made)

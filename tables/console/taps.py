@@ -8,12 +8,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from casino.errors import DomainError
 from ledger.errors import LedgerError
-from tables.console.idempotency import Outcome, run_tap
+from tables.console.idempotency import Done, Outcome, run_tap
 from tables.games.errors import IllegalAction
 
 SERVICE_ERRORS = (DomainError, LedgerError, IllegalAction)
@@ -43,6 +44,12 @@ class Flash:
             stays=bool(outcome.result.get("stays")),
         )
 
+    @property
+    def fades_after(self) -> int:
+        """After how many milliseconds console.js fades the receipt: a success that does not stay;
+        0 (never) for a refusal."""
+        return settings.RECEIPT_FADE_MS if self.ok and not self.stays else 0
+
     @classmethod
     def refused(
         cls, error: DomainError | LedgerError | IllegalAction, form: str, headline: str = ""
@@ -68,7 +75,7 @@ def tap_flash(
     """Run ``work`` once per form token for a screen that shows any outcome in its flash (the
     pit's, the cage's): the flash, the receipt (empty when refused) and the answer's status."""
     try:
-        outcome = run_tap(request, work)
+        outcome = run_tap(request, lambda: Done(work()))
     except SERVICE_ERRORS as error:
         return Flash.refused(error, form), {}, int(getattr(error, "status", 400))
     return Flash.done(outcome, form), outcome.result, 200

@@ -1,4 +1,5 @@
-"""Template helpers for the console and the pit view: dollars, cards and one-time form tokens."""
+"""Template helpers for the console and the pit view: dollars, cards, paths, one-time form tokens,
+the receipt of the last tap, and the Faro screen's repeated items."""
 
 from __future__ import annotations
 
@@ -6,14 +7,15 @@ from typing import Any
 
 from django import template
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from casino.money import format_dollars, format_dollars_input
 from casino.permissions import screens_for
-from tables.console.dealer import faro_markup, panel_markup
+from tables.console.dealer import faro_rows
 from tables.console.dealer.cards import card_name, shown_card, shown_suit
-from tables.console.dealer.games import state_words
-from tables.console.dealer.panel_markup import token_input
+from tables.console.idempotency import new_token
+from tables.console.paths import path_to
+from tables.console.words import state_words
 
 register = template.Library()
 
@@ -21,6 +23,19 @@ register = template.Library()
 # Cents as dollars (123450 → $1,234.50) and as a dollars input's value (→ 1234.50): casino.money.
 dollars = register.filter("dollars", format_dollars)
 dollars_input = register.filter("dollars_input", format_dollars_input)
+
+
+@register.filter
+def chip_dollars(cents: int) -> str:
+    """A chip's label: whole dollars when even ($25), else with cents ($2.50)."""
+    return format_dollars(cents, whole_if_even=True)
+
+
+# A console URL from Django's own ``reverse``, kept for the process (tables.console.paths).
+path = register.simple_tag(path_to, name="path")
+# A form's one-time token (tables.console.idempotency): a double tap replays the first outcome.
+# Every form carries it: <input type="hidden" name="token" value="{% one_time_token %}">.
+one_time_token = register.simple_tag(new_token, name="one_time_token")
 
 
 card = register.filter("card", shown_card)  # 10H → 10♥
@@ -44,73 +59,46 @@ def get_item(mapping: Any, key: Any) -> Any:
     return mapping.get(str(key))
 
 
-form_token = register.simple_tag(token_input, name="form_token")
+@register.inclusion_tag("console/_receipt.html", takes_context=True)
+def receipt(context: template.Context) -> dict[str, Any]:
+    """The answer to the last tap (``taps.Flash``) from the screen's context, wherever a screen
+    shows it (the dealer's header, the pit, the cage); ``table``: where a tray's fill is asked."""
+    return {"flash": context.get("flash"), "table": context.get("table")}
 
 
-@register.simple_tag(takes_context=True)
-def inline_error(context: template.Context, here: Any) -> str:
-    """The refusal of the form named ``here`` under it (``panel_markup.inline_error``)."""
-    return mark_safe(panel_markup.inline_error(context.get("flash"), here))  # escaped there
+# The Faro screen's repeated items, written in Python for speed (tables.console.dealer.faro_rows).
+register.filter("faro_targets", faro_rows.targets)
+register.filter("faro_recent_turns", faro_rows.recent_turns)
+register.filter("faro_cells", faro_rows.cells)
+register.filter("faro_spots", faro_rows.spots)
+register.filter("faro_chips", faro_rows.chips)
+register.filter("faro_bet_rows", faro_rows.bet_rows)
+register.filter("faro_keeper", faro_rows.keeper)
+register.filter("faro_picker", faro_rows.picker)
 
 
-@register.simple_tag
-def seat_balance(row: Any) -> SafeString:
-    """A seat row's chips (``panel_markup.seat_balance``)."""
-    return panel_markup.seat_balance(row["player"].pk, row["balance"])
+@register.filter
+def faro_player_picks(seats: Any, sticky: Any) -> SafeString:
+    """The bet form's players, the one a refused bet named (``sticky``) chosen again."""
+    return faro_rows.player_picks(seats, (sticky or {}).get("player"))
 
 
-@register.simple_tag(takes_context=True)
-def correction_panel(context: template.Context) -> SafeString:
-    """The correction panel (``panel_markup.correction_panel``) from the screen's context."""
-    return panel_markup.correction_panel(
-        context["request"],
-        table_id=context["table"].pk,
-        correction=context["correction"],
-        flash=context.get("flash"),
-    )
+@register.filter
+def faro_amount_picks(amounts: Any, sticky: Any) -> SafeString:
+    """The chips to bet with, the one a refused bet named (``sticky``) chosen again."""
+    return faro_rows.amount_picks(amounts, (sticky or {}).get("amount"))
 
 
-FARO_PANELS = {
-    "deal": faro_markup.deal_panel,
-    "bets": faro_markup.bets_panel,
-    "picker": faro_markup.picker_panel,
-}
+@register.filter
+def faro_pick_oob(seat: Any) -> SafeString:
+    """A betting player's chips in their pick (``seat``: player and balance), for a bet's answer."""
+    return faro_rows.pick_available(seat["player"].pk, seat["balance"].available, oob=True)
 
 
-@register.simple_tag(takes_context=True)
-def faro_panel(context: template.Context, name: str) -> SafeString:
-    """A Faro panel of ``FARO_PANELS`` (``faro_markup``'s dealing panel, bets, card picker) from the
-    screen's context."""
-    return FARO_PANELS[name](context["request"], **faro_markup.panel_args(context))
-
-
-@register.simple_tag(takes_context=True)
-def faro_keeper_panel(context: template.Context) -> SafeString:
-    """The casekeeper (``faro_markup.keeper_panel``) from the screen's context."""
-    return faro_markup.keeper_panel(context["faro"]["casekeeper"], oob=False)
-
-
-@register.simple_tag(takes_context=True)
-def receipt(context: template.Context) -> SafeString:
-    """The answer to the last tap (``panel_markup.receipt``) from the screen's context."""
-    return panel_markup.receipt(context["request"], context.get("flash"), context.get("table"))
-
-
-@register.simple_tag(takes_context=True)
-def tray_balance(context: template.Context) -> SafeString:
-    """The header's tray balance (``panel_markup.tray_balance``) from the screen's context."""
-    return panel_markup.tray_balance(context["table"].tray.balance)
-
-
-@register.simple_tag(takes_context=True)
-def faro_bet_form(context: template.Context) -> SafeString:
-    """The Faro bet form (``faro_markup.bet_form``) from the screen's context."""
-    return faro_markup.bet_form(
-        context["request"],
-        seats=context["seats"],
-        sticky=context["sticky"],
-        **faro_markup.panel_args(context),
-    )
+@register.filter
+def faro_minis_oob(box: Any) -> SafeString:
+    """A target box's chips, for a bet's answer."""
+    return faro_rows.target_minis(box, oob=True)
 
 
 @register.filter

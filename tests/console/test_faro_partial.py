@@ -1,4 +1,4 @@
-"""A Faro bet from the bet form is answered with what it changed (``tables.console.dealer.faro_partial``),
+"""A Faro bet from the bet form is answered with what it changed (``tables.console.dealer.answers``),
 drawn exactly as the whole screen draws it; anything else still gets the whole screen."""
 
 from __future__ import annotations
@@ -8,16 +8,17 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tables.console.dealer.faro_partial import PLACED_EVENT
+from tables.console.dealer.answers import PLACED_EVENT
 from tables.games.cards import RANKS
 from tables.models import RoundAction
 from tables.round_state import context_of
 from tests.browser import confirmed, dealer_at_faro, live_faro_deal, open_page, place_bet
 from tests.console.conftest import Floor
 from tests.console.test_faro_tap_cost import SAVEPOINTS
-from tests.console.test_views import faro_url, live_faro, post, table_url, text
+from tests.console.test_views import faro_url, live_faro, post, table_url, text, token
 
 FROM_BET_FORM = {"HTTP_HX_TRIGGER": "bet-form"}
 OOB = ' hx-swap-oob="true"'
@@ -132,6 +133,35 @@ def test_the_bet_forms_new_token_and_version_place_the_next_bet(floor: Floor, as
     body = {"player": floor.wyatt.pk, "ranks": ["K"], "amount": "500", "version": version, "token": token}
     assert "Wyatt Earp bet $5.00 on K." in text(post(client, faro_url(floor, round_, "bet"), body))
     assert RoundAction.objects.filter(round=round_, voided_by__isnull=True).count() == 2
+
+
+def test_a_dealing_answers_forms_carry_one_csrf_token_that_the_next_tap_may_post(
+    floor: Floor, as_user: Any
+) -> None:
+    """A turn's answer redraws its forms; Django masks the CSRF token once for the answer, and a
+    client that checks CSRF as a browser does posts the next tap with it."""
+    round_ = live_faro(floor)
+    client = as_user(floor.dealer)
+    client.get(table_url(floor), HTTP_HX_REQUEST="true")  # the screen sets the CSRF cookie
+    checked = Client(enforce_csrf_checks=True)
+    checked.force_login(floor.dealer)
+    checked.cookies["csrftoken"] = client.cookies["csrftoken"].value
+    answer = checked.post(
+        faro_url(floor, round_, "turn"),
+        {"version": "0", "token": token(), "csrfmiddlewaretoken": client.cookies["csrftoken"].value},
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_TRIGGER="deal-form",
+    )
+    assert answer.status_code == 200
+    masked = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', text(answer))
+    assert len(masked) == 3  # the bet form, "Deal turn" and the correction (no bet: no take-down)
+    assert len(set(masked)) == 1
+    body = {"player": floor.kate.pk, "ranks": ["Q"], "amount": "500", "version": "1", "token": token()}
+    bet = checked.post(
+        faro_url(floor, round_, "bet"), {**body, "csrfmiddlewaretoken": masked[0]}, HTTP_HX_REQUEST="true"
+    )
+    assert bet.status_code == 200
+    assert "Kate Elder bet $5.00 on Q." in text(bet)
 
 
 def test_a_refused_bet_from_the_bet_form_gets_the_whole_screen_with_its_reason(

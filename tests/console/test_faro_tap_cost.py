@@ -1,5 +1,6 @@
-"""A console Faro tap's cost: the screen's loops written in Python (``tables.console.dealer.faro_markup``)
-escape what people typed, and a round action reads its table once for the check and the screen."""
+"""A console Faro tap's cost: the screen's repeated items written in Python
+(``tables.console.dealer.faro_rows``) escape what people typed, and a round action reads its
+table once for the check and the screen."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ from tables.console import forms
 from tables.console.access import dealer_table, require_pit, require_screen
 from tables.console.books.forms import CountGridForm, SignForm, chip_field_name
 from tables.console.books.rows import slip_row, waiting_for
-from tables.console.idempotency import run_tap
+from tables.console.idempotency import Done, run_tap
 from tables.console.taps import SERVICE_ERRORS, receipt
 from tables.models import Table, TableStatus
 from tables.slips.chips import chip_set
@@ -69,12 +69,12 @@ def count_tray(request: HttpRequest, table_id: int) -> HttpResponse:
     """Write the count's slip; answer with its receipt (the expected figure shows only now)."""
     table = dealer_table(request.user, table_id)
 
-    def work() -> dict[str, Any]:
+    def work() -> Done:
         form = forms.checked(CountGridForm(request.POST))
         slip = take_count(
             actor=actor_of(request), table_id=table.pk, count=form.count(), reason=form.cleaned_data["reason"]
         )
-        return receipt(f"Count {slip.number} written.", slip=slip.pk)
+        return Done(receipt(f"Count {slip.number} written.", slip=slip.pk))
 
     try:
         outcome = run_tap(request, work)
@@ -107,9 +107,9 @@ def sign(request: HttpRequest, slip_id: int) -> HttpResponse:
     actor = actor_of(request)
     get_slip(slip_id=slip_id)  # a missing slip is a 404 page, not a refusal in a row
 
-    def work() -> dict[str, Any]:
+    def work() -> Done:
         slip = sign_slip(actor=actor, slip_id=slip_id, note=form.cleaned_data["note"])
-        return receipt(f"You signed slip {slip.number} as {role_words(role_of(actor)).lower()}.")
+        return Done(receipt(f"You signed slip {slip.number} as {role_words(role_of(actor)).lower()}."))
 
     try:
         form = forms.checked(SignForm(request.POST))

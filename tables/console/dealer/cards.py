@@ -55,9 +55,20 @@ def deck_by_suit(deck: tuple[str, ...]) -> list[tuple[str, list[str]]]:
 
 def picker_rows(allowed: Iterable[str], deck: tuple[str, ...] = FULL_DECK) -> list[dict[str, Any]]:
     """A card picker by suit (Faro's manual turn, an action form's cards): the cards not
-    ``allowed`` now are greyed (``out``) and cannot be picked."""
+    ``allowed`` now are greyed (``out``) and cannot be picked. Each card comes with its words
+    (``label`` 10♥, ``name`` ten of hearts, ``suit_class``), so a template only places them."""
     live = set(allowed)
     return [
-        {"suit": suit, "cards": [{"code": code, "out": code not in live} for code in row]}
+        {"suit": suit, "cards": [_picked(code, out=code not in live) for code in row]}
         for suit, row in deck_by_suit(deck)
     ]
+
+
+def _picked(code: str, *, out: bool) -> dict[str, Any]:
+    return {
+        "code": code,
+        "out": out,
+        "label": card_label(code),
+        "name": card_name(code),
+        "suit_class": suit_class(code),
+    }

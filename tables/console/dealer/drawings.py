@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tables.console.dealer.cards import RANK_NAMES, SUIT_NAMES
-from tables.console.dealer.games import player_words
+from tables.console.words import player_words
 from tables.games import newmarket
 from tables.games.cards import RANKS, SUITS
 from tables.games.registry import engine_for

@@ -10,15 +10,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tables.console.dealer.cards import picker_rows
-from tables.console.dealer.games import player_words
+from tables.console.dealer.cards import card_label, card_name, picker_rows
+from tables.console.words import TARGET_LABELS, placement_words, player_words
 from tables.games.cards import RANKS
 from tables.games.faro import DEFAULT_RULES
 from tables.games.faro_layout import BOTTOM_ROW, SEVEN, TOP_ROW
 
 COLUMNS = len(TOP_ROW) + 1  # six cards and the 7 at the end
 CHIP_VALUES = (100, 500, 2500, 10000, 50000, 100000, 500000)
-TARGET_LABELS = {"even": "Even", "odd": "Odd", "high": "High card"}
 BEAD_MARKS = {"soda": "S", "losers": "L", "winners": "W", "hock": "H"}
 BEAD_NAMES = {"soda": "soda", "losers": "lost", "winners": "won", "hock": "hock"}
 
@@ -48,14 +47,6 @@ def anchor(ranks: Sequence[str]) -> tuple[float, float]:
     column = sum(p[0] for p in points) / len(points)
     row = min(max(sum(p[1] for p in points) / len(points), BAND_TOP), BAND_BOTTOM)
     return round(column / COLUMNS * 100, 2), round(row / 2 * 100, 2)
-
-
-def placement_label(bet: Mapping[str, Any]) -> str:
-    if bet.get("kind") == "target":
-        return TARGET_LABELS.get(str(bet.get("target")), str(bet.get("target")))
-    if bet.get("kind") == "call":
-        return "Call: " + " · ".join(bet.get("order", []))
-    return "\u2013".join(bet.get("ranks", []))
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +147,7 @@ def bet_row(bet: Mapping[str, Any], seats: Mapping[int, int], names: Mapping[int
     """A bet as the screen draws it: its place in words, its player's name and seat colour."""
     return {
         **bet,
-        "placement": placement_label(bet),
+        "placement": placement_words(bet),
         "name": player_words(names, bet["player"]),
         "colour": colour_for_seat(seats.get(bet["player"], 1)),
     }
@@ -169,7 +160,14 @@ def casekeeper_rows(public: Mapping[str, Any]) -> list[dict[str, Any]]:
     for rank in RANKS:
         entry = keeper.get(rank, {"left": 4})
         gone = [
-            {"card": card, "mark": mark, "how": BEAD_NAMES[column], "kind": column}
+            {
+                "card": card,
+                "label": card_label(card),
+                "name": card_name(card),
+                "mark": mark,
+                "how": BEAD_NAMES[column],
+                "kind": column,
+            }
             for column, mark in BEAD_MARKS.items()  # soda, losers, winners, hock
             for card in entry.get(column, [])
         ]

@@ -2,7 +2,7 @@
 
 The engine lists every action it would accept now (``Engine.legal_actions``): concrete
 entries, and templates whose ``needs`` the dealer fills. This module knows no game rule. It
-puts each entry into words (one table of labels per action type), gives each field a widget
+puts each entry into words (``tables.console.words``), gives each field a widget
 (one mapping from a need to a widget), and turns a posted form back into the engine action.
 A post names its entry by a key derived from the entry itself, found again among the legal
 actions of the state it is applied to, so an entry that is no longer legal is refused.
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,10 +20,11 @@ from django.http import QueryDict
 
 from casino.errors import ValidationFailed
 from casino.money import format_dollars, parse_dollars
-from tables.console.dealer.cards import card_label, cards_label, picker_rows
+from tables.console.dealer.cards import picker_rows
 from tables.console.dealer.keying import HandSlot, SlotView, hand_slots, hands_payload, keying_screen
+from tables.console.words import COUNT_ONLY, KEYED_DEAL, entry_words, label_of, player_words
 from tables.games.base import without_hints
-from tables.games.cards import FARMER_DECK, FULL_DECK, hand_points
+from tables.games.cards import FARMER_DECK, FULL_DECK
 from tables.games.registry import engine_for
 from tables.models import Round
 from tables.round_state import engine_state
@@ -40,38 +40,6 @@ GAME_TITLES = {
 
 # --------------------------------------------------------------------------- words
 
-KEYED_DEAL = "deal-keyed"  # a deal that keys every hand (a required ``hands`` need)
-COUNT_ONLY = "deal-count"  # the other deal on offer beside it: hands not keyed
-COUNT_ONLY_LABEL = "Cards dealt, hands not keyed (count-only)"
-
-# Per kind of entry: its label formats, tried in order; the first whose fields the entry
-# fixes is used ({player} a name, {card} 7♥, {spread} its cards, {amount} dollars …).
-LABELS: dict[str, tuple[str, ...]] = {
-    "deal": ("Deal the cards",),
-    KEYED_DEAL: ("Key every hand",),
-    COUNT_ONLY: (COUNT_ONLY_LABEL,),
-    "farmer": ("{player} drew the 6♥: the farmer",),
-    "hit": ("{player} puts {card} on {spread}", "{player} plays on {spread}", "Hit {player}"),
-    "stay": ("{player} stays",),
-    "play": ("{player} plays {card}", "{player} leads", "Play {card}"),
-    "pass": ("{player} passes",),
-    "pass-illegal": ("{player} passes holding a playable card: illegal pass",),
-    "penalty": ("Illegal pass caught: {player}",),
-    "penalty-earlier": ("Illegal earlier pass caught: {player}",),
-    "keep": ("{player} keeps the hand",),
-    "exchange": ("{player} takes the widow",),
-    "bid": ("{player} bids for the widow",),
-    "close_auction": ("Close the auction",),
-    "draw": ("{player} draws from {from}",),
-    "drop": ("{player} drops",),
-    "slap": ("{player} slaps",),
-    "spread": ("{player} spreads {cards}", "{player} spreads"),
-    "discard": ("{player} discards {card}", "{player} discards"),
-    "result": ("Record the result",),
-}
-GAME_LABELS: dict[tuple[str, str], tuple[str, ...]] = {  # where a game's words differ
-    ("newmarket", "pass"): ("Nobody has {next}: stop", "{player} has no card to lead"),
-}
 PENALTIES = frozenset({"pass-illegal", "penalty", "penalty-earlier"})  # kept apart from the plays
 STYLES = {"deal": "primary", KEYED_DEAL: "primary", COUNT_ONLY: "primary", "result": "primary"}
 STYLES |= {"drop": "danger", "penalty": "danger", "penalty-earlier": "danger", "pass-illegal": "danger"}
@@ -82,75 +50,6 @@ HELP = {  # a rule of the game in words, beside the form that applies it (the en
     ("fan_tan", "penalty"): _PENALTY_HELP,
     ("fan_tan", "penalty-earlier"): _PENALTY_HELP,
 }
-DONE = {
-    KEYED_DEAL: "Every hand keyed: the deal is recorded with full tracking.",
-    COUNT_ONLY: "Cards dealt: count-only tracking, hands not keyed.",
-}
-# What happened, for the receipt: formats tried in order as for LABELS, with the filled action's
-# words and what the action brought ({dealt} the cards it gave the player, {total} a Farmer
-# hand's points, {buyer}/{bid} the widow's sale, {winner}/{loser}/{scores} a keyed result).
-DONE_LABELS: dict[str, tuple[str, ...]] = {
-    "deal": ("Cards dealt.",),
-    "farmer": ("{player} drew the 6♥: the farmer.",),
-    "hit": ("{player} hits: {dealt}, total {total}.", "{player} puts {card} on {spread}.", "{player} hits."),
-    "stay": ("{player} stays at {total}.", "{player} stays."),
-    "play": ("{player} plays {card}.", "{player} leads."),
-    "pass": ("{player} passes and pays a chip to the pot.",),
-    "pass-illegal": ("Illegal pass by {player}: the penalty is charged.",),
-    "penalty": ("Illegal pass by {player}: the penalty is charged.",),
-    "penalty-earlier": ("Illegal earlier pass by {player}: the penalty is charged.",),
-    "keep": ("{player} keeps the hand: the widow goes to auction.",),
-    "exchange": ("{player} takes the widow.",),
-    "bid": ("{player} bids {amount} for the widow.",),
-    "close_auction": ("The widow goes to {buyer} for {bid}.", "No bid: the widow stays dead."),
-    "draw": ("{player} draws {dealt} from {from}.", "{player} draws from {from}."),
-    "drop": ("{player} drops.",),
-    "slap": ("{player} slaps and takes {dealt}.", "{player} slaps."),
-    "spread": ("{player} spreads {cards}.", "{player} spreads."),
-    "discard": ("{player} discards {card}.", "{player} discards."),
-    "result": (
-        "Result: {winner} went out first.",
-        "Result: {loser} lost.",
-        "Result: {scores}.",
-        "Result recorded.",
-    ),
-}
-GAME_DONE_LABELS: dict[tuple[str, str], tuple[str, ...]] = {
-    ("newmarket", "pass"): (
-        "Nobody has {next}: the run stops.",
-        "{player} has no card to lead: the lead passes.",
-    ),
-}
-FROM_WORDS = {"stock": "the stock", "discard": "the discard pile"}
-# The engines' state values shown on a screen (phases, settle modes, outcomes), in words.
-STATE_WORDS = {
-    "first_out": "the first player out wins",
-    "loser_pays": "the loser pays everyone",
-    "high_score": "the highest score wins",
-    "points": "the top scorer is paid by points",
-    "count_only": "count-only",
-    "full": "every hand keyed",
-    "electronic": "electronic shoe",
-    "deal_tonk": "a tonk on the deal",
-    "drawn_deal": "two tonks on the deal: a new deal",
-    "tonk_out": "a tonk out",
-    "run_out": "ran out of cards",
-    "stock_out": "the stock ran out: lowest hand wins",
-    "stock_out_draw": "the stock ran out: a tie, nothing paid",
-    "drop": "a drop, lowest hand",
-    "caught_drop": "a drop, caught",
-}
-
-
-def player_words(names: Mapping[int, str], player: Any) -> str:
-    """A player as every screen names them: by name, "Player 12" if not read, "" for no one."""
-    return names.get(int(player), f"Player {player}") if player is not None else ""
-
-
-def state_words(value: Any) -> str:
-    """An engine's state value as words: ``high_score`` → "the highest score wins"."""
-    text = str(value)
-    return STATE_WORDS.get(text, text.replace("_", " "))
 
 
 # Per need: the legend of its widget ((type, need) first, then the need alone).
@@ -293,75 +192,6 @@ def _kind(entry: Mapping[str, Any], keyed_on_offer: bool) -> str:
     return kind
 
 
-def _words(entry: Mapping[str, Any], names: Mapping[int, str], public: Mapping[str, Any]) -> dict[str, str]:
-    """The entry's fixed fields in words, for the label formats."""
-    words: dict[str, str] = {}
-    if "player" in entry and entry["player"] is not None:
-        words["player"] = player_words(names, entry["player"])
-    if isinstance(entry.get("card"), str):
-        words["card"] = card_label(entry["card"])
-    if isinstance(entry.get("cards"), list):
-        words["cards"] = cards_label(entry["cards"])
-    if "spread" in entry:
-        spreads = {s.get("id"): s.get("cards", []) for s in public.get("spreads", [])}
-        words["spread"] = "the spread " + cards_label(spreads.get(entry["spread"], []))
-    if "from" in entry:
-        words["from"] = FROM_WORDS.get(str(entry["from"]), str(entry["from"]))
-    if isinstance(entry.get("amount"), int):
-        words["amount"] = format_dollars(entry["amount"])
-    if public.get("stage") == "run" and public.get("next_card"):
-        words["next"] = card_label(public["next_card"])
-    return words
-
-
-def label_of(game: str, kind: str, words: Mapping[str, str], *, done: bool = False) -> str:
-    """The first format of the kind's (the game's own first) whose fields ``words`` has."""
-    formats = (GAME_DONE_LABELS.get((game, kind)) or DONE_LABELS.get(kind, ())) if done else ()
-    for fmt in formats or GAME_LABELS.get((game, kind)) or LABELS.get(kind, ()):
-        wanted = {name for _, name, _, _ in string.Formatter().parse(fmt) if name}
-        if wanted <= set(words):
-            return fmt.format(**words)
-    return kind.replace("_", " ").replace("-", " ").capitalize()  # an action type not in the table yet
-
-
-def done_words(
-    game: str,
-    offer: Offer,
-    payload: Mapping[str, Any],
-    *,
-    names: Mapping[int, str],
-    before: Mapping[str, Any],
-    after: Mapping[str, Any],
-    hands_before: Mapping[int, Sequence[str]],
-    hands_after: Mapping[int, Sequence[str]],
-) -> str:
-    """The receipt's headline: what the action did, in words (the card, the total, who won what).
-
-    ``before``/``after`` are the public states around it; the hands are ``known_hands`` (the
-    dealer's eyes), so a card the shoe gave out is named.
-    """
-    if offer.kind in DONE:
-        return DONE[offer.kind]
-    words = _words(payload, names, before)
-    player = payload.get("player")
-    if player is not None:
-        new = [c for c in hands_after.get(int(player), []) if c not in hands_before.get(int(player), [])]
-        if new:
-            words["dealt"] = cards_label(new)
-        if game == "farmer" and hands_after.get(int(player)):
-            words["total"] = str(hand_points(hands_after[int(player)]))
-    widow, auction = after.get("widow") or {}, before.get("auction") or {}
-    if widow.get("buyer") is not None and auction.get("bid"):
-        words["buyer"] = player_words(names, widow["buyer"])
-        words["bid"] = format_dollars(auction["bid"])
-    for need in ("winner", "loser"):
-        if payload.get(need) is not None:
-            words[need] = player_words(names, payload[need])
-    if isinstance(payload.get("scores"), Mapping):
-        words["scores"] = ", ".join(f"{player_words(names, p)} {n}" for p, n in payload["scores"].items())
-    return label_of(game, offer.kind, words, done=True)
-
-
 def field_of(
     entry: Mapping[str, Any], need: str, *, game: str, names: Mapping[int, str], required: bool = True
 ) -> Field:
@@ -419,7 +249,7 @@ def offers(
                 key=f"{kind}-{entry_key(entry)}",
                 kind=kind,
                 entry=entry,
-                label=label_of(game, kind, _words(entry, names, public)),
+                label=label_of(game, kind, entry_words(entry, names, public)),
                 fields=tuple(fields),
                 style=STYLES.get(kind, ""),
                 help=HELP.get((game, kind), ""),

@@ -2,10 +2,11 @@
 
 The chart is inline SVG drawn here, on the server, from ``tables.ratings.selectors`` (the rows
 the ratings task writes), so it refreshes with the pit's 5-second partial and needs no chart
-library or CDN. A bar per hour of the gaming day that had play: its height is the house's win
-that hour (up in green, down in red); a dot marks its hold (win / handle). An hour without play
-draws nothing: its bar had no height to see or to point at, and such bars (a closed table's
-every hour, an open one's hours still to come) were most of the pit poll's bytes (issue 22).
+library or CDN; its markup is written in Python for speed (``hourly_chart``; ``bench/run-markup``
+shows why). A bar per hour of the gaming day that had play: its height is the house's win that
+hour (up in green, down in red); a dot marks its hold (win / handle). An hour without play draws
+nothing: its bar had no height to see or to point at, and such bars (a closed table's every
+hour, an open one's hours still to come) were most of the pit poll's bytes (issue 22).
 Every figure for all tables comes from five grouped queries, however many tables there are.
 """
 
@@ -68,14 +69,14 @@ class HourSlot:
     x: str  # the bar's left edge
     cx: str  # the hold dot's centre
     future: bool  # later than the hour now running
-    tick: str  # the hour label under the plot, or ""
+    tick: str  # the hour label under the plot ("18"), or ""
 
 
 _IDLE = (0, 0, None, 0, 0)  # win, handle, hold, decisions, occupancy of an hour without play
 
 
 def _tip(label: str, hour: Hour) -> str:
-    return escape(
+    return (
         f"{label} · win {format_dollars(hour.win)} · handle {format_dollars(hour.handle)}"
         f" · hold {_hold_text(hour.hold)} · {hour.decisions} decisions · occupancy {hour.occupancy:g}"
     )
@@ -89,15 +90,59 @@ def hour_slots(hours: Sequence[Hour], moment: dt.datetime) -> tuple[HourSlot, ..
     for index, hour in enumerate(hours):
         local = timezone.localtime(hour.hour)
         label = f"{local:%H:%M}"
-        x = f"{index * slot + 1:.2f}"
-        tick = ""
-        if local.minute == 0 and local.hour % 6 == 0:
-            tick = f'<text class="tick" x="{x}" y="{HEIGHT - 2}">{local:%H}</text>'
+        tick = f"{local:%H}" if local.minute == 0 and local.hour % 6 == 0 else ""
         future = current is not None and index > current
         places.append(
-            HourSlot(label=label, x=x, cx=f"{index * slot + slot / 2:.2f}", future=future, tick=tick)
+            HourSlot(
+                label=label,
+                x=f"{index * slot + 1:.2f}",
+                cx=f"{index * slot + slot / 2:.2f}",
+                future=future,
+                tick=tick,
+            )
         )
     return tuple(places)
+
+
+@dataclass(frozen=True, slots=True)
+class Plot:
+    """A chart's shapes in the SVG's units: the zero line, a bar per hour with play (kind, x, top,
+    height, hour, win, tooltip), a hold dot per such hour (cx, cy, hold) and the hour ticks (x, hour)."""
+
+    zero_at: str
+    width: str
+    bars: list[tuple[str, str, str, str, str, int, str]]
+    dots: list[tuple[str, str, str]]
+    ticks: list[tuple[str, str]]
+
+
+def plot(hours: Sequence[Hour], slots: Sequence[HourSlot]) -> Plot:
+    """Where a chart's bars and dots go: a bar's height is the house's win that hour (up in green,
+    down in red), a dot its hold (win / handle); an hour without play draws nothing."""
+    slot = WIDTH / max(len(hours), 1)
+    highest = max((max(h.win, 0) for h in hours), default=0)
+    lowest = max((max(-h.win, 0) for h in hours), default=0)
+    span = PLOT_BOTTOM - PLOT_TOP
+    # The zero line splits the plot in proportion to the biggest win and the biggest loss.
+    zero = PLOT_TOP + span * highest / (highest + lowest) if highest + lowest else PLOT_BOTTOM
+    scale = span / (highest + lowest) if highest + lowest else 0.0
+    bars, dots = [], []
+    for hour, place in zip(hours, slots, strict=True):
+        if (hour.win, hour.handle, hour.hold, hour.decisions, hour.occupancy) == _IDLE:
+            continue  # no bar, no dot
+        height = abs(hour.win) * scale
+        top = zero - height if hour.win >= 0 else zero
+        kind = "win-pos" if hour.win >= 0 else "win-neg"
+        if place.future:
+            kind += " future"
+        tip = _tip(place.label, hour)
+        bars.append((kind, place.x, f"{top:.2f}", f"{height:.2f}", place.label, int(hour.win), tip))
+        if hour.hold is not None:
+            clipped = max(-HOLD_SPAN, min(HOLD_SPAN, hour.hold))
+            y = PLOT_TOP + span * (HOLD_SPAN - clipped) / (2 * HOLD_SPAN)
+            dots.append((place.cx, f"{y:.2f}", _hold_text(hour.hold)))
+    ticks = [(place.x, place.tick) for place in slots if place.tick]
+    return Plot(f"{zero:.2f}", f"{max(slot - 2, 1):.2f}", bars, dots, ticks)
 
 
 def hourly_chart(
@@ -110,48 +155,30 @@ def hourly_chart(
     """Inline SVG: a ``rect.bar`` and a ``circle.hold`` per hour of the gaming day with play.
 
     ``slots`` (from ``hour_slots`` for the same hours and moment) saves a floor of charts from
-    working out the same hour labels and positions for every table.
+    working out the same hour labels and positions for every table. Written here, not in a
+    template: a floor draws two hundred of them, and ``bench/run-markup`` shows what a template
+    would cost.
     """
     if slots is None or len(slots) != len(hours):
         slots = hour_slots(hours, now or timezone.now())
-    slot = WIDTH / max(len(hours), 1)
-    highest = max((max(h.win, 0) for h in hours), default=0)
-    lowest = max((max(-h.win, 0) for h in hours), default=0)
-    span = PLOT_BOTTOM - PLOT_TOP
-    # The zero line splits the plot in proportion to the biggest win and the biggest loss.
-    zero = PLOT_TOP + span * highest / (highest + lowest) if highest + lowest else PLOT_BOTTOM
-    scale = span / (highest + lowest) if highest + lowest else 0.0
-    width = f"{max(slot - 2, 1):.2f}"
-    zero_at = f"{zero:.2f}"
+    shapes = plot(hours, slots)
+    said = escape(label)
     parts = [
         f'<svg class="hourly-chart" data-testid="hourly-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img"'
-        f' aria-label="{escape(label)}" preserveAspectRatio="none" xmlns="http://www.w3.org/2000/svg">'
-        f"<title>{escape(label)}</title>"
-        f'<line class="zero" x1="0" x2="{WIDTH}" y1="{zero_at}" y2="{zero_at}"></line>'
+        f' aria-label="{said}" preserveAspectRatio="none" xmlns="http://www.w3.org/2000/svg">'
+        f"<title>{said}</title>"
+        f'<line class="zero" x1="0" x2="{WIDTH}" y1="{shapes.zero_at}" y2="{shapes.zero_at}"></line>'
     ]
-    dots = []
-    for hour, place in zip(hours, slots, strict=True):
-        if (hour.win, hour.handle, hour.hold, hour.decisions, hour.occupancy) == _IDLE:
-            continue  # no bar, no dot
-        height = abs(hour.win) * scale
-        top = zero - height if hour.win >= 0 else zero
-        kind = "win-pos" if hour.win >= 0 else "win-neg"
-        if place.future:
-            kind += " future"
-        tip = _tip(place.label, hour)
-        parts.append(  # one hour's bar, its tooltip inside
-            f'<rect class="bar {kind}" x="{place.x}" y="{top:.2f}" width="{width}" height="{height:.2f}"'
-            f' data-hour="{place.label}" data-win="{int(hour.win)}"><title>{tip}</title></rect>'
-        )
-        if hour.hold is not None:
-            clipped = max(-HOLD_SPAN, min(HOLD_SPAN, hour.hold))
-            y = PLOT_TOP + span * (HOLD_SPAN - clipped) / (2 * HOLD_SPAN)
-            dots.append(
-                f'<circle class="hold" cx="{place.cx}" cy="{y:.2f}" r="2.2">'
-                f"<title>hold {escape(_hold_text(hour.hold))}</title></circle>"
-            )
-    parts += dots
-    parts += [place.tick for place in slots if place.tick]
+    parts += [  # one hour's bar, its tooltip inside
+        f'<rect class="bar {kind}" x="{x}" y="{top}" width="{shapes.width}" height="{height}"'
+        f' data-hour="{hour}" data-win="{win}"><title>{escape(tip)}</title></rect>'
+        for kind, x, top, height, hour, win, tip in shapes.bars
+    ]
+    parts += [
+        f'<circle class="hold" cx="{cx}" cy="{cy}" r="2.2"><title>hold {escape(hold)}</title></circle>'
+        for cx, cy, hold in shapes.dots
+    ]
+    parts += [f'<text class="tick" x="{x}" y="{HEIGHT - 2}">{tick}</text>' for x, tick in shapes.ticks]
     parts.append("</svg>")
     return mark_safe("".join(parts))
 

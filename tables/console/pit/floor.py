@@ -41,6 +41,8 @@ import redis
 from celery import current_app
 from django.conf import settings
 from django.core.cache import cache
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
@@ -49,11 +51,10 @@ from casino.money import format_dollars, format_dollars_input
 from casino.selectors import staff_name
 from casino.task_sending import send_task
 from tables.console.dealer.games import GAME_TITLES
-from tables.console.dealer.panel_markup import csrf_token
 from tables.console.idempotency import new_token
 from tables.console.paths import per_table
 from tables.console.pit.figures import TableFigures, floor_figures
-from tables.console.pit.markup import CSRF_SLOT, TOKEN_SLOT, card_html, grid_html, relief_options
+from tables.console.pit.markup import CSRF_SLOT, TOKEN_SLOT, card_html, relief_options
 from tables.console.selectors import FloorRow, floor_rows
 from tables.models import DealerShift, Round
 from tables.selectors import list_relief_dealers, recent_dealer_shifts
@@ -180,7 +181,7 @@ def render_cards(*, forms: CardForms) -> tuple[float, str]:
                 dealers=dealers,
             )
         )
-    return began, grid_html(cards)
+    return began, render_to_string("pit/_floor.html", {"cards": mark_safe("".join(cards))})
 
 
 def _shared(forms: CardForms) -> str | None:
@@ -241,8 +242,8 @@ def floor_cards(request: Any, forms: CardForms, *, fresh: bool = False) -> SafeS
     html = None if fresh else _shared(forms)
     if html is None:
         html = _render_shared(forms)
-    html = html.replace(CSRF_SLOT, csrf_token(request)).replace(TOKEN_SLOT, new_token())
-    return mark_safe(html)  # written by pit_markup, which escapes every text
+    html = html.replace(CSRF_SLOT, get_token(request)).replace(TOKEN_SLOT, new_token())
+    return mark_safe(html)  # written by pit/_floor.html and pit.markup, which escape every text
 
 
 def forget_shared_floor() -> None:

@@ -1,9 +1,11 @@
-"""The pit's table cards as markup, written in Python rather than a template loop (issue 22).
+"""The pit's table cards as markup, written in Python rather than in a template.
 
-Placing 200 cards' fifty-odd variables, tags and filters each through the template engine was
-about a third of a floor's render (``bench/run-pit`` measures it). Every text is escaped
-(``html.escape``, as Django's ``escape`` does); numbers are written as they are; the chart and the
-slots are markup already. ``tables.console.pit.floor`` shares what this writes.
+A floor draws two hundred cards of fifty-odd texts each, and through the template engine that is
+several times what the same markup costs written here: ``bench/run-markup`` renders the cards
+from their template twin (``bench/markup/``) and from here, checks both write the same bytes and
+prints both times. The grid around the cards is a template (``pit/_floor.html``). Every text is
+escaped (``html.escape``, as Django's ``escape`` does); numbers are written as they are; the chart
+and the slots are markup already. ``tables.console.pit.floor`` shares what this writes.
 
 A card is a glance (name, status, game, dealer, players, tray, win, the live deal) small enough
 for twelve to fit a tablet's screen (issue 44), and a disclosure ("More") with the rest: limits,
@@ -117,14 +119,6 @@ def _form(url: str, name: str, fields: str, *, test_id: str = "", shape: str = "
         f'<input type="hidden" name="token" value="{TOKEN_SLOT}-{name}">\n'
         f"{fields}"
         "      </form>"
-    )
-
-
-def grid_html(cards: Sequence[str]) -> str:
-    """The cards under their heading, as the pit's live partial places them."""
-    return (
-        '\n  <h2 class="visually-hidden">Tables</h2>\n'
-        f'  <div class="grid-cards pit-cards">\n    {"".join(cards)}\n  </div>\n'
     )
 
 

@@ -14,6 +14,7 @@ once per form token.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -88,7 +89,10 @@ def pit_screen(request: HttpRequest, template: str) -> HttpResponse:
     return render(request, template, pit_context(request))
 
 
-def perform_pit_tap(request: HttpRequest, *, form: str, work: Callable[[], dict[str, Any]]) -> HttpResponse:
+def _pit_tap(request: HttpRequest, form: str, work: Callable[[], dict[str, Any]]) -> HttpResponse:
+    """Run a tap's ``work`` (read its form, make its one service call, return its receipt) once per
+    form token; the pit's live part answers, the floor rendered afresh, with the receipt or the
+    refusal."""
     require_pit(request.user)
     flash, _, status = tap_flash(request, form, work)
     return render_screen(
@@ -97,90 +101,83 @@ def perform_pit_tap(request: HttpRequest, *, form: str, work: Callable[[], dict[
 
 
 def tray_decision(request: HttpRequest, request_id: int, verdict: str) -> Callable[[], dict[str, Any]]:
-    """Approve or refuse the fill or credit ``request_id`` through the services, with its receipt
-    (the pit's and the cage's)."""
+    """The work of approving or refusing the fill or credit ``request_id`` (the pit's tap and the
+    cage's)."""
     tray = found(TrayRequest.objects.select_related("table").filter(pk=request_id), "No such fill or credit.")
+    return partial(_decide_tray, request, tray, verdict)
 
-    def work() -> dict[str, Any]:
-        amount = format_dollars(tray.amount)
-        if verdict == "approve":
-            services.approve_tray_request(
-                actor=actor_of(request), table_id=tray.table_id, request_id=tray.pk, kind=tray.kind
-            )
-            where = "cage → tray" if tray.kind == "fill" else "tray → cage"
-            return receipt(
-                f"Approved: {tray.kind} of {amount} for {tray.table.name}.", f"{amount} moved {where}."
-            )
-        services.refuse_tray_request(
-            actor=actor_of(request),
-            table_id=tray.table_id,
-            request_id=tray.pk,
-            kind=tray.kind,
-            note=forms.checked(forms.NoteForm(request.POST)).cleaned_data["note"],
+
+def _decide_tray(request: HttpRequest, tray: TrayRequest, verdict: str) -> dict[str, Any]:
+    amount = format_dollars(tray.amount)
+    if verdict == "approve":
+        services.approve_tray_request(
+            actor=actor_of(request), table_id=tray.table_id, request_id=tray.pk, kind=tray.kind
         )
-        return receipt(f"Refused: {tray.kind} of {amount} for {tray.table.name}.", "Nothing moved.")
-
-    return work
+        where = "cage → tray" if tray.kind == "fill" else "tray → cage"
+        return receipt(
+            f"Approved: {tray.kind} of {amount} for {tray.table.name}.", f"{amount} moved {where}."
+        )
+    note = forms.checked(forms.NoteForm(request.POST)).cleaned_data["note"]
+    services.refuse_tray_request(
+        actor=actor_of(request), table_id=tray.table_id, request_id=tray.pk, kind=tray.kind, note=note
+    )
+    return receipt(f"Refused: {tray.kind} of {amount} for {tray.table.name}.", "Nothing moved.")
 
 
 @signed_in_post
 def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
     """Approve or refuse a fill or credit: a second signature, never the requester's."""
-    return perform_pit_tap(
-        request, form=f"request-{request_id}", work=tray_decision(request, request_id, verdict)
-    )
+    return _pit_tap(request, f"request-{request_id}", tray_decision(request, request_id, verdict))
 
 
 @signed_in_post
 def tray_request(request: HttpRequest, table_id: int) -> HttpResponse:
     """A pit boss asks for a fill or a credit from the floor; someone else must approve it."""
+    return _pit_tap(request, f"tray-{table_id}", partial(_ask_tray, request, table_id))
 
-    def work() -> dict[str, Any]:
-        asked = forms.checked(forms.TrayRequestForm(request.POST)).cleaned_data
-        made = services.request_tray_change(
-            actor=actor_of(request), table_id=table_id, kind=asked["kind"], amount=asked["amount"]
-        )
-        return receipt(
-            f"{asked['kind'].title()} of {format_dollars(made.amount)} requested for {made.table.name}.",
-            "Nothing moves until another pit boss or a cashier approves it.",
-        )
 
-    return perform_pit_tap(request, form=f"tray-{table_id}", work=work)
+def _ask_tray(request: HttpRequest, table_id: int) -> dict[str, Any]:
+    asked = forms.checked(forms.TrayRequestForm(request.POST)).cleaned_data
+    made = services.request_tray_change(
+        actor=actor_of(request), table_id=table_id, kind=asked["kind"], amount=asked["amount"]
+    )
+    return receipt(
+        f"{asked['kind'].title()} of {format_dollars(made.amount)} requested for {made.table.name}.",
+        "Nothing moves until another pit boss or a cashier approves it.",
+    )
 
 
 @signed_in_post
 def limits(request: HttpRequest, table_id: int) -> HttpResponse:
-    return perform_pit_tap(
-        request, form=f"limits-{table_id}", work=lambda: change_limits_work(request, table_id)
-    )
+    return _pit_tap(request, f"limits-{table_id}", partial(change_limits_work, request, table_id))
 
 
 @signed_in_post
 def assign_dealer(request: HttpRequest, table_id: int) -> HttpResponse:
     """A pit boss swaps a relief dealer in at a table: the API's assign, once per form token."""
     table = found(Table.objects.select_related("dealer").filter(pk=table_id), "No such table.")
+    return _pit_tap(request, f"dealer-{table_id}", partial(_assign, request, table))
 
-    def work() -> dict[str, Any]:
-        chosen = forms.checked(forms.DealerForm(request.POST)).cleaned_data["dealer"]
-        dealer = services.assign_dealer(actor=actor_of(request), table_id=table.pk, dealer_id=chosen).dealer
-        assert dealer is not None  # assign_dealer has just set it
-        before = f"Before: {staff_name(table.dealer)}." if table.dealer else "It had no dealer before."
-        return receipt(f"{staff_name(dealer)} now deals {table.name}.", before)
 
-    return perform_pit_tap(request, form=f"dealer-{table_id}", work=work)
+def _assign(request: HttpRequest, table: Table) -> dict[str, Any]:
+    chosen = forms.checked(forms.DealerForm(request.POST)).cleaned_data["dealer"]
+    dealer = services.assign_dealer(actor=actor_of(request), table_id=table.pk, dealer_id=chosen).dealer
+    assert dealer is not None  # assign_dealer has just set it
+    before = f"Before: {staff_name(table.dealer)}." if table.dealer else "It had no dealer before."
+    return receipt(f"{staff_name(dealer)} now deals {table.name}.", before)
 
 
 @signed_in_post
 def resolve_alert(request: HttpRequest, alert_id: int) -> HttpResponse:
     """A pit boss closes a detector's alert with a note (the API's resolve, once per form token)."""
     alert = found(Alert.objects.filter(pk=alert_id), "No such alert.")
+    return _pit_tap(request, f"alert-{alert.pk}", partial(_resolve, request, alert))
 
-    def work() -> dict[str, Any]:
-        note = forms.checked(forms.NoteForm(request.POST)).cleaned_data["note"]
-        resolve_alert_service(actor=actor_of(request), alert_id=alert.pk, note=note)
-        return receipt(f"Resolved: {alert.summary}", f"Note: {note.strip()}")
 
-    return perform_pit_tap(request, form=f"alert-{alert.pk}", work=work)
+def _resolve(request: HttpRequest, alert: Alert) -> dict[str, Any]:
+    note = forms.checked(forms.NoteForm(request.POST)).cleaned_data["note"]
+    resolve_alert_service(actor=actor_of(request), alert_id=alert.pk, note=note)
+    return receipt(f"Resolved: {alert.summary}", f"Note: {note.strip()}")
 
 
 @signed_in_post
@@ -189,21 +186,23 @@ def decide_correction(request: HttpRequest, correction_id: int, verdict: str) ->
     correction = found(
         Correction.objects.select_related("round__table").filter(pk=correction_id), "No such correction."
     )
+    return _pit_tap(
+        request, f"correction-{correction_id}", partial(_decide_correction, request, correction, verdict)
+    )
+
+
+def _decide_correction(request: HttpRequest, correction: Correction, verdict: str) -> dict[str, Any]:
     table, deal = correction.round.table.name, correction.round.number
-
-    def work() -> dict[str, Any]:
-        if verdict == "approve":
-            round_ = approve_correction(actor=actor_of(request), correction_id=correction_id)
-            after = "voided" if round_.status == RoundStatus.VOID else "refolded; play goes on"
-            return receipt(
-                f"Approved: the correction of {table} deal #{deal}.",
-                f"The voided chips went back where they came from; the deal is {after}.",
-            )
-        note = forms.checked(forms.NoteForm(request.POST)).cleaned_data["note"]
-        refuse_correction(actor=actor_of(request), correction_id=correction_id, note=note)
-        return receipt(f"Refused: the correction of {table} deal #{deal}.", "Nothing moved.")
-
-    return perform_pit_tap(request, form=f"correction-{correction_id}", work=work)
+    if verdict == "approve":
+        round_ = approve_correction(actor=actor_of(request), correction_id=correction.pk)
+        after = "voided" if round_.status == RoundStatus.VOID else "refolded; play goes on"
+        return receipt(
+            f"Approved: the correction of {table} deal #{deal}.",
+            f"The voided chips went back where they came from; the deal is {after}.",
+        )
+    note = forms.checked(forms.NoteForm(request.POST)).cleaned_data["note"]
+    refuse_correction(actor=actor_of(request), correction_id=correction.pk, note=note)
+    return receipt(f"Refused: the correction of {table} deal #{deal}.", "Nothing moved.")
 
 
 @signed_in_get

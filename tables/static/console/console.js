@@ -152,7 +152,7 @@
     }
 
     /* A bet that went through is answered with what it changed, not a new form
-       (tables/console/dealer/faro_partial.py): the choices are cleared here, the chip stays in hand.
+       (tables/console/dealer/answers.py): the choices are cleared here, the chip stays in hand.
        The button's words follow once htmx has enabled it again (after the request). */
     form.addEventListener("faro-bet-placed", function () {
       clearChoices();
@@ -319,7 +319,7 @@
     render();
   }
 
-  /* A receipt (tables/console/dealer/panel_markup.py receipt) shows two lines; "more" opens the rest. A success fades after
+  /* A receipt (templates/console/_receipt.html) shows two lines; "more" opens the rest. A success fades after
      data-fade-after ms unless the dealer is reading it (opened, or focus inside); a refusal has no
      data-fade-after and stays until dismissed. A faded receipt is hidden, not removed. */
   function initReceipt(receipt) {
@@ -411,7 +411,7 @@
   });
 
   /* htmx loads new content a root at a time: a whole screen, or a part swapped out of band (the
-     bet form itself after a turn, tables/console/dealer/faro_partial.py), so the root is looked at too. */
+     bet form itself after a turn, tables/console/dealer/answers.py), so the root is looked at too. */
   function each(scope, selector, setUp) {
     if (scope.matches && scope.matches(selector)) setUp(scope);
     scope.querySelectorAll(selector).forEach(setUp);
