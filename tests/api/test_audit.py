@@ -98,7 +98,7 @@ def test_a_shift_leaves_its_trail(
         assert row.remote_addr == "127.0.0.1"
     assert rows[-1].data == {"count": 55_000, "win": 0, "variance": 0}
     assert TableSession.objects.get(table=table).closed_by == dealer
-    assert [s.user for s in Slip.objects.get(table=table).signatures.all()] == [cashier, dealer, pit_boss]
+    assert [s.user for s in Slip.objects.get(pk=slip).signatures.all()] == [cashier, dealer, pit_boss]
 
 
 @pytest.mark.django_db
