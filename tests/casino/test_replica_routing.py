@@ -33,7 +33,7 @@ def test_without_a_replica_every_read_is_the_primarys_and_nothing_is_measured(
             assert replica.read_connection() is connections["default"]
 
 
-@pytest.mark.django_db
+@pytest.mark.usefixtures("system_accounts")  # a transactional test before may have flushed them
 def test_a_view_that_reads_the_replica_answers_from_the_primary_without_one(login: Any) -> None:
     auditor = factories.staff(Role.AUDITOR)
     response = login(auditor).get("/api/v1/ledger/trial-balance")
