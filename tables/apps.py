@@ -4,7 +4,7 @@ from django.apps import AppConfig
 
 # Packages whose models belong to this app (label "tables") but live beside the code that uses
 # them. Loaded with the app's own models, so tables.models need not import the packages above it.
-MODEL_MODULES = ("tables.slips.models",)
+MODEL_MODULES = ("tables.slips.models", "tables.evidence.models")
 
 
 class TablesConfig(AppConfig):
