@@ -10,6 +10,7 @@ from casino.api.docs import docs_view
 from tables.api import audit_views as audits
 from tables.api import correction_views as corrections
 from tables.api import dealer_views as dealers
+from tables.api import evidence_views as evidence
 from tables.api import ratings_views as ratings
 from tables.api import round_views as rounds
 from tables.api import slip_views as slips
@@ -92,6 +93,9 @@ urlpatterns += [
 urlpatterns += [
     path("gaming-days/<str:day>/close", audits.GamingDayCloseApi.as_view(), name="gaming-day-close"),
     path("gaming-days/<str:day>/report", audits.GamingDayReportApi.as_view(), name="gaming-day-report"),
+    path("evidence/<str:day>", evidence.EvidenceCheckpointApi.as_view(), name="evidence-checkpoint"),
+    path("evidence/<str:day>/export", evidence.EvidenceExportApi.as_view(), name="evidence-export"),
+    path("evidence/<str:day>/proof", evidence.EvidenceProofApi.as_view(), name="evidence-proof"),
 ]
 
 urlpatterns += [

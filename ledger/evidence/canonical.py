@@ -37,7 +37,13 @@ def canonical_json(value: Any) -> str:
         return "[" + ", ".join(canonical_json(item) for item in value) + "]"
     if isinstance(value, dict):
         keys = sorted(value, key=lambda key: (len(key.encode(ENCODING)), key.encode(ENCODING)))
-        return "{" + ", ".join(f"{json.dumps(key, ensure_ascii=False)}: {canonical_json(value[key])}" for key in keys) + "}"
+        return (
+            "{"
+            + ", ".join(
+                f"{json.dumps(key, ensure_ascii=False)}: {canonical_json(value[key])}" for key in keys
+            )
+            + "}"
+        )
     raise TypeError(f"no canonical JSON for {type(value).__name__}")
 
 

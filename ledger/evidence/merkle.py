@@ -53,7 +53,9 @@ def inclusion_proof(record_hashes: Sequence[bytes], index: int) -> list[bytes]:
     return path
 
 
-def verify_inclusion(record_hash: bytes, index: int, size: int, path: Sequence[bytes], expected: bytes) -> bool:
+def verify_inclusion(
+    record_hash: bytes, index: int, size: int, path: Sequence[bytes], expected: bytes
+) -> bool:
     """Whether ``path`` leads from the record at ``index`` of a tree of ``size`` leaves to ``expected``."""
     if not 0 <= index < size:
         return False

@@ -81,12 +81,24 @@ def read_export(lines: Iterable[str], report: Report) -> tuple[dict[str, Any] | 
             report.problems.append(f"line {number}: not a JSON object")
         elif "format" in item and header is None and not records:
             header = item
-        elif item.get("type") in TYPE_ORDER and isinstance(item.get("id"), int) and isinstance(item.get("fields"), dict):
+        elif (
+            item.get("type") in TYPE_ORDER
+            and isinstance(item.get("id"), int)
+            and isinstance(item.get("fields"), dict)
+        ):
             item["_line"] = number
             records.append(item)
         else:
             report.problems.append(f"line {number}: added: not a record of a known type")
     return header, records
+
+
+def _is_record(item: Mapping[str, Any]) -> bool:
+    return (
+        item.get("type") in TYPE_ORDER
+        and isinstance(item.get("id"), int)
+        and isinstance(item.get("fields"), dict)
+    )
 
 
 def verify(
@@ -146,7 +158,13 @@ def _check_records(records: Sequence[dict[str, Any]], report: Report) -> list[st
             report.problems.append(f"line {record['_line']}: changed: {name_of(record)} lacks {error}")
             computed = None
         stored = stored_hashes(record)
-        if computed is not None and any(value != computed for value in stored):
+        if not stored or None in stored:
+            report.problems.append(
+                f"line {record['_line']}: added: {name_of(record)} carries no hash: it was written around "
+                "the evidence (or before it existed)"
+            )
+            record["_unhashed"] = True
+        elif computed is not None and any(value != computed for value in stored):
             report.problems.append(
                 f"line {record['_line']}: changed: {name_of(record)}: its fields no longer hash to the "
                 f"hash stored when it was written"
@@ -174,59 +192,79 @@ def _check_chains(
     signed: Mapping[str, Any],
     report: Report,
 ) -> None:
-    """Walk every run of places the checkpoint signed; a place missing was removed, a link the
+    """Walk every run of places the checkpoint signed: a place missing was removed, a link the
     checkpoint does not cover was added, a link whose previous hash is not its predecessor's
-    broke the chain."""
+    (or the run's) was changed, and so was a run's last link that is not the signed head."""
     placed: dict[str, dict[int, tuple[str | None, str | None, dict[str, Any]]]] = defaultdict(dict)
     for record, computed in zip(records, hashes, strict=True):
+        if record.get("_unhashed"):
+            continue
         try:
             made = links(record)
         except (KeyError, TypeError):
             continue
         for stream, seq, previous in made:
-            stored = stored_hashes(record)[0]
-            placed[stream][int(seq)] = (previous, stored or computed, record)
+            placed[str(stream)][int(seq)] = (previous, stored_hashes(record)[0] or computed, record)
     covered: set[tuple[str, int]] = set()
     for stream, runs in signed.items():
         report.chains += 1
+        chain = placed.get(stream, {})
         for first, last, previous, head in runs:
-            expected_previous = previous
+            expected: str | None = previous
+            known = True  # whether ``expected`` is the hash the next link must name
             for seq in range(int(first), int(last) + 1):
                 covered.add((stream, seq))
-                link = placed.get(stream, {}).get(seq)
+                link = chain.get(seq)
                 if link is None:
-                    report.problems.append(f"removed: {stream} #{seq}, a record the checkpoint signed")
-                    expected_previous = None
+                    report.problems.append(
+                        f"removed: {stream} #{seq}, a record the checkpoint signed{_between(chain, seq)}"
+                    )
+                    known = False
                     continue
                 link_previous, link_hash, record = link
-                if expected_previous is not None and link_previous != expected_previous or (
-                    seq == int(first) and link_previous != previous
-                ):
+                if known and link_previous != expected:
                     report.problems.append(
                         f"line {record['_line']}: changed: {name_of(record)}: {stream} #{seq} does not "
                         "follow the link before it"
                     )
-                expected_previous = link_hash
-            last_link = placed.get(stream, {}).get(int(last))
-            if last_link is not None and last_link[1] != head:
+                expected, known = link_hash, True
+            if known and expected != head:
+                record = chain[int(last)][2]
                 report.problems.append(
-                    f"line {last_link[2]['_line']}: changed: {name_of(last_link[2])}: {stream} #{last} "
-                    "is not the head the checkpoint signed"
+                    f"line {record['_line']}: changed: {name_of(record)}: {stream} #{last} is not the "
+                    "head the checkpoint signed"
                 )
-    for stream, places in placed.items():
-        for seq, (_, _, record) in sorted(places.items()):
+    for stream, chain in placed.items():
+        for seq, (_, _, record) in sorted(chain.items()):
             if (stream, seq) not in covered:
                 report.problems.append(
-                    f"line {record['_line']}: added: {name_of(record)}: {stream} #{seq} is not in the checkpoint"
+                    f"line {record['_line']}: added: {name_of(record)}: {stream} #{seq} is not in the "
+                    "checkpoint"
                 )
+
+
+def _between(chain: Mapping[int, tuple[Any, Any, dict[str, Any]]], seq: int) -> str:
+    """Where a removed link lay, by the records on either side of it that are still there."""
+    before = next((chain[n][2] for n in range(seq - 1, 0, -1) if n in chain), None)
+    after = next((chain[n][2] for n in sorted(chain) if n > seq), None)
+    sides = [f"after {name_of(before)}" if before else "", f"before {name_of(after)}" if after else ""]
+    named = " and ".join(side for side in sides if side)
+    return f" ({named})" if named else ""
 
 
 def _check_root(
-    records: Sequence[dict[str, Any]], hashes: Sequence[str | None], checkpoint: Mapping[str, Any], report: Report
+    records: Sequence[dict[str, Any]],
+    hashes: Sequence[str | None],
+    checkpoint: Mapping[str, Any],
+    report: Report,
 ) -> None:
     if len(records) != checkpoint.get("records"):
-        report.problems.append(f"the export has {len(records)} records, the checkpoint signed {checkpoint.get('records')}")
-    leaves = [bytes.fromhex(h or stored_hashes(r)[0] or "00" * 32) for r, h in zip(records, hashes, strict=True)]
+        report.problems.append(
+            f"the export has {len(records)} records, the checkpoint signed {checkpoint.get('records')}"
+        )
+    leaves = [
+        bytes.fromhex(h or stored_hashes(r)[0] or "00" * 32) for r, h in zip(records, hashes, strict=True)
+    ]
     if merkle.root(leaves).hex() != checkpoint.get("root"):
         report.problems.append("the records' Merkle root is not the root the checkpoint signed")
 
@@ -248,11 +286,19 @@ def _replay(records: Sequence[dict[str, Any]], report: Report) -> None:
             continue
         report.trial_balance += total
         if total != 0 or len(legs) < 2:
-            report.problems.append(f"line {record['_line']}: changed: {name_of(record)} does not balance ({total})")
+            report.problems.append(
+                f"line {record['_line']}: changed: {name_of(record)} does not balance ({total})"
+            )
         for entry in legs:
             code, amount = str(entry["account"]), int(entry["amount"])
-            entries[code].append((int(entry["seq"]), int(entry.get("id") or 0), amount, int(entry["balance_after"]), record))
-            if code.startswith(TRAY_PREFIX) and kind not in NON_PLAY_KINDS and code[len(TRAY_PREFIX) :].isdigit():
+            entries[code].append(
+                (int(entry["seq"]), int(entry.get("id") or 0), amount, int(entry["balance_after"]), record)
+            )
+            if (
+                code.startswith(TRAY_PREFIX)
+                and kind not in NON_PLAY_KINDS
+                and code[len(TRAY_PREFIX) :].isdigit()
+            ):
                 wins[int(code[len(TRAY_PREFIX) :])][0] += amount
             table = meta.get("table") if isinstance(meta, dict) else None
             if code == RAKE and isinstance(table, int):

@@ -29,6 +29,7 @@ class EvidenceMark(models.Model):
 
     stream = models.CharField(max_length=100, primary_key=True)
     seq = models.BigIntegerField()
+    head = models.CharField(max_length=64, help_text="the hash of link #seq, in hex")
 
     class Meta:
         app_label = "tables"

@@ -124,6 +124,7 @@ class Migration(migrations.Migration):
             fields=[
                 ("stream", models.CharField(max_length=100, primary_key=True, serialize=False)),
                 ("seq", models.BigIntegerField()),
+                ("head", models.CharField(help_text="the hash of link #seq, in hex", max_length=64)),
             ],
         ),
         migrations.CreateModel(
