@@ -4,6 +4,7 @@ from django.urls import URLPattern, path
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.views import APIView
 
+from casino.api import access_views as access
 from casino.api import ledger_views as ledger
 from casino.api import views as people
 from casino.api.docs import docs_view
@@ -96,6 +97,8 @@ urlpatterns += [
     path("evidence/<str:day>", evidence.EvidenceCheckpointApi.as_view(), name="evidence-checkpoint"),
     path("evidence/<str:day>/export", evidence.EvidenceExportApi.as_view(), name="evidence-export"),
     path("evidence/<str:day>/proof", evidence.EvidenceProofApi.as_view(), name="evidence-proof"),
+    path("exceptions", evidence.ExceptionListApi.as_view(), name="exceptions"),
+    path("staff/access-review", access.AccessReviewApi.as_view(), name="staff-access-review"),
 ]
 
 urlpatterns += [

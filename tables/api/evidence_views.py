@@ -1,6 +1,9 @@
-"""Evidence (API.md "Evidence (2026-12)"): a day's signed checkpoint, its export and proofs."""
+"""Evidence (API.md "Evidence (2026-12)"): a day's signed checkpoint, its export and proofs, and
+its system exceptions."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -10,24 +13,33 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino import days
+from casino.api.pagination import NewestFirstCursorPagination
 from casino.api.schema import errors
-from casino.models import Role
+from casino.models import ActionLog, Role
 from casino.permissions import require_role
 from tables.api.audit_views import parse_day
 from tables.evidence import export
+from tables.evidence.exceptions import KINDS, kind_of, list_exceptions
 from tables.evidence.proofs import inclusion_proof, parse_record
 from tables.evidence.selectors import get_checkpoint
 
 DATE_PARAMETER = OpenApiParameter(
-    "day", OpenApiTypes.DATE, OpenApiParameter.PATH, description="the gaming day, YYYY-MM-DD (else 400 bad_date)"
+    "day",
+    OpenApiTypes.DATE,
+    OpenApiParameter.PATH,
+    description="the gaming day, YYYY-MM-DD (else 400 bad_date)",
 )
 
 
 class CheckpointOutputSerializer(serializers.Serializer):
     gaming_day = serializers.DateField()
     records = serializers.IntegerField(help_text="how many records the root covers")
-    root = serializers.CharField(help_text="the Merkle root of the records' hashes (RFC 6962), hex")
-    previous_root = serializers.CharField(allow_null=True, help_text="the root of the checkpoint before; null: the first")
+    # "root" shadows Field.root (the serializer tree's top) in the stubs; these serializers only describe.
+    root = serializers.CharField(help_text="the Merkle root of the records' hashes (RFC 6962), hex")  # type: ignore[assignment]
+    previous_root = serializers.CharField(
+        allow_null=True, help_text="the root of the checkpoint before; null: the first"
+    )
     previous_day = serializers.DateField(allow_null=True)
     algorithm = serializers.CharField()
     signature = serializers.CharField(help_text="Ed25519 over the canonical bytes of the rest, base64")
@@ -47,7 +59,7 @@ class ProofOutputSerializer(serializers.Serializer):
     index = serializers.IntegerField(help_text="its place among the day's records (the tree's leaves)")
     size = serializers.IntegerField(help_text="how many leaves")
     path = serializers.ListField(child=serializers.CharField(), help_text="sibling hashes, leaf upwards")
-    root = serializers.CharField()
+    root = serializers.CharField()  # type: ignore[assignment]
     included = serializers.BooleanField(help_text="whether the path leads to the signed root")
 
 
@@ -98,7 +110,10 @@ class EvidenceProofApi(APIView):
         parameters=[
             DATE_PARAMETER,
             OpenApiParameter(
-                "record", OpenApiTypes.STR, required=True, description="type:id, e.g. transfer:12, round_action:40"
+                "record",
+                OpenApiTypes.STR,
+                required=True,
+                description="type:id, e.g. transfer:12, round_action:40",
             ),
         ],
         responses={200: ProofOutputSerializer, **errors(400, 401, 403, 404)},
@@ -113,3 +128,55 @@ class EvidenceProofApi(APIView):
         kind, record_id = parse_record(request.query_params.get("record", ""))
         proof = inclusion_proof(checkpoint=checkpoint, kind=kind, record_id=record_id)
         return Response(ProofOutputSerializer(proof).data)
+
+
+class ExceptionOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="the action log entry's id")
+    kind = serializers.ChoiceField(choices=sorted({kind for _, kind in KINDS}))
+    action = serializers.CharField(help_text="the action as logged, e.g. table.limits_changed")
+    at = serializers.DateTimeField()
+    by = serializers.SerializerMethodField(help_text="who did it; null: the system or a shell")
+    object = serializers.SerializerMethodField(help_text="{type, id} of what it was done to")
+    details = serializers.DictField(
+        source="data", help_text="what changed: old and new values, amounts, notes"
+    )
+    request_id = serializers.CharField()
+    remote_addr = serializers.IPAddressField(allow_null=True)
+
+    def get_by(self, entry: ActionLog) -> dict[str, Any] | None:
+        actor = entry.actor
+        return None if actor is None else {"id": actor.pk, "username": actor.username, "name": actor.name}
+
+    def get_object(self, entry: ActionLog) -> dict[str, str]:
+        return {"type": entry.object_type, "id": entry.object_id}
+
+    def to_representation(self, instance: ActionLog) -> dict[str, Any]:
+        instance.kind = kind_of(instance.action)  # type: ignore[attr-defined]
+        return dict(super().to_representation(instance))
+
+
+class ExceptionListApi(APIView):
+    pagination_class = NewestFirstCursorPagination
+
+    @extend_schema(
+        operation_id="exceptions_list",
+        parameters=[
+            OpenApiParameter(
+                "day", OpenApiTypes.DATE, required=True, description="the gaming day, YYYY-MM-DD (else 400)"
+            )
+        ],
+        responses={200: ExceptionOutputSerializer(many=True), **errors(400, 401, 403)},
+        description=(
+            "The gaming day's system exceptions (25 CFR 543.16(c)), newest first, cursor-paginated: limit "
+            "changes, changes made in the admin (settings), corrections asked, approved or refused, voided "
+            "slips, variance sign-offs (a count signed off beyond `COUNT_VARIANCE_NOTE`, a table closed "
+            "off its count), sign-in lockouts and unlocks, role and access changes; each with who and "
+            "when. Auditors."
+        ),
+    )
+    def get(self, request: Request) -> Response:
+        require_role(request.user, Role.AUDITOR)
+        day = days.parse_day(request.query_params.get("day", ""), field="day", code="bad_date")
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(list_exceptions(day=day), request, view=self)
+        return paginator.get_paginated_response(ExceptionOutputSerializer(page, many=True).data)

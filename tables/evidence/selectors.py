@@ -11,7 +11,9 @@ from tables.evidence.models import Checkpoint
 def get_checkpoint(*, day: dt.date) -> Checkpoint:
     checkpoint = Checkpoint.objects.filter(gaming_day=day).first()
     if checkpoint is None:
-        raise NotFound(f"Gaming day {day} has no checkpoint: it is made when the day closes.", code="no_checkpoint")
+        raise NotFound(
+            f"Gaming day {day} has no checkpoint: it is made when the day closes.", code="no_checkpoint"
+        )
     return checkpoint
 
 

@@ -20,7 +20,6 @@ happens to it later is a record of its own (a signature, an action-log entry).
 import django.db.models.deletion
 from django.db import migrations, models
 
-
 LINK = r"""
 CREATE FUNCTION evidence_link(p_stream text, p_type text, p_id bigint, p_fields jsonb,
                               OUT o_seq bigint, OUT o_previous bytea, OUT o_hash bytea)

@@ -134,7 +134,6 @@ SECTIONS_BEING_BUILT = {
     "## Chips, counts and slips": 46,
     "## The drop and the count": 47,
     "## Credit and cash compliance": 48,
-    "## Evidence": 49,
 }
 
 

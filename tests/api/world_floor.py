@@ -12,7 +12,9 @@ import datetime as dt
 from dataclasses import dataclass
 
 from ledger.gaming_day import gaming_day_for
+from ledger.models import Transfer
 from tables.corrections import request_correction
+from tables.evidence.checkpoint import make_checkpoint
 from tables.models import Alert, AlertSeverity, AuditReport, Round
 from tables.rounds import apply_round_action, start_round
 from tables.services import seat_player
@@ -30,6 +32,8 @@ class FloorExtras:
     report_day: dt.date
     close_day: dt.date
     alert: Alert
+    evidence_day: dt.date
+    evidence_record: str
 
 
 def build_floor_extras(world: World) -> FloorExtras:
@@ -80,6 +84,9 @@ def build_floor_extras(world: World) -> FloorExtras:
         summary="Hold far from theoretical",
         dedup_key=f"matrix-{RUN}",
     )
+    make_checkpoint(day=today)
+    first_transfer = Transfer.objects.filter(gaming_day=today).order_by("pk").first()
+    assert first_transfer is not None
     return FloorExtras(
         live_round=live,
         correction_id=correction.pk,
@@ -88,6 +95,8 @@ def build_floor_extras(world: World) -> FloorExtras:
         report_day=report_day,
         close_day=today - dt.timedelta(days=1),
         alert=alert,
+        evidence_day=today,
+        evidence_record=f"transfer:{first_transfer.pk}",
     )
 
 
@@ -97,6 +106,10 @@ EXTRAS: dict[int, FloorExtras] = {}
 
 def _x(w: World) -> FloorExtras:
     return EXTRAS[id(w)]
+
+
+def _evidence(w: World) -> str:
+    return f"/api/v1/evidence/{_x(w).evidence_day.isoformat()}"
 
 
 def _bet(w: World) -> dict[str, object]:
@@ -154,6 +167,21 @@ FLOOR_ENDPOINTS: dict[str, Endpoint] = {
             lambda w: f"/api/v1/gaming-days/{_x(w).close_day.isoformat()}/close",
             lambda w: {},
         ),
+        Endpoint(
+            "GET /evidence/{date}", "get", lambda w: f"/api/v1/evidence/{_x(w).evidence_day.isoformat()}"
+        ),
+        Endpoint(
+            "GET /evidence/{date}/export",
+            "get",
+            lambda w: f"/api/v1/evidence/{_x(w).evidence_day.isoformat()}/export",
+        ),
+        Endpoint(
+            "GET /evidence/{date}/proof",
+            "get",
+            lambda w: f"{_evidence(w)}/proof?record={_x(w).evidence_record}",
+        ),
+        Endpoint("GET /exceptions", "get", lambda w: f"/api/v1/exceptions?day={_x(w).evidence_day}"),
+        Endpoint("GET /staff/access-review", "get", lambda w: "/api/v1/staff/access-review"),
         Endpoint(
             "GET /gaming-days/{date}/report",
             "get",

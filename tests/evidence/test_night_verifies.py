@@ -41,7 +41,8 @@ def test_a_ledger_row_changed_by_a_superuser_is_named(night: Night) -> None:
     report = verify(night.export_lines(), night.checkpoint.document)
     assert not report.ok
     named = [p for p in report.problems if f"transfer {bet.pk} ({bet.key})" in p]
-    assert named and "changed" in named[0]
+    assert named
+    assert "changed" in named[0]
 
 
 def test_a_deleted_round_action_is_named(night: Night) -> None:
