@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
+from json.encoder import encode_basestring as _string  # json.dumps(text, ensure_ascii=False)
 from typing import Any
 
 ENCODING = "utf-8"
@@ -19,6 +20,16 @@ ENCODING = "utf-8"
 
 def canonical_json(value: Any) -> str:
     """``value`` (from ``json.loads``, with floats as ``Decimal`` or ``float``) as jsonb prints it."""
+    kind = type(value)
+    if kind is str:
+        return _string(value)
+    if kind is int:
+        return str(value)
+    if kind is dict:
+        keys = sorted(value, key=_key_order)
+        return "{" + ", ".join(f"{_string(key)}: {canonical_json(value[key])}" for key in keys) + "}"
+    if kind is list or kind is tuple:
+        return "[" + ", ".join([canonical_json(item) for item in value]) + "]"
     if value is None:
         return "null"
     if value is True:
@@ -26,25 +37,19 @@ def canonical_json(value: Any) -> str:
     if value is False:
         return "false"
     if isinstance(value, int):
-        return str(value)
+        return str(int(value))
     if isinstance(value, float):
         return _decimal(Decimal(repr(value)))
     if isinstance(value, Decimal):
         return _decimal(value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(canonical_json(item) for item in value) + "]"
-    if isinstance(value, dict):
-        keys = sorted(value, key=lambda key: (len(key.encode(ENCODING)), key.encode(ENCODING)))
-        return (
-            "{"
-            + ", ".join(
-                f"{json.dumps(key, ensure_ascii=False)}: {canonical_json(value[key])}" for key in keys
-            )
-            + "}"
-        )
+        return _string(str(value))
     raise TypeError(f"no canonical JSON for {type(value).__name__}")
+
+
+def _key_order(key: str) -> tuple[int, bytes]:
+    raw = key.encode(ENCODING)
+    return len(raw), raw
 
 
 def canonical_bytes(value: Any) -> bytes:
