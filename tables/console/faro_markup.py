@@ -50,7 +50,7 @@ def cells(layout: Sequence[Mapping[str, Any]]) -> SafeString:
             f' style="grid-column: {c["grid_column"]}; grid-row: {c["grid_row"]}"' if c["grid_row"] else ""
         )
         left = _DEAD if dead else f'{c["left"]}<span class="left-word"> left</span>'
-        where = f"{_on(rank == '7', ' seven')}{_on(c['grid_row'] == 2, ' bottom')}"
+        where = f'{_on(rank == "7", " seven")}{_on(c["grid_row"] == 2, " bottom")}'
         return (
             f'<label class="rank{where}{_on(dead, " dead")}" data-rank="{rank}"{place}> '
             f'<input type="checkbox" name="ranks" value="{rank}"{_on(dead, " disabled")}'

@@ -209,7 +209,8 @@ class Night:
         free = [
             p
             for p in self.players
-            if not hooks.manages(p.pk) and not Seat.objects.filter(player=p, left_at__isnull=True).exists()
+            if not hooks.manages(p.pk)
+            and not Seat.objects.filter(player=p, left_at__isnull=True).exists()
         ]
         self.rng.shuffle(free)
         for player in free[: max(target - len(seated_here), 0)]:

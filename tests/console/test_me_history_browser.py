@@ -123,3 +123,4 @@ def test_a_long_history_pages_back_with_older_and_newer(
     page.get_by_text("Page 1 of 2").wait_for()
     assert moves.first.locator(".amount").inner_text() == "+$22.00"
     page.context.close()
+

@@ -53,11 +53,9 @@ def test_a_pit_boss_swaps_a_relief_dealer_in_and_back_and_the_card_says_who_deal
     assert not card.get_by_test_id("pit-dealer-form").is_visible()  # behind "More"
     card.locator("summary").click()
     history = card.get_by_test_id("dealer-history")
-    assert (
-        history.inner_text().splitlines()
-        == history_shown(world.faro)
-        == [f"Dana Dealer since {clock(DealerShift.objects.get(table=world.faro).started_at)}"]
-    )
+    assert history.inner_text().splitlines() == history_shown(world.faro) == [
+        f"Dana Dealer since {clock(DealerShift.objects.get(table=world.faro).started_at)}"
+    ]
 
     swap_in(page, card, world.faro, "Rita Relief")
     world.faro.refresh_from_db()

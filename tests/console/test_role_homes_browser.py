@@ -122,9 +122,7 @@ def test_the_pit_bosss_admin_is_read_only(browser: Any, live_server: Any, world:
     page = open_page(browser, live_server)
     sign_in(page, world.pit_boss.username)
     page.wait_for_url("**/pit/")
-    page.get_by_test_id("pit-table").filter(has=page.locator(f"#pit-table-{world.faro.pk}")).locator(
-        "summary"
-    ).click()
+    page.get_by_test_id("pit-table").filter(has=page.locator(f"#pit-table-{world.faro.pk}")).locator("summary").click()
     page.get_by_role("link", name=f"Open {world.faro.name} in the admin").click()
     page.wait_for_url(f"**/admin/tables/table/{world.faro.pk}/change/")
     assert page.get_by_role("heading", name="View table").is_visible()
