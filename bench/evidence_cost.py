@@ -86,8 +86,8 @@ class Deals:
                 for p in self.players
             ]
             return
-        dealing = self.round.state.get("next_action") or {"type": "turn"}
-        action = self.queue.pop(0) if self.queue else {"type": dealing["type"]}
+        dealing = "last_turn" if self.round.state.get("next_action") == "last_turn" else "turn"
+        action = self.queue.pop(0) if self.queue else {"type": dealing}
         self.round = apply_round_action(actor=self.dealer, round_id=self.round.pk, action=action)
 
 
