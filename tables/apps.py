@@ -19,3 +19,4 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         from tables.audit import checks  # noqa: F401 - registers the Celery/audit system checks
+        from tables.evidence import checks as evidence_checks  # noqa: F401 - the signing key's deploy check

@@ -17,5 +17,3 @@ SECURE_HSTS_PRELOAD = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 # Served behind a TLS-terminating proxy (see SECURE_PROXY_SSL_HEADER), whose address goes in
 # TRUSTED_PROXIES (security.py) so that its X-Forwarded-For names the client.
-# Each gaming day's checkpoint is signed with it (settings/evidence.py): required.
-EVIDENCE_SIGNING_KEY = env("EVIDENCE_SIGNING_KEY")

@@ -1,5 +1,11 @@
 """Tests: the real PostgreSQL and Redis, fast password hashing, no lockout surprises."""
 
+import os
+
+# A test-only checkpoint key, the same in every process of a run; set in the environment, which
+# settings/evidence.py reads, so the setting reaches Django as that module makes it.
+os.environ.setdefault("EVIDENCE_SIGNING_KEY", "T0yRriFSZZgqnSg+A4FIS8ldcb2tANX5uhZUJgmDghY=")
+
 from casino.settings.base import *  # noqa: F403
 from casino.settings.base import CACHES, env
 
@@ -19,5 +25,3 @@ CACHES["default"]["KEY_PREFIX"] = env("CACHE_KEY_PREFIX", default="casekeeper-te
 # towards a lockout (casino/login_guard.py), and they are rows in the test database, which each
 # test rolls back or flushes; tests that fail sign-ins on purpose use tests/conftest.py's
 # ``reset_login_failures``. The limits stay the production ones, so tests see the real policy.
-# A test-only checkpoint key (settings/evidence.py), the same in every process of a run.
-EVIDENCE_SIGNING_KEY = "T0yRriFSZZgqnSg+A4FIS8ldcb2tANX5uhZUJgmDghY="

@@ -132,7 +132,7 @@ class EvidenceProofApi(APIView):
 
 class ExceptionOutputSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="the action log entry's id")
-    kind = serializers.ChoiceField(choices=sorted({kind for _, kind in KINDS}))
+    kind = serializers.CharField(help_text="one of: " + ", ".join(sorted({kind for _, kind in KINDS})))
     action = serializers.CharField(help_text="the action as logged, e.g. table.limits_changed")
     at = serializers.DateTimeField()
     by = serializers.SerializerMethodField(help_text="who did it; null: the system or a shell")
