@@ -9,12 +9,14 @@ class EvidenceChain(models.Model):
     """The head of one stream's hash chain (a table, the staff member who acted, a slip series).
 
     Written only by the database's ``evidence_link`` (migration tables/0015), under the lock the
-    write already holds (a table's row for everything at that table), so no chain is global.
+    write already holds (a table's row for everything at that table), so no chain is global; one
+    UPDATE both moves the head and hands back the link before it (``previous``).
     A ledger account's chain keeps its head on the account's own row instead.
     """
 
     stream = models.CharField(max_length=100, primary_key=True)
     links = models.BigIntegerField(default=0)
+    previous = models.BinaryField(null=True, help_text="the hash of the link before the head")
     head = models.BinaryField(null=True)
 
     class Meta:

@@ -24,17 +24,23 @@ LINK = r"""
 CREATE FUNCTION evidence_link(p_stream text, p_type text, p_id bigint, p_fields jsonb,
                               OUT o_seq bigint, OUT o_previous bytea, OUT o_hash bytea)
 LANGUAGE plpgsql AS $$
+DECLARE
+    attempt integer;
 BEGIN
-    SELECT links, head INTO o_seq, o_previous FROM tables_evidencechain WHERE stream = p_stream FOR UPDATE;
-    IF NOT FOUND THEN
-        INSERT INTO tables_evidencechain (stream, links, head) VALUES (p_stream, 0, NULL)
+    -- One statement: in SET, links and head are the row's values before it (the previous link),
+    -- and the UPDATE takes the row's lock.
+    FOR attempt IN 1..2 LOOP
+        UPDATE tables_evidencechain
+           SET links = links + 1,
+               previous = head,
+               head = sha256(convert_to((jsonb_build_array('ck1', p_type, p_id, p_stream, links + 1,
+                                                           encode(head, 'hex')) || p_fields)::text, 'UTF8'))
+         WHERE stream = p_stream
+        RETURNING links, previous, head INTO o_seq, o_previous, o_hash;
+        EXIT WHEN FOUND;
+        INSERT INTO tables_evidencechain (stream, links, previous, head) VALUES (p_stream, 0, NULL, NULL)
         ON CONFLICT (stream) DO NOTHING;
-        SELECT links, head INTO o_seq, o_previous FROM tables_evidencechain WHERE stream = p_stream FOR UPDATE;
-    END IF;
-    o_seq := o_seq + 1;
-    o_hash := sha256(convert_to((jsonb_build_array('ck1', p_type, p_id, p_stream, o_seq,
-                                                   encode(o_previous, 'hex')) || p_fields)::text, 'UTF8'));
-    UPDATE tables_evidencechain SET links = o_seq, head = o_hash WHERE stream = p_stream;
+    END LOOP;
 END;
 $$;
 """
@@ -115,6 +121,7 @@ class Migration(migrations.Migration):
             fields=[
                 ("stream", models.CharField(max_length=100, primary_key=True, serialize=False)),
                 ("links", models.BigIntegerField(default=0)),
+                ("previous", models.BinaryField(help_text="the hash of the link before the head", null=True)),
                 ("head", models.BinaryField(null=True)),
             ],
         ),
