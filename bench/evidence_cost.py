@@ -8,9 +8,10 @@ Faro table with three punters, electronic-shoe deals through ``tables.rounds`` (
 then the dealer turns until the deal ends), as the API's view calls it. "On" is the database as
 migrated; "off" is the posting function as ledger/0010 wrote it and the floor's evidence triggers
 disabled: the database before issue 49. Each block counts its actions' CPU in this process
-(``time.process_time``: Django, the engine) and in its PostgreSQL backend (``/proc/<pid>/stat``,
+(``time.process_time``: Django, the engine) and in its PostgreSQL backend (``/proc/<pid>/schedstat``,
 where all of the evidence's work is done), and prints a markdown table (also written to
-``build/bench/evidence_cost.md``).
+``build/bench/evidence_cost.md``) with the median of each on block's CPU over the mean of the off
+blocks beside it.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from bench.harness import write_report
 
 OUTPUT = ROOT / "build" / "bench" / "evidence_cost.md"
 DB_NAME = os.environ.get("BENCH_EVIDENCE_DB", "casekeeper_bench_evidence")
-TICK = os.sysconf("SC_CLK_TCK")
 WARM_UP = 20  # actions dealt after each switch before the block is timed (plans made again)
 TRIGGERS = (
     ("tables_roundaction", "tables_roundaction_evidence"),
@@ -37,9 +37,10 @@ TRIGGERS = (
 
 
 def _backend_cpu(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
+    """Seconds the backend has spent on a core, to the nanosecond (``/proc/<pid>/stat`` counts
+    in ticks of 10 ms: too coarse for a block of a few dozen actions)."""
+    with open(f"/proc/{pid}/schedstat") as stat:
+        return int(stat.read().split()[0]) / 1e9
 
 
 def _switch(on: bool) -> None:
@@ -119,6 +120,23 @@ def measure(blocks: int, actions: int) -> list[dict[str, Any]]:
     return results
 
 
+def _paired(results: list[dict[str, Any]]) -> list[tuple[float, float]]:
+    """(server CPU, backend CPU) of each on block over the mean of its off neighbours'."""
+    ratios = []
+    for index, block in enumerate(results):
+        if not block["on"]:
+            continue
+        around = [
+            results[i] for i in (index - 1, index + 1) if 0 <= i < len(results) and not results[i]["on"]
+        ]
+        if not around:
+            continue
+        server = statistics.mean(r["python_ms"] + r["backend_ms"] for r in around)
+        backend = statistics.mean(r["backend_ms"] for r in around)
+        ratios.append(((block["python_ms"] + block["backend_ms"]) / server, block["backend_ms"] / backend))
+    return ratios
+
+
 def render(results: list[dict[str, Any]], actions: int) -> str:
     def median(on: bool, key: str) -> float:
         return statistics.median(r[key] for r in results if r["on"] == on)
@@ -133,6 +151,7 @@ def render(results: list[dict[str, Any]], actions: int) -> str:
         )
     total_off = median(False, "python_ms") + median(False, "backend_ms")
     total_on = median(True, "python_ms") + median(True, "backend_ms")
+    paired = _paired(results)
     return (
         "\n".join(
             [
@@ -146,8 +165,11 @@ def render(results: list[dict[str, Any]], actions: int) -> str:
                 "|---|---:|---:|---:|---:|",
                 *rows,
                 "",
-                f"On ÷ off: {total_on / total_off:.3f} (the PostgreSQL backend alone: "
-                f"{median(True, 'backend_ms') / median(False, 'backend_ms'):.3f}).",
+                f"On ÷ off, medians: {total_on / total_off:.3f} (the PostgreSQL backend alone: "
+                f"{median(True, 'backend_ms') / median(False, 'backend_ms'):.3f}). Each on block against "
+                f"the off blocks beside it, median of {len(paired)}: "
+                f"{statistics.median(p[0] for p in paired):.3f} "
+                f"(the backend: {statistics.median(p[1] for p in paired):.3f}).",
             ]
         )
         + "\n"
