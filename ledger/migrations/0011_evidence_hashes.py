@@ -253,13 +253,14 @@ BEGIN
     -- 5b. Evidence (docs/evidence.md): the transfer is the next link in the chain of every account
     -- it moves (each locked above, so no other writer is between); its hash covers its fields,
     -- its entries and each account's place and previous hash, and is stored on its entries.
-    SELECT jsonb_agg(jsonb_build_array(e.leg, e.code, e.amount, e.balance_after, e.hold_id,
-                                       v_links[array_position(v_ids, e.account_id)],
-                                       encode(v_heads[array_position(v_ids, e.account_id)], 'hex'))
-                     ORDER BY e.n)
-      INTO v_entries
-      FROM unnest(e_accounts, e_codes, e_legs, e_amounts, e_after, e_holds)
-           WITH ORDINALITY AS e(account_id, code, leg, amount, balance_after, hold_id, n);
+    -- Built in a loop of plain expressions, not a query: PL/pgSQL evaluates them without the SQL
+    -- executor.
+    v_entries := '[]'::jsonb;
+    FOR i IN 1..2 * v_legs LOOP
+        v_at := array_position(v_ids, e_accounts[i]);
+        v_entries := v_entries || jsonb_build_array(jsonb_build_array(
+            e_legs[i], e_codes[i], e_amounts[i], e_after[i], e_holds[i], v_links[v_at], encode(v_heads[v_at], 'hex')));
+    END LOOP;
     v_hash := sha256(convert_to(jsonb_build_array(
         'ck1', 'transfer', o_transfer_id, p_key, p_kind, p_memo, evidence_time(p_at),
         to_char(p_day, 'YYYY-MM-DD'), p_meta, p_fingerprint, p_reverses, v_entries)::text, 'UTF8'));

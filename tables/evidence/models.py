@@ -8,7 +8,7 @@ from django.db import models
 class EvidenceChain(models.Model):
     """The head of one stream's hash chain (a table, the staff member who acted, a slip series).
 
-    Written only by the database's ``evidence_link`` (migration tables/0015), under the lock the
+    Written only by the database's evidence triggers (migration tables/0015), under the lock the
     write already holds (a table's row for everything at that table), so no chain is global; one
     UPDATE both moves the head and hands back the link before it (``previous``).
     A ledger account's chain keeps its head on the account's own row instead.

@@ -4,8 +4,8 @@ Round actions, slips, slip signatures, corrections and the action log are each h
 BEFORE INSERT trigger, in the INSERT that writes them (no statement of the application's and no
 round trip is added). The trigger names the record's stream (``table:<id>`` for what happens at
 a table, ``slips:<kind>`` for a slip with no table, ``staff:<id>`` or ``system`` for the action
-log, after who acted) and ``evidence_link`` makes it the stream's next link: it locks the
-stream's ``tables_evidencechain`` row, hashes the record's canonical array (docs/evidence.md)
+log, after who acted) and makes it the stream's next link: one UPDATE of the stream's
+``tables_evidencechain`` row locks it, hashes the record's canonical array (docs/evidence.md)
 with its place and the previous head, and moves the head. The writer already holds the lock
 that orders the stream (every write at a table locks the table's row first), so that row lock
 waits for nobody and no lock is global; it is the last lock the statement takes.
@@ -19,31 +19,6 @@ happens to it later is a record of its own (a signature, an action-log entry).
 
 import django.db.models.deletion
 from django.db import migrations, models
-
-LINK = r"""
-CREATE FUNCTION evidence_link(p_stream text, p_type text, p_id bigint, p_fields jsonb,
-                              OUT o_seq bigint, OUT o_previous bytea, OUT o_hash bytea)
-LANGUAGE plpgsql AS $$
-DECLARE
-    attempt integer;
-BEGIN
-    -- One statement: in SET, links and head are the row's values before it (the previous link),
-    -- and the UPDATE takes the row's lock.
-    FOR attempt IN 1..2 LOOP
-        UPDATE tables_evidencechain
-           SET links = links + 1,
-               previous = head,
-               head = sha256(convert_to((jsonb_build_array('ck1', p_type, p_id, p_stream, links + 1,
-                                                           encode(head, 'hex')) || p_fields)::text, 'UTF8'))
-         WHERE stream = p_stream
-        RETURNING links, previous, head INTO o_seq, o_previous, o_hash;
-        EXIT WHEN FOUND;
-        INSERT INTO tables_evidencechain (stream, links, previous, head) VALUES (p_stream, 0, NULL, NULL)
-        ON CONFLICT (stream) DO NOTHING;
-    END LOOP;
-END;
-$$;
-"""
 
 # table, record type, the stream (an SQL expression of NEW), the fields (FIELDS in ledger/evidence/records.py).
 RECORDS = [
@@ -85,15 +60,31 @@ RECORDS = [
 
 
 def _hashed(table: str, kind: str, stream: str, fields: str) -> tuple[str, str]:
+    """The evidence columns of ``table`` and the trigger that fills them. One UPDATE of the
+    stream's chain row takes its lock, moves its head and hands back the link before it (in SET,
+    ``links`` and ``head`` are the row's values before the UPDATE); a stream's first record makes
+    its row first."""
     forward = f"""
 ALTER TABLE {table} ADD COLUMN evidence_stream text, ADD COLUMN evidence_seq bigint,
                     ADD COLUMN evidence_previous bytea, ADD COLUMN evidence_hash bytea;
 CREATE UNIQUE INDEX {table}_evidence_place ON {table} (evidence_stream, evidence_seq);
 CREATE FUNCTION {table}_evidence() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    v_fields jsonb := jsonb_build_array({fields});
+    attempt integer;
 BEGIN
-    NEW.evidence_stream := {stream};
-    SELECT l.o_seq, l.o_previous, l.o_hash INTO NEW.evidence_seq, NEW.evidence_previous, NEW.evidence_hash
-      FROM evidence_link(NEW.evidence_stream, '{kind}', NEW.id, jsonb_build_array({fields})) AS l;
+    FOR attempt IN 1..2 LOOP
+        UPDATE tables_evidencechain AS c
+           SET links = c.links + 1,
+               previous = c.head,
+               head = sha256(convert_to((jsonb_build_array('ck1', '{kind}', NEW.id, c.stream, c.links + 1,
+                                                           encode(c.head, 'hex')) || v_fields)::text, 'UTF8'))
+         WHERE c.stream = {stream}
+        RETURNING c.stream, c.links, c.previous, c.head
+             INTO NEW.evidence_stream, NEW.evidence_seq, NEW.evidence_previous, NEW.evidence_hash;
+        EXIT WHEN FOUND;
+        INSERT INTO tables_evidencechain (stream, links) VALUES ({stream}, 0) ON CONFLICT (stream) DO NOTHING;
+    END LOOP;
     RETURN NEW;
 END;
 $$;
@@ -164,6 +155,5 @@ class Migration(migrations.Migration):
                 "ordering": ["-gaming_day"],
             },
         ),
-        migrations.RunSQL(LINK, "DROP FUNCTION evidence_link(text, text, bigint, jsonb);"),
         *(migrations.RunSQL(*_hashed(*record)) for record in RECORDS),
     ]
