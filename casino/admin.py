@@ -89,6 +89,25 @@ class CasinoUserAdmin(UserAdmin):
     )
     actions = ("unlock_sign_in",)
 
+    def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
+        """Save, and log a change of the person's role or access with who made it: a system
+        exception the auditor reviews (GET /exceptions, GET /staff/access-review)."""
+        before = (
+            User.objects.filter(pk=obj.pk).values("role", "is_active", "is_superuser").first()
+            if change
+            else None
+        )
+        super().save_model(request, obj, form, change)
+        after: dict[str, Any] = {
+            "role": obj.role,
+            "is_active": obj.is_active,
+            "is_superuser": obj.is_superuser,
+        }
+        if before is not None and dict(before) != after:
+            was = dict(before)
+            moved = {name: [was[name], value] for name, value in after.items() if was[name] != value}
+            record_action(actor=request.user, action="staff.role_changed", obj=obj, data=moved)
+
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
         return super().get_queryset(request).annotate(sign_in_failures=account_failures_column())
 

@@ -10,6 +10,7 @@ MODEL_MODULES = (
     "tables.detection.models",
     "tables.ratings.models",
     "tables.slips.models",
+    "tables.evidence.models",
 )
 
 
@@ -25,3 +26,4 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         from tables.audit import checks  # noqa: F401 - registers the Celery/audit system checks
+        from tables.evidence import checks as evidence_checks  # noqa: F401 - the signing key's deploy check

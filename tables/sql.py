@@ -402,3 +402,113 @@ NEXT_SLIP_SERIAL = """
     ON CONFLICT (kind, year) DO UPDATE SET last = counter.last + 1
     RETURNING counter.last
 """
+
+
+# --------------------------------------------------------------------------- evidence (tables.evidence)
+
+# Each hashed record's fields as the export writes them: the same values, in the same spelling,
+# as the evidence triggers hashed (tables/migrations/0016_evidence.py; ledger.evidence.records
+# FIELDS gives their order). Built as JSON by PostgreSQL so every jsonb value keeps its exact text.
+EVIDENCE_RECORDS: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
+    # type: (table, its timestamp column, ((field, SQL expression of x), ...))
+    "round_action": (
+        "tables_roundaction",
+        "at",
+        (("round", "x.round_id"), ("seq", "x.seq"), ("payload", "x.payload"), ("actor", "x.actor_id"),
+         ("at", "evidence_time(x.at)"), ("transfer", "x.transfer_id")),
+    ),
+    "slip": (
+        "tables_slip",
+        "at",
+        (("kind", "x.kind"), ("year", "x.year"), ("serial", "x.serial"), ("number", "x.number"),
+         ("table", "x.table_id"), ("session", "x.session_id"),
+         ("gaming_day", "to_char(x.gaming_day, 'YYYY-MM-DD')"), ("reason", "x.reason"), ("count", "x.count"),
+         ("amount", "x.amount"), ("expected", "x.expected"), ("variance", "x.variance"),
+         ("requested_by", "x.requested_by_id"), ("at", "evidence_time(x.at)")),
+    ),
+    "slip_signature": (
+        "tables_slipsignature",
+        "at",
+        (("slip", "x.slip_id"), ("user", "x.user_id"), ("role", "x.role"), ("at", "evidence_time(x.at)"),
+         ("note", "x.note")),
+    ),
+    "correction": (
+        "tables_correction",
+        "requested_at",
+        (("round", "x.round_id"), ("void", "x.void"), ("from_seq", "x.from_seq"),
+         ("at_version", "x.at_version"), ("reason", "x.reason"), ("requested_by", "x.requested_by_id"),
+         ("at", "evidence_time(x.requested_at)")),
+    ),
+    "action_log": (
+        "casino_auditlog",
+        "at",
+        (("at", "evidence_time(x.at)"), ("actor", "x.actor_id"), ("action", "x.action"),
+         ("object_type", "x.object_type"), ("object_id", "x.object_id"), ("data", "x.data"),
+         ("request_id", "x.request_id"), ("remote_addr", "host(x.remote_addr)")),
+    ),
+}  # fmt: skip
+
+
+def evidence_records(kind: str) -> str:
+    """One export line per record of ``kind``: those in the checkpoint's runs of their streams
+    (parameters: the streams, first and last places, as three arrays), and those written in the
+    day's window with no hash at all (a row inserted around the trigger; parameters: the window's
+    start and end), by id. A JSON object built by PostgreSQL, so no jsonb value is re-spelled."""
+    table, moment, fields = EVIDENCE_RECORDS[kind]
+    body = ", ".join(f"'{name}', {expression}" for name, expression in fields)
+    return f"""
+        SELECT json_build_object('type', '{kind}', 'id', x.id, 'stream', x.evidence_stream,
+                                 'seq', x.evidence_seq, 'previous', encode(x.evidence_previous, 'hex'),
+                                 'hash', encode(x.evidence_hash, 'hex'),
+                                 'fields', json_build_object({body}))::text
+          FROM {table} AS x
+         WHERE EXISTS (SELECT 1 FROM unnest(%s::text[], %s::bigint[], %s::bigint[]) AS r(stream, first, last)
+                        WHERE x.evidence_stream = r.stream AND x.evidence_seq BETWEEN r.first AND r.last)
+            OR (x.evidence_hash IS NULL AND x.{moment} >= %s AND x.{moment} < %s)
+         ORDER BY x.id
+    """
+
+
+# The day's transfers with their entries, by id, each as one export line (a transfer whose
+# entries are gone still has its line, with none).
+EVIDENCE_TRANSFERS = """
+    SELECT json_build_object(
+               'type', 'transfer', 'id', t.id,
+               'hash', (array_agg(encode(e.evidence_hash, 'hex') ORDER BY e.id))[1],
+               'fields', json_build_object(
+                   'key', t.key, 'kind', t.kind, 'memo', t.memo, 'at', evidence_time(t.created_at),
+                   'gaming_day', to_char(t.gaming_day, 'YYYY-MM-DD'), 'meta', t.meta,
+                   'fingerprint', t.fingerprint, 'reverses', t.reverses_id,
+                   'entries', COALESCE(json_agg(json_build_object(
+                       'id', e.id, 'leg', e.leg, 'account', a.code, 'amount', e.amount,
+                       'balance_after', e.balance_after, 'hold', e.hold_id, 'seq', e.evidence_seq,
+                       'previous', encode(e.evidence_previous, 'hex'), 'hash', encode(e.evidence_hash, 'hex'))
+                       ORDER BY e.id) FILTER (WHERE e.id IS NOT NULL), '[]'::json)))::text
+      FROM ledger_transfer AS t
+      LEFT JOIN ledger_entry AS e ON e.transfer_id = t.id
+      LEFT JOIN ledger_account AS a ON a.id = e.account_id
+     WHERE t.gaming_day = %s
+     GROUP BY t.id
+     ORDER BY t.id
+"""
+
+# Every chain with links no checkpoint covers yet: where the last checkpoint stopped (0 and no
+# hash: nowhere) and where the chain is now. One snapshot, so each head is committed with its links.
+EVIDENCE_UNCOVERED = """
+    SELECT c.stream, COALESCE(m.seq, 0), m.head, c.links, encode(c.head, 'hex')
+      FROM tables_evidencechain AS c
+      LEFT JOIN tables_evidencemark AS m ON m.stream = c.stream
+     WHERE c.links > COALESCE(m.seq, 0)
+     ORDER BY c.stream
+"""
+
+# The transactions writing to this database now (but this one), from the server's activity view: a
+# checkpoint waits for them, so that a transfer claimed into the day just before its close is
+# committed before the day is read.
+EVIDENCE_IN_FLIGHT = (
+    "SELECT array_agg(backend_xid::text) FROM pg_stat_activity"
+    " WHERE datname = current_database() AND backend_xid IS NOT NULL AND pid <> pg_backend_pid()"
+)
+EVIDENCE_STILL_RUNNING = "SELECT count(*) FROM pg_stat_activity WHERE backend_xid::text = ANY(%s::text[])"
+# One checkpoint at a time (each names the one before it): a transaction-scoped advisory lock.
+EVIDENCE_CHECKPOINT_LOCK = "SELECT pg_advisory_xact_lock(%s)"

@@ -4,12 +4,14 @@ from django.urls import URLPattern, path
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.views import APIView
 
+from casino.api import access_views as access
 from casino.api import ledger_views as ledger
 from casino.api import views as people
 from casino.api.docs import docs_view
 from tables.api import audit_views as audits
 from tables.api import correction_views as corrections
 from tables.api import dealer_views as dealers
+from tables.api import evidence_views as evidence
 from tables.api import ratings_views as ratings
 from tables.api import round_views as rounds
 from tables.api import slip_views as slips
@@ -93,6 +95,11 @@ urlpatterns += [
 urlpatterns += [
     path("gaming-days/<str:day>/close", audits.GamingDayCloseApi.as_view(), name="gaming-day-close"),
     path("gaming-days/<str:day>/report", audits.GamingDayReportApi.as_view(), name="gaming-day-report"),
+    path("evidence/<str:day>", evidence.EvidenceCheckpointApi.as_view(), name="evidence-checkpoint"),
+    path("evidence/<str:day>/export", evidence.EvidenceExportApi.as_view(), name="evidence-export"),
+    path("evidence/<str:day>/proof", evidence.EvidenceProofApi.as_view(), name="evidence-proof"),
+    path("exceptions", evidence.ExceptionListApi.as_view(), name="exceptions"),
+    path("staff/access-review", access.AccessReviewApi.as_view(), name="staff-access-review"),
 ]
 
 urlpatterns += [

@@ -240,4 +240,5 @@ from casino.settings.books import *  # noqa: E402, F403
 from casino.settings.celery import *  # noqa: E402, F403
 from casino.settings.detection import *  # noqa: E402, F403
 from casino.settings.environment import *  # noqa: E402, F403
+from casino.settings.evidence import *  # noqa: E402, F403
 from casino.settings.security import *  # noqa: E402, F403

@@ -1,5 +1,11 @@
 """Tests: the real PostgreSQL and Redis, fast password hashing, no lockout surprises."""
 
+import os
+
+# A test-only checkpoint key, the same in every process of a run; set in the environment, which
+# settings/evidence.py reads, so the setting reaches Django as that module makes it.
+os.environ.setdefault("EVIDENCE_SIGNING_KEY", "T0yRriFSZZgqnSg+A4FIS8ldcb2tANX5uhZUJgmDghY=")
+
 from casino.settings.base import *  # noqa: F403
 from casino.settings.base import CACHES, env
 

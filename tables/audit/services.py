@@ -38,6 +38,7 @@ from tables.audit.models import AuditReport, AuditStatus
 from tables.audit.runner import LOCK_CLASS as LOCK_CLASS  # re-exported: the sweep's tests hold it
 from tables.audit.runner import AuditBusy, Heartbeat, Progress, ProgressCallback, audit_lock
 from tables.audit.selectors import get_liveness, list_open_tables
+from tables.evidence.checkpoint import make_checkpoint
 from tables.models import Table
 
 logger = logging.getLogger(__name__)
@@ -289,6 +290,7 @@ def run_audit(
                     record_action(
                         actor=actor, action="gaming_day.closed", obj=closed, data={"forced": report.forced}
                     )
+                make_checkpoint(day=report.gaming_day)  # the day's evidence, signed (docs/evidence.md)
                 data = compute_audit(day=report.gaming_day, progress=tracker, closed_at=closed.closed_at)
                 tracker.finish()
                 data["closed"].update(by=closed.closed_by, forced=report.forced)

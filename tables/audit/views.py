@@ -1,7 +1,8 @@
 """The auditors' page in the console: /audit/ and /audit/<date>/ (session sign-in).
 
 Auditors and pit bosses read the report here, download the PDF and CSV (the API's files,
-which accept the same session), and can ask for the close-and-audit of a day.
+which accept the same session), and can ask for the close-and-audit of a day. Auditors also see
+the day's signed checkpoint, download its records and the checkpoint, and the command to check them.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from casino import days
 from casino.errors import NotFound, ValidationFailed
+from casino.models import Role
 from casino.permissions import SCREENS, actor_of, role_of
 from casino.signed_in import NotAllowed, View, signed_in
 from ledger.errors import ServiceError
@@ -29,10 +31,16 @@ from tables.audit.models import AuditReport, AuditStatus
 from tables.audit.render_pdf import local_time, report_context
 from tables.audit.selectors import get_liveness, list_open_tables, list_recent_reports
 from tables.audit.services import request_audit
+from tables.evidence.keys import known_keys
+from tables.evidence.models import Checkpoint
+from tables.evidence.selectors import list_checkpoints, verify_command
 
 AUDIT_ROLES = SCREENS["audit"].who  # the nav and this check read one table
 CHART_CACHE_SECONDS = 3600
 CHART_DPI = 110  # the page's charts; the PDF draws its own finer
+
+
+KEY_STATES = {"current": "the casino's current key", "retired": "a key the casino has since retired"}
 
 
 def auditors_only(view: View) -> View:
@@ -62,10 +70,23 @@ def index(request: HttpRequest) -> HttpResponse:
     if wanted is not None:
         return HttpResponseRedirect(reverse("audit:report", args=[wanted.isoformat()]))
     today = gaming_day_for()
+    reports = list(list_recent_reports())
+    signed = (
+        list_checkpoints(days=[r.gaming_day for r in reports])
+        if role_of(request.user) == Role.AUDITOR
+        else {}
+    )
+    for report in reports:
+        report.checkpoint = signed.get(report.gaming_day)  # type: ignore[attr-defined]
     return render(
         request,
         "audit/index.html",
-        {"reports": list(list_recent_reports()), "today": today, "yesterday": today - dt.timedelta(days=1)},
+        {
+            "reports": reports,
+            "today": today,
+            "yesterday": today - dt.timedelta(days=1),
+            "evidence": bool(signed),
+        },
     )
 
 
@@ -106,7 +127,30 @@ def report_page(request: HttpRequest, gaming_day: dt.date) -> HttpResponse:
     )
     if report is not None and report.status == AuditStatus.DONE:
         context.update(_report_context(report))
+    # The evidence is the auditor's (API.md): a pit boss reads the report without it.
+    context["evidence"] = _evidence_context(gaming_day) if role_of(request.user) == Role.AUDITOR else None
     return render(request, "audit/report.html", context)
+
+
+def _evidence_context(gaming_day: dt.date) -> dict[str, Any] | None:
+    """The day's signed checkpoint as the page shows it, with its files and the command to check them."""
+    checkpoint = Checkpoint.objects.filter(gaming_day=gaming_day).first()
+    if checkpoint is None:
+        return None
+    state = known_keys().get(checkpoint.key_id)
+    day = gaming_day.isoformat()
+    return {
+        "at": local_time(checkpoint.at),
+        "records": checkpoint.records,
+        "root": checkpoint.root,
+        "key_id": checkpoint.key_id,
+        "key_state": KEY_STATES.get(state or "", "a key this casino does not list"),
+        "previous_day": checkpoint.document.get("previous_day"),
+        "previous_root": checkpoint.previous_root,
+        "export_url": reverse("evidence-export", args=[day]),
+        "checkpoint_url": reverse("evidence-checkpoint", args=[day]),
+        "command": verify_command(gaming_day),
+    }
 
 
 def _page_context(gaming_day: dt.date, report: AuditReport | None) -> dict[str, Any]:

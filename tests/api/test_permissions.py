@@ -76,6 +76,11 @@ MATRIX: dict[str, tuple[str, str, str, str, str, str]] = {
     "POST /tables/{id}/counts":                (N, Y, A, N, N, N),
     "POST /slips/{count}/void":                (N, Y, N, N, N, N),
     "POST /slips/{fill}/void":                 (N, N, N, Y, N, N),
+    "GET /evidence/{date}":                    (N, N, N, N, Y, N),
+    "GET /evidence/{date}/export":             (N, N, N, N, Y, N),
+    "GET /evidence/{date}/proof":              (N, N, N, N, Y, N),
+    "GET /exceptions":                         (N, N, N, N, Y, N),
+    "GET /staff/access-review":                (Y, N, N, N, Y, N),
 }  # fmt: skip
 
 ALL_ENDPOINTS = {**ENDPOINTS, **FLOOR_ENDPOINTS}
@@ -153,6 +158,8 @@ def test_role_may_or_may_not(floor_world: World, endpoint: str, role: str, expec
         error = response.json()["error"]
         assert error["code"] == ("not_found" if expected == 404 else "forbidden")
         assert set(error) == {"code", "message", "fields"}
+    elif getattr(response, "streaming", False):  # the evidence export: JSON lines, streamed
+        assert b"".join(response.streaming_content).startswith(b'{"format"')
     elif expected != 204:
         assert response.json()
 

@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from ledger.gaming_day import gaming_day_for
+from ledger.models import Transfer
 from tables.audit.models import AuditReport
 from tables.corrections import request_correction
 from tables.detection.models import Alert, AlertSeverity
+from tables.evidence.checkpoint import make_checkpoint
 from tables.models import Round
 from tables.rounds import apply_round_action, start_round
 from tables.services import seat_player
@@ -40,6 +42,8 @@ class FloorExtras:
     alert: Alert
     count_slip_id: int
     fill_slip_id: int
+    evidence_day: dt.date
+    evidence_record: str
 
 
 def build_floor_extras(world: World) -> FloorExtras:
@@ -95,6 +99,9 @@ def build_floor_extras(world: World) -> FloorExtras:
     )
     with transaction.atomic():
         fill = issue_slip(kind=SlipKind.FILL, requested_by=dealer, table=world.open_table, amount=10_000)
+    make_checkpoint(day=today)
+    first_transfer = Transfer.objects.filter(gaming_day=today).order_by("pk").first()
+    assert first_transfer is not None
     return FloorExtras(
         live_round=live,
         correction_id=correction.pk,
@@ -105,6 +112,8 @@ def build_floor_extras(world: World) -> FloorExtras:
         alert=alert,
         count_slip_id=count.pk,
         fill_slip_id=fill.pk,
+        evidence_day=today,
+        evidence_record=f"transfer:{first_transfer.pk}",
     )
 
 
@@ -114,6 +123,10 @@ EXTRAS: dict[int, FloorExtras] = {}
 
 def _x(w: World) -> FloorExtras:
     return EXTRAS[id(w)]
+
+
+def _evidence(w: World) -> str:
+    return f"/api/v1/evidence/{_x(w).evidence_day.isoformat()}"
 
 
 def _bet(w: World) -> dict[str, object]:
@@ -171,6 +184,21 @@ FLOOR_ENDPOINTS: dict[str, Endpoint] = {
             lambda w: f"/api/v1/gaming-days/{_x(w).close_day.isoformat()}/close",
             lambda w: {},
         ),
+        Endpoint(
+            "GET /evidence/{date}", "get", lambda w: f"/api/v1/evidence/{_x(w).evidence_day.isoformat()}"
+        ),
+        Endpoint(
+            "GET /evidence/{date}/export",
+            "get",
+            lambda w: f"/api/v1/evidence/{_x(w).evidence_day.isoformat()}/export",
+        ),
+        Endpoint(
+            "GET /evidence/{date}/proof",
+            "get",
+            lambda w: f"{_evidence(w)}/proof?record={_x(w).evidence_record}",
+        ),
+        Endpoint("GET /exceptions", "get", lambda w: f"/api/v1/exceptions?day={_x(w).evidence_day}"),
+        Endpoint("GET /staff/access-review", "get", lambda w: "/api/v1/staff/access-review"),
         Endpoint(
             "GET /gaming-days/{date}/report",
             "get",

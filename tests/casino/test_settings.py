@@ -15,7 +15,7 @@ import pytest
 from django.conf import settings
 
 SETTINGS_DIR = Path(__file__).resolve().parents[2] / "casino" / "settings"
-CONCERNS = ["environment", "security", "audit", "books", "detection", "celery"]
+CONCERNS = ["environment", "security", "audit", "books", "detection", "celery", "evidence"]
 
 
 def _names_set_in(module: str) -> set[str]:
