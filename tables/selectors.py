@@ -171,6 +171,16 @@ def list_pending_tray_requests(*, table: Table | None = None) -> QuerySet[Slip]:
     return waiting.select_related("table", "requested_by")
 
 
+def list_transit_slips() -> QuerySet[Slip]:
+    """Fills and credits the pit and the cage still have in hand, oldest first: waiting for their
+    approval (``pending``) or on their way (``issued``), each with its table and requester."""
+    return (
+        Slip.objects.filter(kind__in=TRANSIT_KINDS, status__in=(SlipStatus.PENDING, SlipStatus.ISSUED))
+        .select_related("table", "requested_by")
+        .order_by("at", "pk")
+    )
+
+
 def _tray_moment(kind: str) -> str:
     """The transfer at which a ``kind`` slip's chips crossed the tray: a fill's receipt (they
     reached it), a credit's issue (the pit released them)."""

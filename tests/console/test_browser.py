@@ -16,7 +16,9 @@ from typing import Any
 import pytest
 
 from tables.games.cards import FULL_DECK
-from tables.models import RefusedAction, Round, TrayRequest
+from tables.models import RefusedAction, Round
+from tables.slips.models import Slip
+from tables.slips.services import sign_slip
 from tests.browser import (
     README_SHOTS,
     SHOTS,
@@ -48,7 +50,7 @@ def _shoe() -> list[str]:
     return first + middle + list(LAST_THREE)
 
 
-def test_dealer_runs_a_full_faro_deal_and_a_pit_boss_approves_a_fill(
+def test_dealer_runs_a_full_faro_deal_and_the_cage_issues_a_fill(
     browser: Any, live_server: Any, world: Floor
 ) -> None:
     page = open_page(browser, live_server)
@@ -91,7 +93,7 @@ def test_dealer_runs_a_full_faro_deal_and_a_pit_boss_approves_a_fill(
     )
     assert [status for status, _ in statuses] == [200, 200]
     assert sum("already done" in body for _, body in statuses) == 1
-    assert TrayRequest.objects.filter(table=world.faro, kind="fill").count() == 1
+    assert Slip.objects.filter(table=world.faro, kind="fill").count() == 1
 
     # Start a manual-shoe deal and burn the soda on the card picker.
     page.reload()
@@ -140,10 +142,20 @@ def test_dealer_runs_a_full_faro_deal_and_a_pit_boss_approves_a_fill(
     )
     shot(boss, "08-pit-view")
     shutil.copyfile(SHOTS / "08-pit-view.png", _readme_shot("pit-view.png"))
+    # The cage issues the fill (a cashier, not the pit boss); the pit sees it in transit, and the
+    # dealer and the pit boss sign for it (the books' screens have their own tests).
+    cage = open_page(browser, live_server)
+    sign_in(cage, world.cashier.username)
+    cage.goto("/cage/")
+    cage.get_by_role("button", name=f"Approve fill of $2,000.00 for {world.faro.name}").click()
+    confirmed(cage, "$2,000.00 in transit (cage → transit → tray)")
+    fill = Slip.objects.get(table=world.faro, kind="fill")
+    assert fill.status == "issued"
+    boss.reload()
     boss.get_by_test_id("approvals-count").click()  # the count opens the list (issue 44)
-    boss.get_by_role("button", name=f"Approve fill of $2,000.00 for {world.faro.name}").click()
-    confirmed(boss, "$2,000.00 moved cage → tray")
-    assert TrayRequest.objects.get(table=world.faro).status == "approved"
+    boss.get_by_test_id("transit-slip").filter(has_text=f"{fill.number} — issued, in transit").wait_for()
+    for signer in (world.dealer, world.pit_boss):
+        sign_slip(actor=signer, slip_id=fill.pk)
 
     # Deal on to three cards left, then call the turn.
     shoe = _shoe()

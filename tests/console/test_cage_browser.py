@@ -16,6 +16,7 @@ import pytest
 from ledger.models import Entry, Transfer
 from tables.console.idempotency import new_token
 from tables.services import request_tray_change
+from tables.slips.models import Slip
 from tests.browser import PHONE, PORTRAIT, TABLET, confirmed, open_page, receipt, shot, sign_in
 from tests.console.conftest import Floor
 
@@ -100,16 +101,23 @@ def test_the_cashier_works_the_cage_from_one_screen(
     assert Transfer.objects.count() == before
     shot(page, f"cage-refusal-{viewport['width']}")
 
-    # A fill the dealer asked for: approved here, a second person; chips move cage → tray.
+    # A fill the dealer asked for: the cage issues it here, a second person; its chips leave the
+    # cage for transit, and the tray has them once the dealer and a pit boss sign for them.
     approve = page.get_by_role("button", name=f"Approve fill of $200.00 for {world.faro.name}")
     _on_screen(approve, viewport)
     approve.click()
-    confirmed(page, f"Approved: fill of $200.00 for {world.faro.name}")
-    fill.refresh_from_db()
-    assert (fill.status, fill.decided_by_id) == ("approved", world.cashier.pk)
+    confirmed(page, f"Issued: fill {fill.number} of $200.00 for {world.faro.name}")
+    fill = Slip.objects.get(pk=fill.pk)
+    assert fill.status == "issued"
+    assert [s.user_id for s in fill.signatures.all()] == [world.cashier.pk]
     world.faro.tray.refresh_from_db()
-    assert world.faro.tray.balance == 1_000_000 + 20_000
-    assert page.get_by_test_id("cage-request").count() == 0
+    assert world.faro.tray.balance == 1_000_000
+    row = page.get_by_test_id("cage-request")
+    assert row.count() == 1
+    assert f"{fill.number} — issued, in transit: waiting for the dealer's and a pit boss's signatures" in (
+        row.inner_text()
+    )
+    assert page.get_by_role("button", name=f"Approve fill of $200.00 for {world.faro.name}").count() == 0
 
     # The slip: player, dollars, time, cashier, transfer id; printable (no nav when printed).
     page.goto(slip_href)

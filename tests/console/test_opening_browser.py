@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from ledger.models import Transfer
-from tables.models import TableSession, TrayRequest
+from tables.models import TableSession
 from tables.rounds import apply_round_action, start_round
 from tables.services import close_table, seat_player
+from tables.slips.models import Slip
 from tests.browser import PHONE, PORTRAIT, TABLET, confirmed, key_cards, open_page, receipt, shot, sign_in
 from tests.console.conftest import Floor
 
@@ -114,11 +115,11 @@ def test_a_tray_that_cannot_pay_offers_a_fill_of_what_it_lacks(
     button = page.get_by_role("button", name="Request a fill")
     _within(page, button, viewport)
     shot(page, f"tray-short-fill-{viewport['width']}")
-    assert not TrayRequest.objects.exists()
+    assert not Slip.objects.filter(kind="fill").exists()
 
     button.click()
     confirmed(page, "Fill of $50.00 requested")
-    fill = TrayRequest.objects.get()
+    fill = Slip.objects.get(kind="fill")
     assert (fill.kind, fill.amount, fill.status, fill.requested_by_id) == (
         "fill",
         5_000,

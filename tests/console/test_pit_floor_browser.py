@@ -23,7 +23,8 @@ from tables import services
 from tables.detection.base import Finding
 from tables.detection.models import Alert, AlertStatus
 from tables.detection.services import save_findings
-from tables.models import Table, TrayRequest
+from tables.models import Table
+from tables.slips.models import Slip
 from tests import factories
 from tests.browser import (
     HTMX_SETTLED,
@@ -47,7 +48,7 @@ COLUMNS = {1280: 4, 810: 3}
 
 def busy_floor(world: Floor) -> None:
     """The browser floor and ten more tables, each with a dealer of its own, most of them open:
-    13 tables, a Faro deal under way, two fills waiting, three open alerts."""
+    13 tables, a Faro deal under way, a fill and a credit waiting, three open alerts."""
     live_faro_deal(world)  # the longest glance line: "#1 · betting · turn 1/25 · 0 bets"
     made = []
     for number in range(10):
@@ -66,9 +67,9 @@ def busy_floor(world: Floor) -> None:
             services.open_table(actor=dealer, table_id=table.pk, opening_inventory=250_000)
         made.append(table)
     open_ones = [table for table in made if Table.objects.get(pk=table.pk).status == "open"]
-    for table, amount in zip(open_ones[:2], (150_000, 2_500), strict=True):
+    for table, kind, amount in zip(open_ones[:2], ("fill", "credit"), (150_000, 2_500), strict=True):
         dealer = Table.objects.get(pk=table.pk).dealer
-        services.request_tray_change(actor=dealer, table_id=table.pk, kind="fill", amount=amount)
+        services.request_tray_change(actor=dealer, table_id=table.pk, kind=kind, amount=amount)
     findings = [
         Finding(
             kind="short_count",
@@ -135,11 +136,12 @@ def test_twelve_tables_at_a_glance_and_the_counts_open_their_lists(
     rows = page.get_by_test_id("pending-request")
     assert rows.count() == 2
     on_screen(rows.first)
-    fill = TrayRequest.objects.get(amount=2_500)
-    page.get_by_role("button", name=f"Approve fill of $25.00 for {fill.table.name}").click()
-    confirmed(page, "$25.00 moved cage → tray")
-    fill.refresh_from_db()
-    assert fill.status == "approved"
+    # A pit boss releases the credit; the fill is the cage's to issue.
+    credit = Slip.objects.get(kind="credit", amount=2_500)
+    page.get_by_role("button", name=f"Approve credit of $25.00 for {credit.table.name}").click()
+    confirmed(page, "$25.00 in transit (tray → transit → cage)")
+    credit.refresh_from_db()
+    assert credit.status == "issued"
     assert page.get_by_test_id("approvals-panel").is_visible()  # the answer keeps the list open
     count_says(page, "approvals-count", "Approvals 1")
     shot(page, f"pit-approvals-{viewport['width']}")

@@ -26,8 +26,10 @@ from ledger.services import ensure_system_accounts
 from tables import services
 from tables.console.pit.floor import forget_shared_floor
 from tables.console.selectors import list_floor, tonight_start, win_so_far, win_tonight
-from tables.models import LIVE_ROUND_STATUSES, Round, Seat, Table, TableSession, TrayRequest
+from tables.models import LIVE_ROUND_STATUSES, Round, Seat, Table, TableSession
 from tables.rounds import start_round
+from tables.slips.models import Slip
+from tables.slips.services import sign_slip
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -61,13 +63,19 @@ class Pit:
         count = self.tray(table) - short
         return services.close_table(actor=self.dealer, table_id=table.pk, closing_inventory=count)
 
-    def ask(self, table: Table, kind: str, amount: int, verdict: str = "approve") -> TrayRequest:
-        """A fill or credit the dealer asks for, then approved, refused or left ``pending``."""
-        request = services.request_tray_change(actor=self.dealer, table_id=table.pk, kind=kind, amount=amount)
+    def ask(self, table: Table, kind: str, amount: int, verdict: str = "approve") -> Slip:
+        """A fill or credit the dealer asks for, then refused, left ``pending``, or approved by the
+        side the chips leave (the cage issues a fill, the pit boss releases a credit) and a fill
+        signed for by the dealer and the pit boss, so that its chips reach the tray."""
+        slip = services.request_tray_change(actor=self.dealer, table_id=table.pk, kind=kind, amount=amount)
+        approver = self.cashier if kind == "fill" else self.boss
         decide = {"approve": services.approve_tray_request, "refuse": services.refuse_tray_request}
         if verdict in decide:
-            decide[verdict](actor=self.boss, table_id=table.pk, request_id=request.pk, kind=kind)
-        return request
+            decide[verdict](actor=approver, table_id=table.pk, request_id=slip.pk, kind=kind)
+        if verdict == "approve" and kind == "fill":
+            for signer in (self.dealer, self.boss):
+                sign_slip(actor=signer, slip_id=slip.pk)
+        return Slip.objects.get(pk=slip.pk)
 
     def deal(self, table: Table) -> Round:
         for _ in range(2):
@@ -95,6 +103,19 @@ def move(model: Any, pk: int, **times: dt.datetime) -> None:
     model.objects.filter(pk=pk).update(**times)
 
 
+def move_crossing(slip: Slip, when: dt.datetime) -> None:
+    """Put the moment a slip's chips crossed the tray (a fill's receipt, a credit's release) at
+    ``when``: that transfer's time, which the ledger's append-only trigger guards, so it is set
+    with the triggers off for this statement only."""
+    crossed = slip.receipt_transfer_id if slip.kind == "fill" else slip.issue_transfer_id
+    with connection.cursor() as cursor:
+        cursor.execute("SET session_replication_role = replica")
+        try:
+            cursor.execute("UPDATE ledger_transfer SET created_at = %s WHERE id = %s", [when, crossed])
+        finally:
+            cursor.execute("SET session_replication_role = DEFAULT")
+
+
 # --------------------------------------------------------------------------- the former reads
 
 
@@ -109,11 +130,21 @@ def per_table_win(table: Table, since: dt.datetime) -> int:
         if session.closed_at is not None and session.win is not None:
             total += session.win
             continue
-        approved = TrayRequest.objects.filter(
-            table=table, status="approved", decided_at__gte=session.opened_at
+        slips = Slip.objects.filter(table=table)
+        fills = (
+            slips.filter(
+                kind="fill", status="received", receipt_transfer__created_at__gte=session.opened_at
+            ).aggregate(total=Sum("amount"))["total"]
+            or 0
         )
-        fills = approved.filter(kind="fill").aggregate(total=Sum("amount"))["total"] or 0
-        credits = approved.filter(kind="credit").aggregate(total=Sum("amount"))["total"] or 0
+        credits = (
+            slips.filter(
+                kind="credit",
+                status__in=("issued", "received"),
+                issue_transfer__created_at__gte=session.opened_at,
+            ).aggregate(total=Sum("amount"))["total"]
+            or 0
+        )
         total += tray + credits - session.opening_inventory - fills
     return total
 
@@ -187,7 +218,7 @@ def build_floor(pit: Pit) -> Floor:
     yesterday = pit.open(carried_over, 80_000)
     last_night = pit.ask(carried_over, "fill", 9_000)
     yesterday = pit.close(carried_over)
-    move(TrayRequest, last_night.pk, decided_at=since - dt.timedelta(hours=9))
+    move_crossing(last_night, since - dt.timedelta(hours=9))
     move(
         TableSession,
         yesterday.pk,
@@ -199,9 +230,9 @@ def build_floor(pit: Pit) -> Floor:
     late = pit.ask(carried_over, "fill", 12_000)
     credit = pit.ask(carried_over, "credit", 3_000)
     move(TableSession, overnight.pk, opened_at=since - dt.timedelta(hours=2))
-    move(TrayRequest, early.pk, decided_at=since - dt.timedelta(hours=3))  # before the session opened
-    move(TrayRequest, late.pk, decided_at=since - dt.timedelta(hours=1))
-    move(TrayRequest, credit.pk, decided_at=since + dt.timedelta(minutes=1))
+    move_crossing(early, since - dt.timedelta(hours=3))  # before the session opened
+    move_crossing(late, since - dt.timedelta(hours=1))
+    move_crossing(credit, since + dt.timedelta(minutes=1))
 
     pit.open(no_win, 60_000)
     pit.ask(no_win, "fill", 8_000)
@@ -266,10 +297,14 @@ def test_the_pit_page_shows_the_same_figures_and_pending_requests(pit: Pit) -> N
         else:
             live = Round.objects.get(pk=old["live_round"])
             assert card["live"].startswith(f"#{live.number} · {live.state['phase']}"), table.name
-    pending = TrayRequest.objects.filter(status="pending").count()
+    pending = Slip.objects.filter(kind__in=("fill", "credit"), status="pending").count()
     assert pending == 2
-    assert f"Fills and credits to approve ({pending})" in page
+    # The list holds the slips pending and those in transit (the credits released and not yet
+    # signed for at the cage), each row marked as which.
+    in_transit = Slip.objects.filter(kind__in=("fill", "credit"), status="issued").count()
+    assert f"Fills and credits pending or in transit ({pending + in_transit})" in page
     assert page.count('data-testid="pending-request"') == pending
+    assert page.count('data-testid="transit-slip"') == in_transit
 
 
 def test_win_tonight_and_win_so_far_read_alone_as_before(pit: Pit) -> None:
@@ -324,9 +359,11 @@ def refresh_queries(client: Client, boss: User) -> tuple[int, int, int]:
 # list_floor: tables with tray, dealer and how many players are seated; tonight's sessions with
 # their totals (the open one among them); live rounds. The rendered partial adds the session with
 # its user (one read), the five reads of the ratings figures (the charts draw no fills or
-# credits), every table's last dealer shifts and the dealers free to swap in (issue 44), fills
-# and credits waiting, corrections waiting, alerts and their count; sharing a rendered floor
-# leaves the session with its user and the four reads of what waits for the pit.
+# credits), every table's last dealer shifts and the dealers free to swap in (issue 44), the
+# fill and credit slips pending or in transit (one read with their tables and requesters, as the
+# one-step requests were read, so slips kept every count), corrections waiting, alerts and their
+# count; sharing a rendered floor leaves the session with its user and the four reads of what
+# waits for the pit.
 LIST_FLOOR, RENDERED, SHARED = 3, 15, 5
 
 

@@ -4,16 +4,19 @@ and one-time tokens that make a double tap post once."""
 from __future__ import annotations
 
 import secrets
+from html import unescape
 from typing import Any
 
 import pytest
 from django.conf import settings
 from django.test import Client
 
-from casino.models import IdempotencyRecord
-from tables.models import RefusedAction, Round, RoundAction, Seat, TableSession, TrayRequest
+from casino.models import IdempotencyRecord, Role
+from tables.models import RefusedAction, Round, RoundAction, Seat, TableSession
 from tables.rounds import start_round
 from tables.services import request_tray_change, seat_player
+from tables.slips.models import Slip
+from tests import factories
 from tests.console.conftest import PASSWORD, Floor
 
 pytestmark = pytest.mark.django_db
@@ -229,34 +232,47 @@ def test_seating_at_a_closed_table_is_refused_in_place(floor: Floor, as_user: An
     assert "open it before seating players" in text(reply)
 
 
-def test_fill_requested_in_the_console_and_approved_in_the_pit(floor: Floor, as_user: Any) -> None:
+def test_fill_requested_in_the_console_and_issued_at_the_cage(floor: Floor, as_user: Any) -> None:
     floor.open_faro()
     dealer = as_user(floor.dealer)
     body = {"token": token(), "amount": "2,000"}
     made = dealer.post(table_url(floor, "fill/"), body, HTTP_HX_REQUEST="true")
     assert "Fill of $2,000.00 requested (cage → tray)." in text(made)
     dealer.post(table_url(floor, "fill/"), body, HTTP_HX_REQUEST="true")
-    fill = TrayRequest.objects.get()
+    fill = Slip.objects.get(kind="fill")
     assert fill.status == "pending"
     screen = text(dealer.get(table_url(floor)))
     assert '<span class="badge pending">1 awaiting approval</span>' in screen  # the header
     assert '<span class="badge pending">fill</span> $2,000.00' in screen  # the tray panel's list
 
-    boss = as_user(floor.pit_boss)
-    pit = boss.get("/pit/")
-    assert f"Approve fill of $2,000.00 for {floor.faro.name}" in text(pit)
+    # A fill is the cage's to issue: the pit shows it waiting, without the pit boss's buttons.
+    pit = text(as_user(floor.pit_boss).get("/pit/"))
+    assert f"{fill.number} — waiting for the cage to issue it" in pit
+    assert f"Approve fill of $2,000.00 for {floor.faro.name}" not in pit
+    cashier = as_user(floor.cashier)
+    assert f"Approve fill of $2,000.00 for {floor.faro.name}" in text(cashier.get("/cage/"))
     tray_before = floor.faro.tray.balance
-    approved = post(boss, f"/pit/requests/{fill.pk}/approve/")
-    assert approved.status_code == 200
-    assert "$2,000.00 moved cage → tray." in text(approved)
+    issued = post(cashier, f"/cage/requests/{fill.pk}/approve/")
+    assert issued.status_code == 200
+    assert f"Issued: fill {fill.number} of $2,000.00 for {floor.faro.name}." in text(issued)
+    waits = "waiting for the dealer's and a pit boss's signatures"
+    assert f"$2,000.00 in transit (cage → transit → tray): {waits}." in unescape(text(issued))
+    fill.refresh_from_db()
+    assert fill.status == "issued"
     floor.faro.tray.refresh_from_db()
-    assert floor.faro.tray.balance == tray_before + 200_000
-    twice = post(boss, f"/pit/requests/{fill.pk}/approve/")
+    assert floor.faro.tray.balance == tray_before  # in transit: not the tray's until signed for
+    pit = text(as_user(floor.pit_boss).get("/pit/"))
+    state = (
+        f"{fill.number} — issued, in transit: waiting for the dealer&#x27;s and a pit boss&#x27;s signatures"
+    )
+    assert state in pit
+    assert 'href="/pit/slips/" data-testid="sign-slip"' in pit
+    twice = post(cashier, f"/cage/requests/{fill.pk}/approve/")
     assert twice.status_code == 409
-    assert "already approved" in text(twice)
+    assert "already" in text(twice)
 
 
-def test_a_pit_boss_cannot_approve_their_own_credit_but_a_cashier_can_refuse_it(
+def test_a_pit_boss_cannot_release_their_own_credit_but_another_pit_boss_can_refuse_it(
     floor: Floor, as_user: Any
 ) -> None:
     floor.open_faro()
@@ -265,11 +281,12 @@ def test_a_pit_boss_cannot_approve_their_own_credit_but_a_cashier_can_refuse_it(
     assert "You asked for this" in text(boss.get("/pit/live/"))
     own = post(boss, f"/pit/requests/{credit.pk}/approve/")
     assert own.status_code == 403
-    assert "cannot approve or refuse" in text(own)
-    refused = post(as_user(floor.cashier), f"/pit/requests/{credit.pk}/refuse/", {"note": "count again"})
-    assert "Refused: credit of $500.00" in text(refused)
-    credit.refresh_from_db()
-    assert (credit.status, credit.note) == ("refused", "count again")
+    assert "someone else must approve or refuse it" in text(own)
+    other = as_user(factories.staff(Role.PIT_BOSS))
+    refused = post(other, f"/pit/requests/{credit.pk}/refuse/", {"note": "count again"})
+    assert f"Refused: credit {credit.number} of $500.00" in text(refused)
+    slip = Slip.objects.get(pk=credit.pk)
+    assert (slip.status, slip.void_reason) == ("void", "Refused by the pit: count again")
 
 
 def test_dealers_cannot_reach_the_pit(floor: Floor, as_user: Any) -> None:
@@ -278,7 +295,7 @@ def test_dealers_cannot_reach_the_pit(floor: Floor, as_user: Any) -> None:
     dealer = as_user(floor.dealer)
     assert dealer.get("/pit/").status_code == 403
     assert post(dealer, f"/pit/requests/{fill.pk}/approve/").status_code == 403
-    assert TrayRequest.objects.get().status == "pending"
+    assert Slip.objects.get(pk=fill.pk).status == "pending"
 
 
 def test_limits_are_the_pits_not_the_dealers(floor: Floor, as_user: Any) -> None:

@@ -2,7 +2,8 @@
 and prints a slip for a buy-in or a cash-out.
 
 It only calls the existing services (``casino.services.buy_in`` / ``cash_out``, the API's, and
-``tables.services`` for fills and credits through ``pit.views.tray_decision``), each once per form
+the fills and credits slips' services through ``books.transit.transit_decision``: the cage issues
+a fill, and shows a credit in transit with a link to sign for it), each once per form
 token (``run_tap``): a double tap posts once. Refusals are shown on the same screen, in dollars.
 """
 
@@ -16,16 +17,15 @@ from django.shortcuts import render
 
 from casino.models import Player, User
 from casino.money import format_dollars
-from casino.permissions import access_player, actor_of, may
+from casino.permissions import access_player, actor_of
 from casino.selectors import get_player_balance, search_players
 from casino.services import buy_in, cash_out
 from casino.signed_in import signed_in_get, signed_in_post
 from ledger.models import Transfer
 from tables.console import forms
 from tables.console.access import found, require_screen
-from tables.console.pit.views import tray_decision
+from tables.console.books.transit import transit_decision, transit_rows
 from tables.console.taps import Flash, receipt, render_screen, tap_flash
-from tables.selectors import list_pending_tray_requests
 
 CAGE_KINDS = {"buy_in": "Buy-in", "cash_out": "Cash-out"}
 SEARCH_LIMIT = 10
@@ -50,8 +50,7 @@ def cage_context(
         "results": [(p, get_player_balance(player=p)) for p in found],
         "player": player,
         "balance": get_player_balance(player=player) if player is not None else None,
-        "pending": list(list_pending_tray_requests()),
-        "can_decide": may(request.user, "tray.decide"),
+        "transit": transit_rows(actor_of(request)),
         "flash": flash,
         "slip": slip,
     }
@@ -105,8 +104,9 @@ def move(request: HttpRequest, player_id: int, kind: str) -> HttpResponse:
 
 @signed_in_post
 def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
-    """A fill or a credit decided at the cage: a second signature, never the requester's."""
-    work = tray_decision(request, request_id, verdict)
+    """A fill issued or refused at the cage (a credit is the pit's to release): the slip's first
+    signature, never the requester's."""
+    work = transit_decision(request, request_id, verdict)
     player = _player(request, request.POST.get("player"))
     return perform_cage_tap(request, form=f"request-{request_id}", work=work, player=player)
 

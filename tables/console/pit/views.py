@@ -1,13 +1,14 @@
-"""The pit view: every table at a glance (polled every 5 s), fills and credits to ask for and to
-approve (never one's own), limits, relief dealers to swap in, dealers' corrections to approve, and
-detection's open alerts. What waits for the pit shows as counts that open their lists, so the
-table cards come first.
+"""The pit view: every table at a glance (polled every 5 s), fills and credits to ask for,
+credits to release (never one's own) and every fill and credit pending or in transit, limits,
+relief dealers to swap in, dealers' corrections to approve, and detection's open alerts. What
+waits for the pit shows as counts that open their lists, so the table cards come first.
 
 Each table's card carries tonight's hourly win/hold chart, its dealer's pace and its occupancy
 (``tables.console.pit.figures``, from the ratings rows), refreshed with the same partial.
 
 Approvals, limit changes, dealer swaps, corrections and alert resolutions go through the same
-services as the API's (``tables.services``, ``tables.corrections``, ``tables.detection.services``),
+services as the API's (``tables.services``, fills and credits through
+``tables.console.books.transit``, ``tables.corrections``, ``tables.detection.services``),
 once per form token.
 """
 
@@ -30,6 +31,7 @@ from casino.signed_in import signed_in_get, signed_in_post
 from tables import services
 from tables.console import forms
 from tables.console.access import found, require_pit, require_screen
+from tables.console.books.transit import transit_decision, transit_rows
 from tables.console.dealer.corrections import pending_rows
 from tables.console.limits import change_limits_work
 from tables.console.pit.floor import CardForms, floor_cards
@@ -39,8 +41,9 @@ from tables.detection.models import Alert
 from tables.detection.selectors import count_open_alerts, list_open_alerts
 from tables.detection.services import resolve_alert as resolve_alert_service
 from tables.detection.words import evidence_brief
-from tables.models import Correction, RoundStatus, Table, TrayRequest
-from tables.selectors import list_pending_tray_requests, tables_named
+from tables.models import Correction, RoundStatus, Table
+from tables.selectors import tables_named
+from tables.slips.models import SlipStatus
 
 ALERTS_SHOWN = 20
 
@@ -69,11 +72,11 @@ def pit_context(request: HttpRequest, flash: Flash | None = None) -> dict[str, A
     )
     return {
         "floor": floor_cards(request, card_forms, fresh=flash is not None),
-        "pending": list(list_pending_tray_requests()),
+        "transit": (transit := transit_rows(actor_of(request))),
+        "pending_count": sum(row.slip.status == SlipStatus.PENDING for row in transit),
         "corrections": pending_rows(),
         "can_decide_corrections": may(request.user, "correction.decide"),
         "flash": flash,
-        "can_approve": may(request.user, "tray.decide"),
         "alerts": alert_rows(list_open_alerts(limit=ALERTS_SHOWN)),
         "alerts_open": count_open_alerts(),
         "can_resolve": role_of(request.user) == Role.PIT_BOSS,
@@ -100,34 +103,11 @@ def _pit_tap(request: HttpRequest, form: str, work: Callable[[], dict[str, Any]]
     )
 
 
-def tray_decision(request: HttpRequest, request_id: int, verdict: str) -> Callable[[], dict[str, Any]]:
-    """The work of approving or refusing the fill or credit ``request_id`` (the pit's tap and the
-    cage's)."""
-    tray = found(TrayRequest.objects.select_related("table").filter(pk=request_id), "No such fill or credit.")
-    return partial(_decide_tray, request, tray, verdict)
-
-
-def _decide_tray(request: HttpRequest, tray: TrayRequest, verdict: str) -> dict[str, Any]:
-    amount = format_dollars(tray.amount)
-    if verdict == "approve":
-        services.approve_tray_request(
-            actor=actor_of(request), table_id=tray.table_id, request_id=tray.pk, kind=tray.kind
-        )
-        where = "cage → tray" if tray.kind == "fill" else "tray → cage"
-        return receipt(
-            f"Approved: {tray.kind} of {amount} for {tray.table.name}.", f"{amount} moved {where}."
-        )
-    note = forms.checked(forms.NoteForm(request.POST)).cleaned_data["note"]
-    services.refuse_tray_request(
-        actor=actor_of(request), table_id=tray.table_id, request_id=tray.pk, kind=tray.kind, note=note
-    )
-    return receipt(f"Refused: {tray.kind} of {amount} for {tray.table.name}.", "Nothing moved.")
-
-
 @signed_in_post
 def decide(request: HttpRequest, request_id: int, verdict: str) -> HttpResponse:
-    """Approve or refuse a fill or credit: a second signature, never the requester's."""
-    return _pit_tap(request, f"request-{request_id}", tray_decision(request, request_id, verdict))
+    """Release or refuse a credit (or, for a cashier, issue or refuse a fill): the slip's first
+    signature, never the requester's."""
+    return _pit_tap(request, f"request-{request_id}", transit_decision(request, request_id, verdict))
 
 
 @signed_in_post
@@ -143,7 +123,8 @@ def _ask_tray(request: HttpRequest, table_id: int) -> dict[str, Any]:
     )
     return receipt(
         f"{asked['kind'].title()} of {format_dollars(made.amount)} requested for {made.table.name}.",
-        "Nothing moves until another pit boss or a cashier approves it.",
+        f"Slip {made.number}: nothing moves until "
+        + ("the cage issues it." if made.kind == "fill" else "another pit boss releases it."),
     )
 
 
