@@ -73,11 +73,11 @@ def issue_slip(
 
 def lock_slip(*, slip_id: int) -> Slip:
     """The slip, its row locked after its table's (404 when there is none)."""
-    table_id = Slip.objects.filter(pk=slip_id).values_list("table_id", flat=True).first()
-    if table_id is None and not Slip.objects.filter(pk=slip_id).exists():
+    found = list(Slip.objects.filter(pk=slip_id).values_list("table_id", flat=True))
+    if not found:
         raise NotFound("No such slip.")
-    if table_id is not None:
-        lock_table(table_id=table_id)
+    if found[0] is not None:
+        lock_table(table_id=found[0])
     return Slip.objects.select_for_update(of=("self",)).select_related("table").get(pk=slip_id)
 
 
