@@ -22,10 +22,13 @@ class Role(models.TextChoices):
     DEALER = "dealer", "Dealer"
     CASHIER = "cashier", "Cashier"
     AUDITOR = "auditor", "Auditor"
+    COUNT_TEAM = "count_team", "Count team"
     PLAYER = "player", "Player"
 
 
-STAFF_ROLES = frozenset({Role.ADMIN, Role.PIT_BOSS, Role.DEALER, Role.CASHIER, Role.AUDITOR})
+STAFF_ROLES = frozenset(
+    {Role.ADMIN, Role.PIT_BOSS, Role.DEALER, Role.CASHIER, Role.AUDITOR, Role.COUNT_TEAM}
+)
 
 
 class User(AbstractUser):

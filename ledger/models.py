@@ -31,6 +31,9 @@ class AccountPurpose(models.TextChoices):
     HOUSE_WIN = "house_win", "House win"
     SUSPENSE = "suspense", "Suspense"
     TRANSIT = "transit", "Chips in transit"
+    DROP = "drop", "Cash in a drop box"
+    COUNT_ROOM = "count_room", "Cash in the count room"
+    MARKERS = "markers", "Markers receivable"
 
 
 class Account(models.Model):

@@ -37,7 +37,7 @@ FLOWS: dict[str, tuple[Step, ...]] = {
         Step((Role.CASHIER,), SlipStatus.ISSUED),
     ),
     SlipKind.DROP: (
-        Step(("count_team",), SlipStatus.PENDING, second_person=True),
+        Step((Role.COUNT_TEAM,), SlipStatus.PENDING, second_person=True),
         Step((Role.CASHIER,), SlipStatus.PENDING),
     ),
     SlipKind.MARKER: (Step((Role.DEALER,), SlipStatus.PENDING),),
