@@ -43,6 +43,10 @@ MATRIX: dict[str, tuple[str, str, str, str, str, str]] = {
     "GET /players/{id}/transactions":          (Y, Y, Y, Y, Y, OWN),
     "POST /cage/buy-ins":                      (N, N, N, Y, N, N),
     "POST /cage/cash-outs":                    (N, N, N, Y, N, N),
+    "POST /players/{id}/identification":       (N, Y, N, Y, N, N),
+    "GET /players/{id}/cash-activity":         (N, Y, N, Y, Y, N),
+    "GET /mtl":                                (N, Y, N, Y, Y, N),
+    "GET /ctrs":                               (N, N, N, N, Y, N),
     "POST /tables":                            (Y, Y, N, N, N, N),
     "GET /tables":                             (Y, Y, Y, Y, Y, N),
     "GET /tables/{id}":                        (Y, Y, Y, Y, Y, N),
@@ -88,7 +92,7 @@ CREATED = {
     "POST /staff", "POST /players", "POST /cage/buy-ins", "POST /cage/cash-outs", "POST /tables",
     "POST /tables/{id}/open", "POST /tables/{id}/fills", "POST /tables/{id}/credits",
     "POST /tables/{id}/seats", "POST /tables/{id}/rounds", "POST /rounds/{id}/corrections",
-    "POST /tables/{id}/counts",
+    "POST /tables/{id}/counts", "POST /players/{id}/identification",
 }  # fmt: skip
 ACCEPTED = {"POST /gaming-days/{date}/close"}
 COLUMN = {
