@@ -11,6 +11,7 @@ MODEL_MODULES = (
     "tables.ratings.models",
     "tables.slips.models",
     "tables.evidence.models",
+    "tables.drop.models",
 )
 
 

@@ -125,6 +125,14 @@ class Slip(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     voided_at = models.DateTimeField(null=True, blank=True)
+    drop_box = models.ForeignKey(
+        "tables.DropBox",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="slips",
+        help_text="the drop box a marker went into (the count lists them); set once, never moved",
+    )
 
     class Meta:
         app_label = "tables"
