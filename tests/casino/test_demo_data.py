@@ -19,6 +19,7 @@ from django.core.management import call_command
 from django.test import override_settings
 from django.utils import timezone
 
+from casino.cash.selectors import list_mtl
 from casino.management.commands.load_demo_data import (
     DEMO_PASSWORD,
     PLAYERS,
@@ -27,7 +28,6 @@ from casino.management.commands.load_demo_data import (
     TABLE_DEALERS,
     quick_demo_hashes,
 )
-from casino.cash.selectors import list_mtl
 from casino.models import Player, Role, User
 from ledger.gaming_day import gaming_day_bounds, gaming_day_for
 from ledger.models import ClosedGamingDay, Transfer
