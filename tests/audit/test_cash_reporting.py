@@ -51,6 +51,7 @@ def test_the_report_lists_mtl_lines_ctrs_and_refusals(cashier: User, auditor: Us
     cash = data["cash_reporting"]
     assert [(m["name"], m["amount"], m["where"], m["by"]) for m in cash["mtl"]] == [
         ("Doc Holliday", 700_000, "Cage", cashier.name),
+        ("Doc Holliday", 500_000, "Cage", cashier.name),  # $3,000.00 or more: a line on its own
         ("Big Nose Kate", 900_000, "Cage", cashier.name),
     ]
     (ctr,) = cash["ctrs"]
@@ -73,7 +74,7 @@ def test_the_report_lists_mtl_lines_ctrs_and_refusals(cashier: User, auditor: Us
     assert page.status_code == 200
     text = page.content.decode()
     assert "Cash reporting" in text
-    assert "MTL lines (2)" in text
+    assert "MTL lines (3)" in text
     assert "Refused for want of identification (1)" in text
     assert f"Driver&#x27;s licence D{high.pk:07d} (NV), Doc Holliday" in text
     pdf = client.get(f"/api/v1/gaming-days/{day}/report", {"format": "pdf"})
@@ -86,6 +87,6 @@ def test_the_report_lists_mtl_lines_ctrs_and_refusals(cashier: User, auditor: Us
             name.rsplit("/", 1)[-1]: list(csv.DictReader(io.StringIO(files.read(name).decode())))
             for name in files.namelist()
         }
-    assert [r["name"] for r in rows["cash_mtl.csv"]] == ["Doc Holliday", "Big Nose Kate"]
+    assert [r["name"] for r in rows["cash_mtl.csv"]] == ["Doc Holliday", "Doc Holliday", "Big Nose Kate"]
     assert rows["cash_ctrs.csv"][0]["address"] == "100 Fremont Street, Las Vegas NV 89101"
     assert rows["cash_refused.csv"][0]["day_total_dollars"] == "$9,000.00"
