@@ -118,6 +118,8 @@ def _success(endpoint: str) -> int:
 def _expected(endpoint: str, role: str) -> int:
     """One cell of that table, seen from one of the test's columns (ROLES)."""
     cell = MATRIX[endpoint][README_ROLES.index(COLUMN[role])]
+    if role == "player_other" and endpoint.startswith("GET /players/{id}"):
+        return 404  # API.md: a player asking for another player's data gets 404, whatever the role may do
     if cell in (Y, S) or (cell == A and role == "dealer_assigned") or (cell == OWN and role == "player_self"):
         return _success(endpoint)
     return 404 if cell == OWN else 403
