@@ -62,7 +62,19 @@ def test_a_big_buy_in_asks_for_id_then_goes_through(
     assert "Passport of Wyatt Earp recorded." in receipt(page).inner_text()
     assert page.get_by_test_id("identify").count() == 0
     assert "$14,000.00" in page.get_by_test_id("cash-today").inner_text()
-    assert "Past: CTR due" in page.get_by_test_id("cash-today").inner_text()
+    assert page.get_by_test_id("cash-1").inner_text().split() == [
+        "Cash",
+        "in",
+        "$14,000.00",
+        "logged",
+        "CTR",
+        "due",
+    ]
+    table = page.get_by_test_id("cash-today").locator("table").bounding_box()
+    panel = page.get_by_test_id("cage-player").bounding_box()
+    assert table is not None
+    assert panel is not None
+    assert table["x"] + table["width"] <= panel["x"] + panel["width"], (table, panel)
     assert "Identification on file." in page.get_by_test_id("id-on-file").inner_text()
     identification = Identification.objects.get(player=wyatt)
     assert (identification.kind, identification.number, identification.recorded_by) == (
