@@ -205,7 +205,7 @@ class CtrListApi(APIView):
                 "format must be json or csv.", fields={"format": wanted}, code="bad_format"
             )
         day = _day(request)
-        reports = CtrOutputSerializer(list_ctrs(day=day), many=True).data
+        reports: list[dict[str, Any]] = list(CtrOutputSerializer(list_ctrs(day=day), many=True).data)
         if wanted == "json":
             return Response(reports)
         response = HttpResponse(ctr_csv(reports), content_type="text/csv; charset=utf-8")

@@ -161,9 +161,7 @@ def cash_buy_in(
     return CashBuyIn(transfer=transfer, box=box, player=player, amount=amount)
 
 
-def _replayed(
-    key: str, earlier: Transfer, table: Table, player: Player, box: DropBox, amount: int
-) -> Transfer:
+def _replayed(key: str, earlier: Transfer, table: Table, player: Player, amount: int) -> Transfer:
     """A retry of a cash buy-in already made answers its first transfer; neither the box nor the
     player's day counts it twice. The key used for anything else is a 409, as the ledger's is."""
     same = (

@@ -15,8 +15,10 @@ from casino.cash.models import CashRefusal, CashTransaction
 from casino.cash.selectors import day_totals
 from casino.models import Player, User
 from casino.services import buy_in
+from ledger.errors import IdempotencyConflict
 from ledger.gaming_day import gaming_day_for
 from tables.drop.models import DropBox
+from tables.drop.services import cash_buy_in
 from tables.models import Table
 from tests import factories
 
@@ -91,3 +93,20 @@ def test_a_retried_key_counts_once_in_the_day_and_the_box(
     assert again.json() == first.json()
     assert CashTransaction.objects.filter(player=player).count() == 1
     assert DropBox.objects.get(table=rich_table).recorded == 20_000
+
+
+def test_the_service_answers_a_key_posted_before_with_its_first_transfer(
+    rich_table: Table, dealer: User, player: Player
+) -> None:
+    first = cash_buy_in(
+        actor=dealer, table_id=rich_table.pk, player_id=player.pk, amount=30_000, key="till-3:9"
+    )
+    again = cash_buy_in(
+        actor=dealer, table_id=rich_table.pk, player_id=player.pk, amount=30_000, key="till-3:9"
+    )
+
+    assert again.transfer.pk == first.transfer.pk
+    assert CashTransaction.objects.filter(player=player).count() == 1
+    assert DropBox.objects.get(table=rich_table).recorded == 30_000
+    with pytest.raises(IdempotencyConflict):
+        cash_buy_in(actor=dealer, table_id=rich_table.pk, player_id=player.pk, amount=40_000, key="till-3:9")

@@ -13,7 +13,7 @@ from tables.audit.compute.state import AuditState, sql_rows
 from tables.ratings.selectors import day_hours
 
 # casino.cash's directions as the kinds the report has always named them by
-DIRECTION_KINDS = {CashDirection.IN: "buy_in", CashDirection.OUT: "cash_out"}
+DIRECTION_KINDS: dict[str, str] = {CashDirection.IN: "buy_in", CashDirection.OUT: "cash_out"}
 
 
 def section_cage(audit: AuditState) -> None:
