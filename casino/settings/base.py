@@ -204,6 +204,8 @@ SPECTACULAR_SETTINGS = {
         "AuditCorrectionStatusEnum": "tables.audit.report.CORRECTION_STATUSES",
         "AuditSlipKindEnum": "tables.audit.report.SLIP_KINDS",
         "SlipKindEnum": "tables.slips.models.SlipKind",
+        "IdentificationKindEnum": "casino.cash.models.IdentificationKind",
+        "AuditCashLineKindEnum": "tables.audit.report.CASH_LINE_KINDS",
     },
 }
 

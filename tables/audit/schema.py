@@ -35,6 +35,10 @@ COMPONENTS: dict[Any, str] = {
     shape.SlipVarianceData: "AuditSlipVariance",
     shape.SlipTransitData: "AuditSlipInTransit",
     shape.SlipsData: "AuditSlips",
+    shape.CashLineData: "AuditCashLine",
+    shape.CashCtrData: "AuditCtr",
+    shape.CashRefusalData: "AuditCashRefusal",
+    shape.CashReportingData: "AuditCashReporting",
     shape.SummaryData: "Summary",
     shape.ProgressData: "Progress",
 }

@@ -72,6 +72,7 @@ ALLOWED = {
     "POST /tables/{id}/seats": "dealer_assigned",
     "DELETE /tables/{id}/seats/{player}": "dealer_assigned",
     "POST /tables/{id}/cash-buy-ins": "dealer_assigned",
+    "POST /players/{id}/identification": "cashier",
 }
 FORBIDDEN = {
     "POST /staff": "pit_boss",
@@ -95,6 +96,7 @@ FORBIDDEN = {
     "POST /tables/{id}/seats": "dealer_other",
     "DELETE /tables/{id}/seats/{player}": "cashier",
     "POST /tables/{id}/cash-buy-ins": "count_team",
+    "POST /players/{id}/identification": "dealer_assigned",
 }
 # Integer fields of each JSON body and what they hold.
 INT_FIELDS: dict[str, dict[str, str]] = {

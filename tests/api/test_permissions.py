@@ -43,6 +43,10 @@ MATRIX: dict[str, tuple[str, str, str, str, str, str, str]] = {
     "GET /players/{id}/transactions":          (Y, Y, Y, Y, Y, Y, OWN),
     "POST /cage/buy-ins":                      (N, N, N, Y, N, N, N),
     "POST /cage/cash-outs":                    (N, N, N, Y, N, N, N),
+    "POST /players/{id}/identification":       (N, Y, N, Y, N, N, N),
+    "GET /players/{id}/cash-activity":         (N, Y, N, Y, Y, N, N),
+    "GET /mtl":                                (N, Y, N, Y, Y, N, N),
+    "GET /ctrs":                               (N, N, N, N, Y, N, N),
     "POST /tables":                            (Y, Y, N, N, N, N, N),
     "GET /tables":                             (Y, Y, Y, Y, Y, Y, N),
     "GET /tables/{id}":                        (Y, Y, Y, Y, Y, Y, N),
@@ -92,7 +96,7 @@ CREATED = {
     "POST /staff", "POST /players", "POST /cage/buy-ins", "POST /cage/cash-outs", "POST /tables",
     "POST /tables/{id}/open", "POST /tables/{id}/fills", "POST /tables/{id}/credits",
     "POST /tables/{id}/seats", "POST /tables/{id}/rounds", "POST /rounds/{id}/corrections",
-    "POST /tables/{id}/counts", "POST /tables/{id}/cash-buy-ins",
+    "POST /tables/{id}/counts", "POST /tables/{id}/cash-buy-ins", "POST /players/{id}/identification",
 }  # fmt: skip
 ACCEPTED = {"POST /gaming-days/{date}/close"}
 COLUMN = {
@@ -114,6 +118,8 @@ def _success(endpoint: str) -> int:
 def _expected(endpoint: str, role: str) -> int:
     """One cell of that table, seen from one of the test's columns (ROLES)."""
     cell = MATRIX[endpoint][README_ROLES.index(COLUMN[role])]
+    if role == "player_other" and endpoint.startswith("GET /players/{id}"):
+        return 404  # API.md: a player asking for another player's data gets 404, whatever the role may do
     if cell in (Y, S) or (cell == A and role == "dealer_assigned") or (cell == OWN and role == "player_self"):
         return _success(endpoint)
     return 404 if cell == OWN else 403

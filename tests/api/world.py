@@ -170,6 +170,21 @@ ENDPOINTS: dict[str, Endpoint] = {
             lambda w: {"player": w.player_self.pk, "amount": 5_000},
         ),
         Endpoint(
+            "POST /players/{id}/identification",
+            "post",
+            lambda w: f"{_player(w)}/identification",
+            lambda w: {
+                "kind": "drivers_license",
+                "number": "D7654321",
+                "name": "Player Self",
+                "birth_date": "1980-02-29",
+                "address": "2 Main Street, Reno NV 89501",
+            },
+        ),
+        Endpoint("GET /players/{id}/cash-activity", "get", lambda w: f"{_player(w)}/cash-activity"),
+        Endpoint("GET /mtl", "get", lambda w: "/api/v1/mtl"),
+        Endpoint("GET /ctrs", "get", lambda w: "/api/v1/ctrs"),
+        Endpoint(
             "POST /tables",
             "post",
             lambda w: "/api/v1/tables",

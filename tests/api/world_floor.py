@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from casino.services import buy_in
 from ledger.gaming_day import gaming_day_for
 from ledger.models import Transfer
 from tables.audit.models import AuditReport
@@ -53,6 +54,9 @@ class FloorExtras:
 def build_floor_extras(world: World) -> FloorExtras:
     dealer, boss = world.users["dealer_assigned"], world.users["pit_boss"]
     punters = [factories.PlayerFactory(actor=world.users["cashier"], funded=20_000) for _ in range(4)]
+    # A high roller with an ID on file, past the CTR line today: GET /ctrs lists them.
+    factories.identified(punters[3], by=world.users["cashier"])
+    buy_in(actor=world.users["cashier"], player=punters[3], amount=1_100_000)
     deal = factories.TableFactory(actor=boss, name=f"Deal Faro {RUN}", dealer=dealer)
     factories.open_table_for(deal, inventory=100_000)
     seat_player(actor=dealer, table_id=deal.pk, player_id=punters[0].pk, seat=1)

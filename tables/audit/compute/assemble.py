@@ -133,5 +133,6 @@ def assemble(audit: AuditState, *, began: float, closed_at: dt.datetime | None) 
         "corrections": audit.corrections,
         "notes": audit.notes,
         "slips": audit.slips or {"series": [], "voids": [], "variances": [], "in_transit": []},
+        "cash_reporting": audit.cash_reporting or {"mtl": [], "ctrs": [], "refused": []},
     }
     return dict(data)
