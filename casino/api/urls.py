@@ -133,3 +133,12 @@ urlpatterns += [
     path("slips/<id:slip_id>/pdf", slips.SlipPdfApi.as_view(), name="slip-pdf"),
     path("tables/<id:table_id>/counts", slips.TableCountApi.as_view(), name="table-counts"),
 ]
+
+from tables.api import credit_views as credit  # noqa: E402
+
+urlpatterns += [
+    path("players/<player:player_id>/credit-line", credit.CreditLineApi.as_view(), name="player-credit-line"),
+    path("tables/<id:table_id>/markers", credit.MarkerCreateApi.as_view(), name="table-markers"),
+    path("markers", credit.MarkerListApi.as_view(), name="markers"),
+    path("markers/<id:marker_id>/redeem", credit.MarkerRedeemApi.as_view(), name="marker-redeem"),
+]

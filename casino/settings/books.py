@@ -28,3 +28,6 @@ COUNT_VARIANCE_NOTE = env.int("COUNT_VARIANCE_NOTE", default=2500)
 REPORTABLE_VARIANCE = env.int("REPORTABLE_VARIANCE", default=10000)
 # A fill or credit still in transit after this long raises an alert.
 SLIP_TRANSIT_MINUTES = env.int("SLIP_TRANSIT_MINUTES", default=30)
+# A marker still unpaid this many days after its gaming day is past the casino's collection
+# deadline: the markers list and the audit's credit aging flag it (Nevada MICS credit play).
+MARKER_COLLECTION_DAYS = env.int("MARKER_COLLECTION_DAYS", default=30)
