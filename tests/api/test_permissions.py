@@ -81,6 +81,11 @@ MATRIX: dict[str, tuple[str, str, str, str, str, str]] = {
     "GET /evidence/{date}/proof":              (N, N, N, N, Y, N),
     "GET /exceptions":                         (N, N, N, N, Y, N),
     "GET /staff/access-review":                (Y, N, N, N, Y, N),
+    "PUT /players/{id}/credit-line":           (Y, N, N, N, N, N),
+    "GET /players/{id}/credit-line":           (N, Y, N, Y, Y, OWN),
+    "POST /tables/{id}/markers":               (N, Y, N, N, N, N),
+    "POST /markers/{id}/redeem":               (N, N, N, Y, N, N),
+    "GET /markers":                            (N, Y, N, Y, Y, N),
 }  # fmt: skip
 
 ALL_ENDPOINTS = {**ENDPOINTS, **FLOOR_ENDPOINTS}
@@ -88,7 +93,7 @@ CREATED = {
     "POST /staff", "POST /players", "POST /cage/buy-ins", "POST /cage/cash-outs", "POST /tables",
     "POST /tables/{id}/open", "POST /tables/{id}/fills", "POST /tables/{id}/credits",
     "POST /tables/{id}/seats", "POST /tables/{id}/rounds", "POST /rounds/{id}/corrections",
-    "POST /tables/{id}/counts",
+    "POST /tables/{id}/counts", "POST /tables/{id}/markers",
 }  # fmt: skip
 ACCEPTED = {"POST /gaming-days/{date}/close"}
 COLUMN = {

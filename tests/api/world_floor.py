@@ -14,10 +14,12 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from casino.models import Role
 from ledger.gaming_day import gaming_day_for
 from ledger.models import Transfer
 from tables.audit.models import AuditReport
 from tables.corrections import request_correction
+from tables.credit.services import issue_marker, set_credit_line
 from tables.detection.models import Alert, AlertSeverity
 from tables.evidence.checkpoint import make_checkpoint
 from tables.models import Round
@@ -44,6 +46,7 @@ class FloorExtras:
     fill_slip_id: int
     evidence_day: dt.date
     evidence_record: str
+    marker_id: int
 
 
 def build_floor_extras(world: World) -> FloorExtras:
@@ -94,11 +97,15 @@ def build_floor_extras(world: World) -> FloorExtras:
         summary="Hold far from theoretical",
         dedup_key=f"matrix-{RUN}",
     )
-    count = take_count(
-        actor=dealer, table_id=world.open_table.pk, count={"10000": 10}, reason="spot_check"
-    )
+    count = take_count(actor=dealer, table_id=world.open_table.pk, count={"10000": 10}, reason="spot_check")
     with transaction.atomic():
         fill = issue_slip(kind=SlipKind.FILL, requested_by=dealer, table=world.open_table, amount=10_000)
+    # player_self has a line set by an admin of its own (the matrix's admin sets it again, and the
+    # matrix's pit boss, who did not set it, issues on it) and an open marker at the open table.
+    set_credit_line(actor=factories.staff(Role.ADMIN), player=world.player_self, limit=100_000)
+    marker = issue_marker(
+        actor=boss, table_id=world.open_table.pk, player_id=world.player_self.pk, amount=10_000
+    )
     make_checkpoint(day=today)
     first_transfer = Transfer.objects.filter(gaming_day=today).order_by("pk").first()
     assert first_transfer is not None
@@ -114,6 +121,7 @@ def build_floor_extras(world: World) -> FloorExtras:
         fill_slip_id=fill.pk,
         evidence_day=today,
         evidence_record=f"transfer:{first_transfer.pk}",
+        marker_id=marker.slip_id,
     )
 
 
@@ -224,6 +232,30 @@ FLOOR_ENDPOINTS: dict[str, Endpoint] = {
             lambda w: f"/api/v1/slips/{_x(w).fill_slip_id}/void",
             lambda w: {"reason": "asked for twice"},
         ),
+        Endpoint(
+            "PUT /players/{id}/credit-line",
+            "put",
+            lambda w: f"/api/v1/players/{w.player_self.pk}/credit-line",
+            lambda w: {"limit": 200_000},
+        ),
+        Endpoint(
+            "GET /players/{id}/credit-line",
+            "get",
+            lambda w: f"/api/v1/players/{w.player_self.pk}/credit-line",
+        ),
+        Endpoint(
+            "POST /tables/{id}/markers",
+            "post",
+            lambda w: f"/api/v1/tables/{w.open_table.pk}/markers",
+            lambda w: {"player": w.player_self.pk, "amount": 5_000},
+        ),
+        Endpoint(
+            "POST /markers/{id}/redeem",
+            "post",
+            lambda w: f"/api/v1/markers/{_x(w).marker_id}/redeem",
+            lambda w: {"amount": 1_000, "method": "chips"},
+        ),
+        Endpoint("GET /markers", "get", lambda w: "/api/v1/markers"),
         Endpoint(
             "POST /alerts/{id}/resolve",
             "post",
