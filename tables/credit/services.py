@@ -127,7 +127,14 @@ def issue_marker(*, actor: User, table_id: int, player_id: Any, amount: Any) -> 
             code="credit_limit",
             fields={"amount": cents, "available": available},
         )
-    slip = issue_slip(kind=SlipKind.MARKER, requested_by=actor, amount=cents, table=table, session=session)
+    slip = issue_slip(
+        kind=SlipKind.MARKER,
+        requested_by=actor,
+        amount=cents,
+        table=table,
+        session=session,
+        reason=player.name[:300],  # whose marker it is, in words on every list and print
+    )
     open_marker_credit()
     try:
         transfer = post_transfer(
