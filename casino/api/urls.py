@@ -10,7 +10,9 @@ from casino.api import views as people
 from casino.api.docs import docs_view
 from tables.api import audit_views as audits
 from tables.api import correction_views as corrections
+from tables.api import credit_views as credit
 from tables.api import dealer_views as dealers
+from tables.api import drop_views as drop
 from tables.api import evidence_views as evidence
 from tables.api import ratings_views as ratings
 from tables.api import round_views as rounds
@@ -134,11 +136,16 @@ urlpatterns += [
     path("tables/<id:table_id>/counts", slips.TableCountApi.as_view(), name="table-counts"),
 ]
 
-from tables.api import credit_views as credit  # noqa: E402
-
 urlpatterns += [
     path("players/<player:player_id>/credit-line", credit.CreditLineApi.as_view(), name="player-credit-line"),
     path("tables/<id:table_id>/markers", credit.MarkerCreateApi.as_view(), name="table-markers"),
     path("markers", credit.MarkerListApi.as_view(), name="markers"),
     path("markers/<id:marker_id>/redeem", credit.MarkerRedeemApi.as_view(), name="marker-redeem"),
+]
+
+urlpatterns += [
+    path("tables/<id:table_id>/cash-buy-ins", drop.CashBuyInApi.as_view(), name="table-cash-buy-ins"),
+    path("drop-boxes", drop.DropBoxListApi.as_view(), name="drop-boxes"),
+    path("drop-boxes/<id:box_id>/remove", drop.DropBoxRemoveApi.as_view(), name="drop-box-remove"),
+    path("drop-boxes/<id:box_id>/count", drop.DropBoxCountApi.as_view(), name="drop-box-count"),
 ]
