@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -13,6 +14,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from casino.action_log import record_action
+from casino.cash.models import CashDirection, CashKind
+from casino.cash.services import link_transfer, lock_cash_day, record_cash
 from casino.errors import Conflict, ValidationFailed
 from casino.models import STAFF_ROLES, ApiToken, IdempotencyRecord, Player, Role, User
 from casino.money import format_dollars
@@ -20,6 +23,7 @@ from casino.permissions import ADMIN_SITE_ROLES
 from casino.tokens import token_digest
 from casino.usernames import is_mixed_script_lookalike, username_skeleton
 from ledger.errors import InsufficientFunds
+from ledger.gaming_day import gaming_day_for
 from ledger.models import AccountKind, AccountPurpose, Transfer
 from ledger.services import Leg, open_account, post_transfer
 
@@ -160,19 +164,32 @@ def create_player(*, actor: User, username: str, password: str, name: str) -> Pl
     return player
 
 
+CAGE = "Cage"  # where a cage transaction happened, in words (casino.cash)
+
+
 @transaction.atomic
 def buy_in(*, actor: User, player: Player, amount: int, key: str | None = None) -> Transfer:
-    """Cash for chips at the cage: the cage issues chips into the player's wallet."""
+    """Cash for chips at the cage: the cage issues chips into the player's wallet.
+
+    A cash transaction (``casino.cash.services.record_cash``): refused with 409
+    ``identification_required`` when it takes the player's cash in today past the CTR line and no
+    identification is on file.
+    """
     leg = Leg(debit="cage", credit=player.wallet.code, amount=amount)
-    return _cage_move(actor, player, leg, kind="buy_in", memo=f"Buy-in by {player.name}", key=key)
+    cash = Cash(direction=CashDirection.IN, kind=CashKind.CAGE_BUY_IN)
+    return _cage_move(actor, player, leg, kind="buy_in", memo=f"Buy-in by {player.name}", key=key, cash=cash)
 
 
 @transaction.atomic
 def cash_out(*, actor: User, player: Player, amount: int, key: str | None = None) -> Transfer:
-    """Chips back to cash; refused beyond what is available (held reserves stay put)."""
+    """Chips back to cash; refused beyond what is available (held reserves stay put), and, like a
+    buy-in, for want of identification past the CTR line."""
     leg = Leg(debit=player.wallet.code, credit="cage", amount=amount)
+    cash = Cash(direction=CashDirection.OUT, kind=CashKind.CAGE_CASH_OUT)
     try:
-        return _cage_move(actor, player, leg, kind="cash_out", memo=f"Cash-out by {player.name}", key=key)
+        return _cage_move(
+            actor, player, leg, kind="cash_out", memo=f"Cash-out by {player.name}", key=key, cash=cash
+        )
     except InsufficientFunds as error:  # the ledger names the wallet; the cage and the app, the player
         available = int(error.fields.get("available", 0))
         raise InsufficientFunds(
@@ -182,15 +199,49 @@ def cash_out(*, actor: User, player: Player, amount: int, key: str | None = None
         ) from error
 
 
-def _cage_move(actor: User, player: Player, leg: Leg, *, kind: str, memo: str, key: str | None) -> Transfer:
-    """One cage transfer and its ``cage.<kind>`` action-log line."""
-    transfer = post_transfer(
-        key=key or f"{kind}:{secrets.token_hex(16)}",
-        kind=kind,
-        legs=[leg],
-        memo=memo,
-        meta={"player": player.pk, "staff": actor.pk},
+@dataclass(frozen=True, slots=True)
+class Cash:
+    """The cash side of a cage move: which way the cash goes, and its kind (``casino.cash``)."""
+
+    direction: str
+    kind: str
+
+
+def _cage_move(
+    actor: User, player: Player, leg: Leg, *, kind: str, memo: str, key: str | None, cash: Cash
+) -> Transfer:
+    """One cage transfer, its cash line and its ``cage.<kind>`` action-log line.
+
+    The player's day-totals row is locked first (before the ledger's accounts, the floor's order),
+    so a retry of a key posted before, even a twin racing this one, is seen under the lock: it
+    answers the first transfer and adds no second cash line, and is never refused for the line
+    its own first run added to the day.
+    """
+    key = key or f"{kind}:{secrets.token_hex(16)}"
+    at = timezone.now()
+    lock_cash_day(player_id=player.pk, day=gaming_day_for(at))
+    if Transfer.objects.filter(key=key).exists():  # the ledger answers the first transfer, or a 409
+        return _post(actor, player, leg, kind=kind, memo=memo, key=key)
+    line = record_cash(
+        player=player,
+        direction=cash.direction,
+        kind=cash.kind,
+        amount=leg.amount,
+        where=CAGE,
+        by=actor,
+        at=at,
     )
-    data = {"player": player.pk, "amount": leg.amount}
-    record_action(actor=actor, action=f"cage.{kind}", obj=transfer, data=data)
+    transfer = _post(actor, player, leg, kind=kind, memo=memo, key=key, at=at)
+    link_transfer(cash=line, transfer=transfer)
+    record_action(
+        actor=actor, action=f"cage.{kind}", obj=transfer, data={"player": player.pk, "amount": leg.amount}
+    )
     return transfer
+
+
+def _post(
+    actor: User, player: Player, leg: Leg, *, kind: str, memo: str, key: str, at: datetime | None = None
+) -> Transfer:
+    return post_transfer(
+        key=key, kind=kind, legs=[leg], memo=memo, meta={"player": player.pk, "staff": actor.pk}, at=at
+    )

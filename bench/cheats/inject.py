@@ -80,8 +80,10 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
+from casino.cash.services import link_transfer, record_cash
 from casino.models import Player
 from casino.services import buy_in, cash_out
 from ledger.errors import GamingDayClosed
@@ -351,14 +353,25 @@ class Injector(NightHooks):
         amount = self._line()
         at = timezone.now() - dt.timedelta(days=1)
         try:
-            transfer = post_transfer(
-                key=f"buy_in:{secrets.token_hex(16)}",
-                kind="buy_in",
-                legs=[Leg(debit=CAGE, credit=player.wallet.code, amount=amount)],
-                memo=f"Buy-in by {player.name}",
-                meta={"player": player.pk, "staff": self.night.cashier.pk},
-                at=at,
-            )
+            with transaction.atomic():  # the cash line, as the cage writes one, then its transfer
+                line = record_cash(
+                    player=player,
+                    direction="in",
+                    kind="cage_buy_in",
+                    amount=amount,
+                    where="Cage",
+                    by=self.night.cashier,
+                    at=at,
+                )
+                transfer = post_transfer(
+                    key=f"buy_in:{secrets.token_hex(16)}",
+                    kind="buy_in",
+                    legs=[Leg(debit=CAGE, credit=player.wallet.code, amount=amount)],
+                    memo=f"Buy-in by {player.name}",
+                    meta={"player": player.pk, "staff": self.night.cashier.pk},
+                    at=at,
+                )
+                link_transfer(cash=line, transfer=transfer)
         except GamingDayClosed:
             transfer = buy_in(actor=self.night.cashier, player=player, amount=amount)
         return {"transfer": transfer.pk, "amount": amount, "day": transfer.gaming_day.isoformat()}

@@ -11,6 +11,8 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from casino.cash.errors import IdentificationRequired
+from casino.cash.services import note_refusal
 from casino.errors import error_body
 from casino.observability.metrics import API_ERRORS
 
@@ -49,7 +51,13 @@ def _validation_message(fields: dict[str, Any]) -> str:
 
 
 def render_error(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """Render domain errors (anything with ``code`` and ``status``) and DRF's own."""
+    """Render domain errors (anything with ``code`` and ``status``) and DRF's own.
+
+    A cash transaction refused for want of identification is written down here (``note_refusal``):
+    its own transaction has rolled back by now, and the audit lists every refusal.
+    """
+    if isinstance(exc, IdentificationRequired):
+        note_refusal(exc)
     response = _render(exc)
     if response is not None:
         API_ERRORS.labels(response.data["error"]["code"], str(response.status_code)).inc()

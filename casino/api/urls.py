@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView
 from rest_framework.views import APIView
 
 from casino.api import access_views as access
+from casino.api import cash_views as cash
 from casino.api import ledger_views as ledger
 from casino.api import views as people
 from casino.api.docs import docs_view
@@ -43,6 +44,18 @@ urlpatterns = [
         people.PlayerTransactionsApi.as_view(),
         name="player-transactions",
     ),
+    path(
+        "players/<player:player_id>/identification",
+        cash.IdentificationCreateApi.as_view(),
+        name="player-identification",
+    ),
+    path(
+        "players/<player:player_id>/cash-activity",
+        cash.CashActivityApi.as_view(),
+        name="player-cash-activity",
+    ),
+    path("mtl", cash.MtlListApi.as_view(), name="mtl"),
+    path("ctrs", cash.CtrListApi.as_view(), name="ctrs"),
     path("cage/buy-ins", people.BuyInApi.as_view(), name="cage-buy-in"),
     path("cage/cash-outs", people.CashOutApi.as_view(), name="cage-cash-out"),
     path("tables", tables.TableListCreateApi.as_view(), name="tables"),

@@ -8,7 +8,9 @@ from casino.settings.environment import env
 
 AUDIT_VARIANCE_THRESHOLD = env.int("AUDIT_VARIANCE_THRESHOLD", default=2500)  # count vs ledger, $25
 CTR_THRESHOLD = env.int("CTR_THRESHOLD", default=1_000_000)  # cash in or out per player per day, $10,000
-MTL_THRESHOLD = env.int("MTL_THRESHOLD", default=300_000)  # one cash transaction, $3,000
+# A cash transaction of this much, or one taking a day's total past it, is a line of the
+# multiple-transaction log (casino.cash), $3,000.
+MTL_THRESHOLD = env.int("MTL_THRESHOLD", default=300_000)
 # The audit's queue (its run, its files, its sweep), which a worker pool of its own consumes
 # (casino.settings.celery routes the tasks; deploy/ starts the pool).
 AUDIT_QUEUE = env("AUDIT_QUEUE", default="audit") or "audit"

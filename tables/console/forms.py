@@ -11,6 +11,7 @@ from typing import Any
 
 from django import forms
 
+from casino.cash.models import IdentificationKind
 from casino.errors import ValidationFailed
 from casino.money import parse_dollars
 from tables.models import ShoeKind, TrayRequestKind
@@ -132,6 +133,24 @@ class CageForm(forms.Form):
     """A buy-in or a cash-out at the cage: dollars, for the player chosen on the screen."""
 
     amount = DollarsField()
+
+
+class IdentificationForm(forms.Form):
+    """The ID a cashier examined (FinCEN 112 part I), for a cash transaction past the CTR line."""
+
+    kind = forms.ChoiceField(
+        choices=IdentificationKind.choices, error_messages={"required": "Choose the kind of ID."}
+    )
+    number = forms.CharField(max_length=60, error_messages={"required": "Enter the ID's number."})
+    issued_by = forms.CharField(max_length=80, required=False)
+    name = forms.CharField(max_length=150, error_messages={"required": "Enter the name on the ID."})
+    birth_date = forms.DateField(
+        error_messages={
+            "required": "Enter the date of birth.",
+            "invalid": "Enter the date of birth as YYYY-MM-DD.",
+        }
+    )
+    address = forms.CharField(max_length=300, error_messages={"required": "Enter the address."})
 
 
 class NoteForm(forms.Form):

@@ -12,6 +12,8 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from casino.cash.errors import IdentificationRequired
+from casino.cash.services import note_refusal
 from casino.errors import DomainError
 from ledger.errors import LedgerError
 from tables.console.idempotency import Done, Outcome, run_tap
@@ -77,5 +79,7 @@ def tap_flash(
     try:
         outcome = run_tap(request, lambda: Done(work()))
     except SERVICE_ERRORS as error:
+        if isinstance(error, IdentificationRequired):  # its transaction rolled back: write it down now
+            note_refusal(error)
         return Flash.refused(error, form), {}, int(getattr(error, "status", 400))
     return Flash.done(outcome, form), outcome.result, 200

@@ -27,6 +27,8 @@ from django.db.models import Count
 
 from casino.errors import DomainError
 from casino.models import Player, Role, User
+from casino.cash.models import IdentificationKind
+from casino.cash.services import record_identification
 from casino.services import buy_in, cash_out, create_player
 from ledger.errors import LedgerError
 from ledger.gaming_day import gaming_day_bounds
@@ -134,6 +136,18 @@ class Night:
                     username=username,
                     password=f"Sim-{i}-{self.config.seed}-pass!",
                     name=f"Guest {i}",
+                )
+                # Regulars whose ID the cage has seen: a night's cash past the CTR line goes through
+                # (casino.cash), as it does for a known player, and the day's CTRs list it.
+                record_identification(
+                    actor=self.cashier,
+                    player=player,
+                    kind=IdentificationKind.DRIVERS_LICENSE,
+                    number=f"SIM-{i:06d}",
+                    issued_by="NV",
+                    name=f"Guest {i}",
+                    birth_date=dt.date(1950, 1, 1) + dt.timedelta(days=97 * i % 18_000),
+                    address=f"{i} Simulation Way, Las Vegas NV",
                 )
             self.players.append(player)
 

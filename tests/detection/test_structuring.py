@@ -7,8 +7,10 @@ import secrets
 
 import pytest
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
+from casino.cash.services import link_transfer, record_cash
 from casino.models import Player, Role, User
 from casino.services import buy_in, cash_out
 from ledger.gaming_day import gaming_day_for
@@ -28,16 +30,25 @@ def near_line(percent: int) -> int:
     return LINE * percent // 100
 
 
+@transaction.atomic
 def cash_out_yesterday(player: Player, amount: int) -> Transfer:
-    """A cash-out dated the previous gaming day (the cage's services only post today)."""
-    return post_transfer(
+    """A cash-out dated the previous gaming day (the cage's services only post today): its cash
+    line, as the cage writes one, and its transfer."""
+    at = timezone.now() - dt.timedelta(days=1)
+    cashier = factories.staff(Role.CASHIER)
+    line = record_cash(
+        player=player, direction="out", kind="cage_cash_out", amount=amount, where="Cage", by=cashier, at=at
+    )
+    transfer = post_transfer(
         key=f"cash_out:{secrets.token_hex(8)}",
         kind="cash_out",
         legs=[Leg(debit=player.wallet.code, credit=CAGE, amount=amount)],
         memo=f"Cash-out by {player.name}",
         meta={"player": player.pk},
-        at=timezone.now() - dt.timedelta(days=1),
+        at=at,
     )
+    link_transfer(cash=line, transfer=transfer)
+    return transfer
 
 
 def structuring_of(player: Player) -> list[Finding]:

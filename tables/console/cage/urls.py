@@ -12,6 +12,18 @@ urlpatterns = [
     path("", cage.cage_home, name="home"),
     path("players/<id:player_id>/buy-in/", cage.move, {"kind": "buy_in"}, name="buy_in"),
     path("players/<id:player_id>/cash-out/", cage.move, {"kind": "cash_out"}, name="cash_out"),
+    path(
+        "players/<id:player_id>/identify/buy-in/",
+        cage.identify_and_move,
+        {"kind": "buy_in"},
+        name="identify_buy_in",
+    ),
+    path(
+        "players/<id:player_id>/identify/cash-out/",
+        cage.identify_and_move,
+        {"kind": "cash_out"},
+        name="identify_cash_out",
+    ),
     *verdict_paths("requests/<id:request_id>/", cage.decide),
     path("slips/<id:transfer_id>/", cage.slip, name="slip"),
     path("slips/waiting/", books.waiting, {"screen": "cage"}, name="slips"),

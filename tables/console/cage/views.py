@@ -1,6 +1,10 @@
 """The cage screen: a cashier finds a player, buys in, cashes out, decides fills and credits waiting,
 and prints a slip for a buy-in or a cash-out.
 
+The player's panel shows their cash in and out today against the MTL and CTR lines
+(``casino.cash``); a move refused for want of identification opens a form that records it and
+makes the move in the same tap.
+
 It only calls the existing services (``casino.services.buy_in`` / ``cash_out``, the API's, and
 the fills and credits slips' services through ``books.transit.transit_decision``: the cage issues
 a fill, and shows a credit in transit with a link to sign for it), each once per form
@@ -15,12 +19,17 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from casino.cash.errors import IdentificationRequired
+from casino.cash.models import IdentificationKind
+from casino.cash.selectors import cash_activity
+from casino.cash.services import record_identification
 from casino.models import Player, User
 from casino.money import format_dollars
 from casino.permissions import access_player, actor_of
 from casino.selectors import get_player_balance, search_players
 from casino.services import buy_in, cash_out
 from casino.signed_in import signed_in_get, signed_in_post
+from ledger.gaming_day import gaming_day_for
 from ledger.models import Transfer
 from tables.console import forms
 from tables.console.access import found, require_screen
@@ -41,8 +50,15 @@ def _player(request: HttpRequest, player_id: Any) -> Player | None:
 
 
 def cage_context(
-    request: HttpRequest, *, player: Player | None = None, flash: Flash | None = None, slip: int | None = None
+    request: HttpRequest,
+    *,
+    player: Player | None = None,
+    flash: Flash | None = None,
+    slip: int | None = None,
+    identify: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """The screen's context; ``identify``: a move refused for want of identification, to retry
+    with the identification form (``{"move", "label", "amount"}``)."""
     query = request.GET.get("q", "").strip()
     found = list(search_players(query=query, limit=SEARCH_LIMIT)) if query else []
     return {
@@ -50,10 +66,26 @@ def cage_context(
         "results": [(p, get_player_balance(player=p)) for p in found],
         "player": player,
         "balance": get_player_balance(player=player) if player is not None else None,
+        "cash": cash_today(player) if player is not None else None,
+        "identify": identify,
+        "id_kinds": IdentificationKind.choices,
         "transit": transit_rows(actor_of(request)),
         "flash": flash,
         "slip": slip,
     }
+
+
+def cash_today(player: Player) -> dict[str, Any]:
+    """The player's cash in and out today, with the MTL and CTR lines, for the player's panel."""
+    activity = cash_activity(player=player, day=gaming_day_for())
+    return {
+        **activity,
+        "rows": [
+            {"label": label, "total": activity[key], "mtl": activity[key] > activity["mtl_threshold"],
+             "ctr": activity[key] > activity["ctr_threshold"]}
+            for label, key in (("Cash in", "cash_in"), ("Cash out", "cash_out"))
+        ],
+    }  # fmt: skip
 
 
 def _render(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
@@ -73,33 +105,81 @@ def perform_cage_tap(
     form: str,
     work: Callable[[], dict[str, Any]],
     player: Player | None = None,
+    identify: Callable[[IdentificationRequired], dict[str, Any]] | None = None,
 ) -> HttpResponse:
-    """Run one service call once per form token; show its receipt, or its refusal, in place."""
+    """Run one service call once per form token; show its receipt, or its refusal, in place.
+
+    ``identify`` turns a refusal for want of identification into the prompt that records it and
+    makes the move again."""
     require_screen(request.user, "cage")
-    flash, result, status = tap_flash(request, form, work)
-    return _render(
-        request, cage_context(request, player=player, flash=flash, slip=result.get("slip")), status
-    )
+    refused: list[IdentificationRequired] = []
+
+    def watched() -> dict[str, Any]:
+        try:
+            return work()
+        except IdentificationRequired as error:
+            refused.append(error)
+            raise
+
+    flash, result, status = tap_flash(request, form, watched)
+    prompt = identify(refused[0]) if refused and identify is not None else None
+    context = cage_context(request, player=player, flash=flash, slip=result.get("slip"), identify=prompt)
+    return _render(request, context, status)
 
 
-@signed_in_post
-def move(request: HttpRequest, player_id: int, kind: str) -> HttpResponse:
-    """A buy-in or a cash-out (``kind``, a key of ``CAGE_KINDS``, from its URL) for one player."""
-    require_screen(request.user, "cage")
-    player = access_player(user=request.user, player_id=player_id)
+def _move_work(
+    request: HttpRequest, player: Player, kind: str, *, before: Callable[[], Any] | None = None
+) -> Any:
+    """The tap's work for a buy-in or a cash-out: the amount from the form, one service call."""
     service = buy_in if kind == "buy_in" else cash_out
 
     def work() -> dict[str, Any]:
         amount = forms.checked(forms.CageForm(request.POST)).cleaned_data["amount"]
+        lines = []
+        if before is not None:
+            lines.append(before())
         transfer = service(actor=actor_of(request), player=player, amount=amount)
         available = get_player_balance(player=player).available
         return receipt(
             f"{CAGE_KINDS[kind]} of {format_dollars(amount)} for {player.name}.",
+            *lines,
             f"Available now: {format_dollars(available)}. Transfer #{transfer.pk}.",
             slip=transfer.pk,
         )
 
-    return perform_cage_tap(request, form=kind, work=work, player=player)
+    return work
+
+
+def _prompt(kind: str) -> Callable[[IdentificationRequired], dict[str, Any]]:
+    def prompt(error: IdentificationRequired) -> dict[str, Any]:
+        return {"move": kind, "label": CAGE_KINDS[kind], "amount": error.refusal["amount"]}
+
+    return prompt
+
+
+@signed_in_post
+def move(request: HttpRequest, player_id: int, kind: str) -> HttpResponse:
+    """A buy-in or a cash-out (``kind``, a key of ``CAGE_KINDS``, from its URL) for one player.
+    Refused for want of identification, the screen asks for it (``identify_and_move``)."""
+    require_screen(request.user, "cage")
+    player = access_player(user=request.user, player_id=player_id)
+    work = _move_work(request, player, kind)
+    return perform_cage_tap(request, form=kind, work=work, player=player, identify=_prompt(kind))
+
+
+@signed_in_post
+def identify_and_move(request: HttpRequest, player_id: int, kind: str) -> HttpResponse:
+    """The identification the cashier examined, recorded, then the refused move made again: one tap."""
+    require_screen(request.user, "cage")
+    player = access_player(user=request.user, player_id=player_id)
+
+    def record() -> str:
+        data = forms.checked(forms.IdentificationForm(request.POST)).cleaned_data
+        identification = record_identification(actor=actor_of(request), player=player, **data)
+        return f"{identification.get_kind_display()} of {identification.name} recorded."
+
+    work = _move_work(request, player, kind, before=record)
+    return perform_cage_tap(request, form="identify", work=work, player=player, identify=_prompt(kind))
 
 
 @signed_in_post

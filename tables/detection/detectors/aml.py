@@ -1,7 +1,8 @@
 """Anti-money-laundering patterns at the cage: structuring, chip walking, minimal play.
 
-Cash transactions are the ledger's ``buy_in`` and ``cash_out`` transfers, by their gaming
-day; play is the ratings' per-round handle and result (``RoundPlayerStat``). The CTR line
+Cash transactions are ``casino.cash``'s rows (cash in: buy-ins at the cage and at tables, markers
+redeemed in cash; cash out: the cage's cash-outs), by their gaming day; play is the ratings'
+per-round handle and result (``RoundPlayerStat``). The CTR line
 is ``CTR_THRESHOLD`` (a day's cash in or out *above* it is reported).
 
 * ``structuring`` — at least ``DETECT_STRUCTURING_MIN_COUNT`` cash-ins (or cash-outs) each
@@ -29,9 +30,9 @@ from typing import Any
 
 from django.conf import settings
 
-from casino.models import Player
+from casino.cash.models import CashDirection
+from casino.cash.selectors import cash_transactions_between
 from casino.money import format_dollars
-from ledger.models import AccountPurpose, Entry
 from tables.detection.base import Finding, Window, counted, threshold
 from tables.detection.data import settled_rounds
 
@@ -39,6 +40,8 @@ KINDS = ("structuring", "minimal_play_cash_out", "chip_walking")
 # evidence that is cents, read in dollars on screens
 MONEY = frozenset({"ctr_threshold", "low", "cash_in", "cash_out", "handle", "result", "unredeemed"})
 DIRECTIONS = {"buy_in": "cash_in", "cash_out": "cash_out"}
+# casino.cash's directions as the kinds the evidence has always named them by
+DIRECTION_KINDS = {CashDirection.IN: "buy_in", CashDirection.OUT: "cash_out"}
 
 
 @dataclass
@@ -53,34 +56,22 @@ class Cash:
 
 
 def cash_by_player(window: Window) -> dict[int, Cash]:
-    owners = dict(Player.objects.values_list("wallet_id", "pk"))
+    """Every player's cash transactions of the window's days: the rows ``casino.cash.record_cash``
+    writes (the cage's buy-ins and cash-outs, cash buy-ins at tables, markers redeemed in cash),
+    the one definition of cash in and cash out the MTL, the CTRs and the audit read too."""
     cash: dict[int, Cash] = defaultdict(Cash)
-    entries = Entry.objects.filter(
-        transfer__kind__in=list(DIRECTIONS),
-        transfer__gaming_day__gte=window.first_day,
-        transfer__gaming_day__lte=window.day,
-        account__purpose=AccountPurpose.WALLET,
-    ).order_by("transfer_id")
-    for account_id, transfer_id, kind, amount, day, at, meta in entries.values_list(
-        "account_id",
-        "transfer_id",
-        "transfer__kind",
-        "amount",
-        "transfer__gaming_day",
-        "transfer__created_at",
-        "transfer__meta",
+    rows = cash_transactions_between(first=window.first_day, last=window.day)
+    for player, transfer_id, direction, amount, day, at, staff in rows.values_list(
+        "player_id", "transfer_id", "direction", "amount", "gaming_day", "at", "by_id"
     ):
-        player = owners.get(account_id)
-        if player is None:
-            continue
         cash[player].transactions.append(
             {
                 "transfer": transfer_id,
-                "kind": kind,
-                "amount": abs(amount),
+                "kind": DIRECTION_KINDS[direction],
+                "amount": int(amount),
                 "day": day,
                 "at": at.isoformat(),
-                "staff": (meta or {}).get("staff"),
+                "staff": staff,
             }
         )
     return cash
