@@ -7,7 +7,8 @@ redemption takes the debt off again, with chips from the wallet back to the cage
 So a credit line's ``outstanding`` is read off the ledger, never counted beside it.
 
 Locks follow the floor's one order (tables.locks): the table, then the credit line row, then the
-slip counter and the marker, then ledger accounts (``post_transfer`` locks those last). The
+slip counter or the marker (and, for cash, the player's day of cash: ``casino.cash``), then
+ledger accounts (``post_transfer`` locks those last). The
 credit line's row serialises every marker drawn on it and every payment: no two markers can
 both fit under the last dollar of a line.
 """
@@ -20,6 +21,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from casino.action_log import record_action
+from casino.cash.models import CashDirection, CashKind
+from casino.cash.services import link_transfer, record_cash
 from casino.errors import Conflict, NotFound, SeparationOfDuties, ValidationFailed
 from casino.models import Player, User
 from casino.money import format_dollars
@@ -28,7 +31,6 @@ from ledger.errors import InsufficientFunds
 from ledger.services import Leg, post_transfer
 from tables.accounts import CAGE, MARKER_CREDIT, open_marker_credit, open_receivable, tray_code
 from tables.amounts import check_cents
-from tables.credit import cash
 from tables.credit.models import CreditLine, Marker, MarkerRedemption, RedemptionMethod
 from tables.games.input_checks import is_int
 from tables.locks import lock_table
@@ -38,6 +40,7 @@ from tables.slips.services import issue_slip
 
 MARKER_TRANSFER = "marker"  # tray → wallet, and marker credit → the player's receivable
 REDEMPTION_TRANSFER = "marker_redemption"  # receivable → marker credit (and wallet → cage for chips)
+CASH_WHERE = "Cage"  # where a marker is paid, in the cash log's words
 
 
 def find_player(player_id: Any) -> Player:
@@ -219,6 +222,20 @@ def redeem_marker(*, actor: User, marker_id: int, amount: Any, method: Any) -> M
     if how == RedemptionMethod.CHIPS:
         legs.insert(0, Leg(debit=player.wallet.code, credit=CAGE, amount=cents))
     paid = MarkerRedemption.objects.filter(marker=marker).count() + 1
+    # Cash is the player's cash in for Title 31: the day's totals row is locked before the ledger's
+    # accounts, and a payment that needs identification first is refused before anything moves.
+    cash_line = (
+        record_cash(
+            player=player,
+            direction=CashDirection.IN,
+            kind=CashKind.MARKER_REDEMPTION,
+            amount=cents,
+            where=CASH_WHERE,
+            by=actor,
+        )
+        if how == RedemptionMethod.CASH
+        else None
+    )
     try:
         transfer = post_transfer(
             key=f"slip:{marker.slip_id}:{REDEMPTION_TRANSFER}:{paid}",
@@ -245,8 +262,8 @@ def redeem_marker(*, actor: User, marker_id: int, amount: Any, method: Any) -> M
     )
     marker.outstanding -= cents
     marker.save(update_fields=["outstanding"])
-    if how == RedemptionMethod.CASH:
-        cash.record_marker_cash(player=player, amount=cents, by=actor, transfer=transfer)
+    if cash_line is not None:
+        link_transfer(cash=cash_line, transfer=transfer)
     record_action(
         actor=actor,
         action="marker.redeemed",

@@ -57,7 +57,11 @@ class MarkerRow:
 
 def credit_rows(table: Table) -> list[CreditRow]:
     """Each player seated at the table, with their line, what they owe and what they may draw."""
-    seats = Seat.objects.filter(table=table, left_at__isnull=True).select_related("player__user").order_by("number")
+    seats = (
+        Seat.objects.filter(table=table, left_at__isnull=True)
+        .select_related("player__user")
+        .order_by("number")
+    )
     players = [seat.player for seat in seats]
     lines = {
         line.player_id: line
@@ -123,7 +127,9 @@ def _table(table_id: int) -> Table:
 def table_markers(request: HttpRequest, table_id: int) -> HttpResponse:
     require_pit(request.user)
     table = _table(table_id)
-    return render_screen(request, "pit/markers.html#live", "pit/markers.html", markers_context(request, table))
+    return render_screen(
+        request, "pit/markers.html#live", "pit/markers.html", markers_context(request, table)
+    )
 
 
 @signed_in_post
