@@ -25,8 +25,8 @@ from tables.credit.models import CreditLine, Marker
 from tables.credit.selectors import today
 from tables.credit.services import issue_marker
 from tables.models import Seat, Table, TableStatus
-from tables.slips.printing import STATUS_WORDS
 from tables.slips.models import SlipStatus
+from tables.slips.printing import STATUS_WORDS
 
 
 class MarkerForm(django_forms.Form):
@@ -152,7 +152,8 @@ def _issue(request: HttpRequest, table: Table) -> dict[str, Any]:
     left = max(line.limit - line.receivable.balance, 0)
     signer = staff_name(table.dealer) if table.dealer else "the table's dealer"
     return receipt(
-        f"Marker {marker.slip.number}: {format_dollars(marker.amount)} in chips to {player.name} at {table.name}.",
+        f"Marker {marker.slip.number}: {format_dollars(marker.amount)} in chips to {player.name} "
+        f"at {table.name}.",
         f"The chips left the tray; {signer} signs the marker at the table.",
         f"{player.name} has {format_dollars(left)} of credit left.",
         stays=True,
