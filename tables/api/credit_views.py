@@ -81,6 +81,7 @@ class MarkerOutputSerializer(SlipOutputSerializer):
     days_outstanding = serializers.IntegerField(help_text="days since its gaming day")
     collection_deadline = serializers.DateField(help_text="its gaming day + MARKER_COLLECTION_DAYS")
     past_deadline = serializers.BooleanField(help_text="still owed after the collection deadline")
+    drop_box = serializers.IntegerField(allow_null=True, help_text="the drop box the marker went into")
 
     def to_representation(self, instance: Any) -> dict[str, Any]:
         marker: Marker = instance
@@ -93,6 +94,7 @@ class MarkerOutputSerializer(SlipOutputSerializer):
             days_outstanding=selectors.days_outstanding(marker),
             collection_deadline=selectors.collection_deadline(marker).isoformat(),
             past_deadline=selectors.past_deadline(marker),
+            drop_box=marker.slip.drop_box_id,
         )
         return body
 

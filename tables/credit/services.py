@@ -7,7 +7,7 @@ redemption takes the debt off again, with chips from the wallet back to the cage
 So a credit line's ``outstanding`` is read off the ledger, never counted beside it.
 
 Locks follow the floor's one order (tables.locks): the table, then the credit line row, then the
-slip counter or the marker (and, for cash, the player's day of cash: ``casino.cash``), then
+table's drop box, the slip counter or the marker (and, for cash, the player's day of cash: ``casino.cash``), then
 ledger accounts (``post_transfer`` locks those last). The
 credit line's row serialises every marker drawn on it and every payment: no two markers can
 both fit under the last dollar of a line.
@@ -32,6 +32,7 @@ from ledger.services import Leg, post_transfer
 from tables.accounts import CAGE, MARKER_CREDIT, open_marker_credit, open_receivable, tray_code
 from tables.amounts import check_cents
 from tables.credit.models import CreditLine, Marker, MarkerRedemption, RedemptionMethod
+from tables.drop.services import box_at_table
 from tables.games.input_checks import is_int
 from tables.locks import lock_table
 from tables.models import TableSession, TableStatus
@@ -130,6 +131,7 @@ def issue_marker(*, actor: User, table_id: int, player_id: Any, amount: Any) -> 
             code="credit_limit",
             fields={"amount": cents, "available": available},
         )
+    box = box_at_table(table)  # the marker goes into the table's drop box; the count lists it
     slip = issue_slip(
         kind=SlipKind.MARKER,
         requested_by=actor,
@@ -162,8 +164,8 @@ def issue_marker(*, actor: User, table_id: int, player_id: Any, amount: Any) -> 
             f"{format_dollars(cents)} needs a fill first. Nothing moved.",
             fields=error.fields,
         ) from error
-    slip.issue_transfer = transfer
-    slip.save(update_fields=["issue_transfer"])
+    slip.issue_transfer, slip.drop_box = transfer, box
+    slip.save(update_fields=["issue_transfer", "drop_box"])
     marker = Marker.objects.create(
         slip=slip,
         credit_line=line,

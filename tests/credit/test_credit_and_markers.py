@@ -15,6 +15,7 @@ from casino.models import Player, Role, User
 from ledger.models import Account, Transfer
 from tables.accounts import CAGE, MARKER_CREDIT, receivable_code, tray_code
 from tables.credit.models import Marker
+from tables.drop.models import DropBox
 from tables.models import Table
 from tests.factories import PASSWORD, PlayerFactory, open_table_for, staff
 
@@ -130,6 +131,8 @@ def test_a_marker_moves_chips_and_debt_in_one_balanced_transfer(credit: Credit) 
     assert _balance(receivable_code(credit.player.pk)) == 25_000
     assert _balance(MARKER_CREDIT) == -25_000
     assert _balance(CAGE) == cage
+    box = DropBox.objects.get(table=credit.table, status="at_table")
+    assert marker["drop_box"] == box.pk
     transfer = Transfer.objects.get(pk=Marker.objects.get(slip_id=marker["id"]).transfer_id)
     assert transfer.kind == "marker"
     assert transfer.entries.count() == 4
