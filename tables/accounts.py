@@ -227,9 +227,12 @@ def open_transit() -> Account:
     )
 
 
+RECEIVABLE_PREFIX = "markers:"  # a player's markers receivable (open_receivable)
+
+
 def receivable_code(player_id: int) -> str:
     """``markers:12``: what player 12 owes on markers."""
-    return f"markers:{player_id}"
+    return f"{RECEIVABLE_PREFIX}{player_id}"
 
 
 def open_receivable(*, player_id: int, player_name: str) -> Account:

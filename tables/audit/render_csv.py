@@ -17,6 +17,9 @@ person reads it ("$1,234.50", a loss "−$5.00": ``casino.money.format_dollars``
     corrections.csv   every correction: what it voided, reason, who asked, who decided, reversals
     slip_series.csv   each series of slips the day used: first, last, issued, void, missing numbers
     slip_voids.csv, slip_variances.csv (reportable first), slips_in_transit.csv
+    credit.csv        one row: markers issued (count and amount), redeemed (cash, chips), outstanding
+    credit_aging.csv  what is owed at the day's end by age: 0-30, 31-60, 61-90, over 90 days
+    credit_markers.csv every marker owed at the day's end, oldest first, with its age
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ MONEY_FIELDS = frozenset({
     "amount", "amount_reversed", "balance", "cash_in", "cash_out", "closer", "counted", "credits",
     "debits", "expected", "fills", "handle", "house_win", "ledger", "ledger_win", "opener", "rake",
     "recorded_variance", "result", "theo", "variance", "win",
+    "issued_total", "redeemed", "redeemed_cash", "redeemed_chips", "outstanding",
 })  # fmt: skip
 
 
@@ -109,12 +113,23 @@ CORRECTION_COLUMNS = (
 )  # fmt: skip
 TABLE_COLUMNS = _table_columns()
 NO_SLIPS: dict[str, list[Any]] = {"series": [], "voids": [], "variances": [], "in_transit": []}
+# The credit summary's one row: ``issued`` (cents) is ``issued_total`` here, since a slip series'
+# ``issued`` is a count of slips.
+CREDIT_COLUMNS = (
+    "issued_count",
+    "issued_total",
+    "redeemed",
+    "redeemed_cash",
+    "redeemed_chips",
+    "outstanding",
+)
 
 
 def sections(report: Mapping[str, Any]) -> dict[str, bytes]:
     """File name → CSV bytes, in the order the ZIP lists them."""
     summary = {"gaming_day": report["gaming_day"], **report["summary"]}
     slips = report.get("slips") or NO_SLIPS
+    credit = report.get("credit") or {"issued": 0, "aging": [], "markers": []}
     trial = report["trial_balance"]
     total = {
         "purpose": "TOTAL",
@@ -140,6 +155,9 @@ def sections(report: Mapping[str, Any]) -> dict[str, bytes]:
         "slip_voids.csv": _csv(_columns(shape.SlipVoidData), slips["voids"]),
         "slip_variances.csv": _csv(_columns(shape.SlipVarianceData), slips["variances"]),
         "slips_in_transit.csv": _csv(_columns(shape.SlipTransitData), slips["in_transit"]),
+        "credit.csv": _csv(CREDIT_COLUMNS, [{**credit, "issued_total": credit["issued"]}]),
+        "credit_aging.csv": _csv(_columns(shape.CreditAgingData), credit["aging"]),
+        "credit_markers.csv": _csv(_columns(shape.CreditMarkerData), credit["markers"]),
     }
 
 

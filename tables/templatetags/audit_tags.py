@@ -33,6 +33,7 @@ ACCOUNT_GROUPS: dict[str, str] = {
     AccountPurpose.HOUSE_WIN: "House win",
     AccountPurpose.SUSPENSE: "Count over/short (suspense)",
     AccountPurpose.TRANSIT: "Chips in transit",
+    AccountPurpose.MARKERS: "Markers: players' debts and the credit extended",
 }
 
 # What each finding kind of the audit (tables/audit/compute) is about, as a heading.
@@ -42,8 +43,10 @@ FINDING_TITLES = {
     "commitment_mismatch": "Seed does not match its commitment",
     "correction_pending": "Correction still pending",
     "count_variance": "Count variance",
+    "credit_ledger_mismatch": "Markers differ from the ledger's receivable",
     "drop_box_overdue": "Drop box not removed",
     "ctr_required": "CTR required",
+    "marker_past_deadline": "Marker past its collection deadline",
     "opening_variance": "Opening count differs",
     "reportable_variance": "Reportable count variance",
     "rake_without_table": "Rake with no table",
