@@ -7,10 +7,10 @@ redemption takes the debt off again, with chips from the wallet back to the cage
 So a credit line's ``outstanding`` is read off the ledger, never counted beside it.
 
 Locks follow the floor's one order (tables.locks): the table, then the credit line row, then the
-table's drop box, the slip counter or the marker (and, for cash, the player's day of cash: ``casino.cash``), then
-ledger accounts (``post_transfer`` locks those last). The
-credit line's row serialises every marker drawn on it and every payment: no two markers can
-both fit under the last dollar of a line.
+table's drop box, the slip counter or the marker (and, for cash, the player's day of cash:
+``casino.cash``), then ledger accounts (``post_transfer`` locks those last). The credit line's
+row serialises every marker drawn on it and every payment: no two markers can both fit under
+the last dollar of a line.
 """
 
 from __future__ import annotations
