@@ -185,16 +185,14 @@ def open_credit(*, tables: list[Table], admin: User, pit_boss: User) -> Marker |
     to redeem. Nothing when the demo already has a credit line."""
     if CreditLine.objects.exists():
         return None
-    table = next((t for t in tables if t.status == TableStatus.OPEN), None)
-    seat = (
-        Seat.objects.filter(table=table, left_at__isnull=True)
-        .select_related("player__user")
-        .order_by("number")
-        .first()
-        if table is not None
-        else None
-    )
-    if table is None or seat is None:
+    open_now = Table.objects.filter(pk__in=[t.pk for t in tables], status=TableStatus.OPEN)
+    opened = set(open_now.values_list("pk", flat=True))
+    table = next((t for t in tables if t.pk in opened), None)  # Faro 1 tonight
+    if table is None:
+        return None
+    seated = Seat.objects.filter(table=table, left_at__isnull=True).select_related("player__user")
+    seat = seated.order_by("number").first()
+    if seat is None:
         return None
     set_credit_line(actor=admin, player=seat.player, limit=DEMO_CREDIT_LINE)
     return issue_marker(actor=pit_boss, table_id=table.pk, player_id=seat.player_id, amount=DEMO_MARKER)
