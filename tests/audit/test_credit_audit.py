@@ -112,7 +112,7 @@ def test_the_credit_section_is_on_the_page_in_the_pdf_and_in_the_csv(
         ("31-60", "1", "$200.00"),
     ]
     owed = list(csv.DictReader(io.StringIO(files["credit_markers.csv"].decode())))
-    assert [(r["number"], r["days"], r["past_deadline"]) for r in owed][0] == (number, "45", "true")
+    assert (owed[0]["number"], owed[0]["days"], owed[0]["past_deadline"]) == (number, "45", "true")
 
 
 def test_a_payment_the_ledger_never_saw_is_a_critical_finding(
