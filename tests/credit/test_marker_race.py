@@ -66,7 +66,7 @@ def test_six_markers_at_once_draw_no_more_than_the_line() -> None:
             connection.close()
 
     threads = [threading.Thread(target=ask, args=(index,)) for index in range(REQUESTS)]
-    with held("LOCK TABLE tables_creditline IN SHARE ROW EXCLUSIVE MODE"):
+    with held("LOCK TABLE tables_creditline IN EXCLUSIVE MODE"):
         for thread in threads:
             thread.start()
         deadline = time.monotonic() + 120
