@@ -103,7 +103,7 @@ def marker_body(marker: Marker) -> dict[str, Any]:
     """A marker as the API shows it, read again so its slip's signatures are current."""
     fresh = selectors.get_marker(marker_id=marker.slip_id)
     fresh.slip = get_slip(slip_id=marker.slip_id)
-    return MarkerOutputSerializer(fresh).data  # type: ignore[return-value]
+    return dict(MarkerOutputSerializer(fresh).data)
 
 
 class MarkerCreateApi(APIView):
