@@ -35,6 +35,9 @@ COMPONENTS: dict[Any, str] = {
     shape.SlipVarianceData: "AuditSlipVariance",
     shape.SlipTransitData: "AuditSlipInTransit",
     shape.SlipsData: "AuditSlips",
+    shape.CreditMarkerData: "AuditCreditMarker",
+    shape.CreditAgingData: "AuditCreditAging",
+    shape.CreditData: "AuditCredit",
     shape.SummaryData: "Summary",
     shape.ProgressData: "Progress",
 }
