@@ -28,8 +28,16 @@ from casino.models import Player, User
 from casino.money import format_dollars
 from casino.permissions import require
 from ledger.errors import InsufficientFunds
+from ledger.models import Account
 from ledger.services import Leg, post_transfer
-from tables.accounts import CAGE, MARKER_CREDIT, open_marker_credit, open_receivable, tray_code
+from tables.accounts import (
+    CAGE,
+    MARKER_CREDIT,
+    open_marker_credit,
+    open_receivable,
+    receivable_code,
+    tray_code,
+)
 from tables.amounts import check_cents
 from tables.credit.models import CreditLine, Marker, MarkerRedemption, RedemptionMethod
 from tables.drop.services import box_at_table
@@ -55,13 +63,18 @@ def find_player(player_id: Any) -> Player:
 
 
 def lock_credit_line(*, player_id: int) -> CreditLine | None:
-    """The player's credit line, its row locked (None: no line). After the table, before the ledger."""
-    return (
-        CreditLine.objects.select_for_update(of=("self",))
-        .select_related("receivable")
-        .filter(player_id=player_id)
-        .first()
-    )
+    """The player's credit line, its row locked (None: no line). After the table, before the ledger.
+
+    The receivable is not joined here: a row read beside a locked one keeps the snapshot from
+    before the wait, so a marker that waited for the line would see what was owed before the
+    marker it waited for. ``owed_on`` reads it afresh, after the lock."""
+    return CreditLine.objects.select_for_update(of=("self",)).filter(player_id=player_id).first()
+
+
+def owed_on(line: CreditLine) -> int:
+    """What the player owes now: the receivable's balance, read after the line's lock (every
+    change to it holds that lock)."""
+    return int(Account.objects.values_list("balance", flat=True).get(pk=line.receivable_id))
 
 
 @transaction.atomic
@@ -90,11 +103,9 @@ def set_credit_line(*, actor: User, player: Player, limit: Any) -> CreditLine:
     return line
 
 
-def available_on(line: CreditLine | None) -> int:
+def available_on(line: CreditLine, owed: int) -> int:
     """What the player may still draw: the limit less what the ledger says they owe (never below 0)."""
-    if line is None:
-        return 0
-    return max(line.limit - line.receivable.balance, 0)
+    return max(line.limit - owed, 0)
 
 
 @transaction.atomic
@@ -121,11 +132,12 @@ def issue_marker(*, actor: User, table_id: int, player_id: Any, amount: Any) -> 
         raise SeparationOfDuties(
             f"You set {player.name}'s credit line; another pit boss must issue the marker (25 CFR 543.15)."
         )
-    available = available_on(line)
+    owed = owed_on(line)
+    available = available_on(line, owed)
     if cents > available:
         raise Conflict(
             f"{player.name} has {format_dollars(available)} of credit available "
-            f"({format_dollars(line.limit)} line, {format_dollars(line.receivable.balance)} owed); "
+            f"({format_dollars(line.limit)} line, {format_dollars(owed)} owed); "
             f"a marker of {format_dollars(cents)} is over it by {format_dollars(cents - available)}. "
             "Nothing moved.",
             code="credit_limit",
@@ -147,7 +159,7 @@ def issue_marker(*, actor: User, table_id: int, player_id: Any, amount: Any) -> 
             kind=MARKER_TRANSFER,
             legs=[
                 Leg(debit=tray_code(table.pk), credit=player.wallet.code, amount=cents),
-                Leg(debit=MARKER_CREDIT, credit=line.receivable.code, amount=cents),
+                Leg(debit=MARKER_CREDIT, credit=receivable_code(player.pk), amount=cents),
             ],
             memo=f"Marker {slip.number}: {player.name} at {table.name}",
             meta={
@@ -204,7 +216,8 @@ def redeem_marker(*, actor: User, marker_id: int, amount: Any, method: Any) -> M
         raise NotFound("No such marker.")
     cents = check_cents(amount, field="amount")
     how = _check_method(method)
-    line = CreditLine.objects.select_for_update(of=("self",)).select_related("receivable").get(pk=found)
+    # The line's row first: it serialises the payments with the markers drawn on it.
+    CreditLine.objects.select_for_update(of=("self",)).filter(pk=found).values_list("pk", flat=True).get()
     marker = (
         Marker.objects.select_for_update(of=("self",))
         .select_related("slip", "player__user", "player__wallet")
@@ -220,7 +233,7 @@ def redeem_marker(*, actor: User, marker_id: int, amount: Any, method: Any) -> M
             code="over_outstanding",
             fields={"amount": cents, "outstanding": marker.outstanding},
         )
-    legs = [Leg(debit=line.receivable.code, credit=MARKER_CREDIT, amount=cents)]
+    legs = [Leg(debit=receivable_code(player.pk), credit=MARKER_CREDIT, amount=cents)]
     if how == RedemptionMethod.CHIPS:
         legs.insert(0, Leg(debit=player.wallet.code, credit=CAGE, amount=cents))
     paid = MarkerRedemption.objects.filter(marker=marker).count() + 1

@@ -22,7 +22,7 @@ from tables.console import forms
 from tables.console.access import found, require_pit
 from tables.console.taps import Flash, receipt, render_screen, tap_flash
 from tables.credit.models import CreditLine, Marker
-from tables.credit.selectors import today
+from tables.credit.selectors import credit_summary, today
 from tables.credit.services import issue_marker
 from tables.models import Seat, Table, TableStatus
 from tables.slips.models import SlipStatus
@@ -147,9 +147,8 @@ def _issue(request: HttpRequest, table: Table) -> dict[str, Any]:
     marker = issue_marker(
         actor=actor_of(request), table_id=table.pk, player_id=asked["player"], amount=asked["amount"]
     )
-    player, line = marker.player, marker.credit_line
-    line.receivable.refresh_from_db(fields=["balance"])
-    left = max(line.limit - line.receivable.balance, 0)
+    player = marker.player
+    left = credit_summary(player=player).available
     signer = staff_name(table.dealer) if table.dealer else "the table's dealer"
     return receipt(
         f"Marker {marker.slip.number}: {format_dollars(marker.amount)} in chips to {player.name} "
