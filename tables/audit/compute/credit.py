@@ -47,7 +47,7 @@ def bucket_of(days: int) -> str:
 def section_credit(audit: AuditState) -> None:
     issued = Marker.objects.filter(slip__gaming_day=audit.day).aggregate(total=Sum("amount"))
     issued_count = Marker.objects.filter(slip__gaming_day=audit.day).count()
-    paid_today = defaultdict(int)
+    paid_today: defaultdict[str, int] = defaultdict(int)
     for method, total in (
         MarkerRedemption.objects.filter(at__gte=audit.start, at__lt=audit.end)
         .values_list("method")
@@ -57,7 +57,9 @@ def section_credit(audit: AuditState) -> None:
     owed = _owed_at_end(audit)
     ledger_owed = _ledger_owed_at_end(audit)
     rows = sorted(owed, key=lambda r: (r["gaming_day"], r["number"]))
-    aging = {b: {"bucket": b, "markers": 0, "outstanding": 0} for b in shape.CREDIT_BUCKETS}
+    aging: dict[str, shape.CreditAgingData] = {
+        b: {"bucket": b, "markers": 0, "outstanding": 0} for b in shape.CREDIT_BUCKETS
+    }
     for row in rows:
         aging[row["bucket"]]["markers"] += 1
         aging[row["bucket"]]["outstanding"] += row["outstanding"]
@@ -69,7 +71,7 @@ def section_credit(audit: AuditState) -> None:
         "redeemed_cash": paid_today[RedemptionMethod.CASH],
         "redeemed_chips": paid_today[RedemptionMethod.CHIPS],
         "outstanding": ledger_owed,
-        "aging": [aging[b] for b in shape.CREDIT_BUCKETS],  # type: ignore[misc]
+        "aging": [aging[b] for b in shape.CREDIT_BUCKETS],
         "markers": rows,
     }
     _check_against_ledger(audit, rows, total, ledger_owed)
