@@ -61,6 +61,7 @@ from bench.app_db import (
     drop_database,
     free_port,
     fresh_database,
+    identify,
     log,
     run_captured,
     served_env,
@@ -202,6 +203,7 @@ def child_setup(
         for s in range(1, seated + 1):
             name = f"load-{t}-{s}"
             player = create_player(actor=cashier, username=name, password=PLAYER_PASSWORD, name=name)
+            identify(cashier, player)  # a bankroll past the CTR line needs an ID on file
             buy_in(actor=cashier, player=player, amount=BUY_IN)
             seat_player(actor=dealer, table_id=table.pk, player_id=player.pk, seat=s)
             seats[s] = player.pk

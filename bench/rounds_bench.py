@@ -50,6 +50,7 @@ from bench.app_db import (
     drop_database,
     free_port,
     fresh_database,
+    identify,
     log,
     served_env,
     staff,
@@ -260,6 +261,7 @@ def child_setup() -> dict[str, Any]:
         for p in range(PUNTERS):
             name = f"punter-{n}-{p}"
             player = create_player(actor=cashier, username=name, password="bench-punter-pass-1", name=name)
+            identify(cashier, player)  # a bankroll past the CTR line needs an ID on file
             buy_in(actor=cashier, player=player, amount=BUY_IN)
             seat_player(actor=dealer, table_id=table.pk, player_id=player.pk, seat=p + 1)
             players.append(player.pk)

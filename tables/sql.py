@@ -333,16 +333,6 @@ AUDIT_UNREVERSED_VOIDS = """
      ORDER BY s.transfer_id
 """
 
-# The day's buy-ins and cash-outs, each wallet entry as a plain row (a night has thousands).
-AUDIT_CAGE_CASH = """
-    SELECT e.account_id, t.id, t.kind, t.created_at, e.amount
-      FROM ledger_entry e
-      JOIN ledger_transfer t ON t.id = e.transfer_id
-      JOIN ledger_account a ON a.id = e.account_id
-     WHERE t.gaming_day = %s AND t.kind IN ('buy_in', 'cash_out') AND a.purpose = 'wallet'
-     ORDER BY t.created_at, t.id
-"""
-
 # The day's cash hour by hour: entries grouped by their hour since the day's first (epoch
 # arithmetic the ORM cannot group by). Parameters: the first hour's start, the day.
 AUDIT_CASH_FLOW_BY_HOUR = """

@@ -76,6 +76,24 @@ class PlayerFactory(factory.django.DjangoModelFactory):
         return player
 
 
+def identified(player: Player, *, by: User | None = None) -> Any:
+    """An identification on file for ``player`` (``casino.cash``): their cash may pass the CTR line."""
+    import datetime as dt
+
+    from casino.cash.services import record_identification
+
+    return record_identification(
+        actor=by or staff(Role.CASHIER),
+        player=player,
+        kind="drivers_license",
+        number=f"D{player.pk:07d}",
+        issued_by="NV",
+        name=player.name,
+        birth_date=dt.date(1979, 5, 17),
+        address="100 Fremont Street, Las Vegas NV 89101",
+    )
+
+
 class TableFactory(factory.django.DjangoModelFactory):
     """A table made by ``tables.services.create_table`` (so it gets its tray account).
 

@@ -111,8 +111,9 @@ class CashActivityApi(APIView):
         description="The player's cash in and cash out on a gaming day, across the cage and every table.",
     )
     def get(self, request: Request, player_id: int | str) -> Response:
-        require_role(request.user, Role.CASHIER, Role.PIT_BOSS, Role.AUDITOR)
+        # Another player's data is a 404 to a player (API.md), before the role's 403.
         player = access_player(user=request.user, player_id=player_id)
+        require_role(request.user, Role.CASHIER, Role.PIT_BOSS, Role.AUDITOR)
         return Response(self.OutputSerializer(cash_activity(player=player, day=_day(request))).data)
 
 
@@ -204,7 +205,7 @@ class CtrListApi(APIView):
                 "format must be json or csv.", fields={"format": wanted}, code="bad_format"
             )
         day = _day(request)
-        reports = CtrOutputSerializer(list_ctrs(day=day), many=True).data
+        reports: list[dict[str, Any]] = list(CtrOutputSerializer(list_ctrs(day=day), many=True).data)
         if wanted == "json":
             return Response(reports)
         response = HttpResponse(ctr_csv(reports), content_type="text/csv; charset=utf-8")

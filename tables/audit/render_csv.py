@@ -17,6 +17,8 @@ person reads it ("$1,234.50", a loss "−$5.00": ``casino.money.format_dollars``
     corrections.csv   every correction: what it voided, reason, who asked, who decided, reversals
     slip_series.csv   each series of slips the day used: first, last, issued, void, missing numbers
     slip_voids.csv, slip_variances.csv (reportable first), slips_in_transit.csv
+    cash_mtl.csv, cash_ctrs.csv, cash_refused.csv   "Cash reporting" (casino.cash): MTL lines with
+                      where and by whom, CTRs due with the identification on file, refusals for want of it
     credit.csv        one row: markers issued (count and amount), redeemed (cash, chips), outstanding
     credit_aging.csv  what is owed at the day's end by age: 0-30, 31-60, 61-90, over 90 days
     credit_markers.csv every marker owed at the day's end, oldest first, with its age
@@ -54,8 +56,8 @@ def _cell(value: Any) -> Any:
 # accounts) and ids keep their names.
 MONEY_FIELDS = frozenset({
     "amount", "amount_reversed", "balance", "cash_in", "cash_out", "closer", "counted", "credits",
-    "debits", "expected", "fills", "handle", "house_win", "ledger", "ledger_win", "opener", "rake",
-    "recorded_variance", "result", "theo", "variance", "win",
+    "day_total", "debits", "expected", "fills", "handle", "house_win", "ledger", "ledger_win", "opener",
+    "rake", "recorded_variance", "result", "theo", "variance", "win",
     "issued_total", "redeemed", "redeemed_cash", "redeemed_chips", "outstanding",
 })  # fmt: skip
 
@@ -113,6 +115,7 @@ CORRECTION_COLUMNS = (
 )  # fmt: skip
 TABLE_COLUMNS = _table_columns()
 NO_SLIPS: dict[str, list[Any]] = {"series": [], "voids": [], "variances": [], "in_transit": []}
+NO_CASH_REPORTING: dict[str, list[Any]] = {"mtl": [], "ctrs": [], "refused": []}
 # The credit summary's one row: ``issued`` (cents) is ``issued_total`` here, since a slip series'
 # ``issued`` is a count of slips.
 CREDIT_COLUMNS = (
@@ -129,6 +132,7 @@ def sections(report: Mapping[str, Any]) -> dict[str, bytes]:
     """File name → CSV bytes, in the order the ZIP lists them."""
     summary = {"gaming_day": report["gaming_day"], **report["summary"]}
     slips = report.get("slips") or NO_SLIPS
+    cash = report.get("cash_reporting") or NO_CASH_REPORTING
     credit = report.get("credit") or {"issued": 0, "aging": [], "markers": []}
     trial = report["trial_balance"]
     total = {
@@ -155,6 +159,9 @@ def sections(report: Mapping[str, Any]) -> dict[str, bytes]:
         "slip_voids.csv": _csv(_columns(shape.SlipVoidData), slips["voids"]),
         "slip_variances.csv": _csv(_columns(shape.SlipVarianceData), slips["variances"]),
         "slips_in_transit.csv": _csv(_columns(shape.SlipTransitData), slips["in_transit"]),
+        "cash_mtl.csv": _csv(_columns(shape.CashLineData), cash["mtl"]),
+        "cash_ctrs.csv": _csv(_columns(shape.CashCtrData), cash["ctrs"]),
+        "cash_refused.csv": _csv(_columns(shape.CashRefusalData), cash["refused"]),
         "credit.csv": _csv(CREDIT_COLUMNS, [{**credit, "issued_total": credit["issued"]}]),
         "credit_aging.csv": _csv(_columns(shape.CreditAgingData), credit["aging"]),
         "credit_markers.csv": _csv(_columns(shape.CreditMarkerData), credit["markers"]),

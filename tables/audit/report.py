@@ -43,6 +43,7 @@ SEVERITIES = ("critical", "warning", "compliance", "info")
 COUNT_STAGES = ("opening", "closing")
 CASH_KINDS = ("buy_in", "cash_out")
 CASH_DIRECTIONS = ("cash_in", "cash_out")
+CASH_LINE_KINDS = ("cage_buy_in", "table_buy_in", "marker_redemption", "cage_cash_out")  # casino.cash
 CORRECTION_STATUSES = tuple(CorrectionStatus.values)
 SLIP_KINDS = tuple(SlipKind.values)
 SLIP_STATUSES = tuple(SlipStatus.values)
@@ -166,6 +167,58 @@ class CageData(TypedDict):
     transactions: int
     ctr: list[CtrData]
     mtl: list[MtlEntryData]
+
+
+class CashLineData(TypedDict):
+    """One cash transaction with a player (casino.cash), as the MTL lists it."""
+
+    player: int
+    name: str
+    kind: Annotated[str, Doc(choices=CASH_LINE_KINDS)]
+    direction: Annotated[str, Doc(choices=("in", "out"))]
+    amount: int
+    where: Annotated[str, Doc('"Cage" or the table\'s name')]
+    by: Annotated[str, Doc("the staff member's name")]
+    at: Moment
+    transfer: int | None
+
+
+class CashCtrData(TypedDict):
+    """A currency transaction report due: FinCEN form 112's person (part I) and amounts (part II)."""
+
+    player: int
+    name: str
+    cash_in: int
+    cash_out: int
+    directions: list[Annotated[str, Doc(choices=CASH_DIRECTIONS)]]
+    transactions: Annotated[int, Doc("the cash transactions in the directions past the line")]
+    id_kind: Annotated[str, Doc("the identification on file; empty if none")]
+    id_number: str
+    id_issued_by: str
+    id_name: str
+    birth_date: Annotated[str, Doc("YYYY-MM-DD, empty if no identification is on file")]
+    address: str
+
+
+class CashRefusalData(TypedDict):
+    """A cash transaction refused for want of identification (it moved nothing)."""
+
+    player: int
+    name: str
+    kind: Annotated[str, Doc(choices=CASH_LINE_KINDS)]
+    amount: int
+    day_total: Annotated[int, Doc("the player's total in that direction before it")]
+    where: str
+    by: str
+    at: Moment
+
+
+class CashReportingData(TypedDict):
+    """Title 31 (31 CFR 1021.313): the day's MTL lines, the CTRs due and the refusals."""
+
+    mtl: list[CashLineData]
+    ctrs: list[CashCtrData]
+    refused: list[CashRefusalData]
 
 
 class CashFlowHour(TypedDict):
@@ -386,6 +439,10 @@ class ReportData(TypedDict):
     # Absent from reports stored before slips existed.
     slips: NotRequired[
         Annotated[SlipsData, Doc("the pit's books: slips by series, voids, variances, in transit")]
+    ]
+    # Absent from reports stored before cash compliance (casino.cash) existed.
+    cash_reporting: NotRequired[
+        Annotated[CashReportingData, Doc("MTL lines, CTRs due with the identification on file, refusals")]
     ]
     # Absent from reports stored before credit play existed.
     credit: NotRequired[

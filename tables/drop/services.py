@@ -24,11 +24,13 @@ from django.db.models import Max
 from django.utils import timezone
 
 from casino.action_log import record_action
+from casino.cash.models import CashDirection, CashKind
+from casino.cash.services import link_transfer, lock_cash_day, record_cash
 from casino.errors import Conflict, NotFound, ValidationFailed
 from casino.models import Player, User
 from casino.money import format_dollars
 from casino.permissions import require
-from ledger.errors import InsufficientFunds
+from ledger.errors import IdempotencyConflict, InsufficientFunds
 from ledger.gaming_day import gaming_day_for
 from ledger.models import Transfer
 from ledger.services import Leg, post_transfer
@@ -55,8 +57,9 @@ SEAL_MAX = DropBox._meta.get_field("seal").max_length or 40
 @dataclass(frozen=True, slots=True)
 class CashBuyIn:
     transfer: Transfer
-    box: DropBox
+    box: DropBox  # as it stands after the buy-in (``recorded`` includes it)
     player: Player
+    amount: int
 
 
 def place_box(table: Table) -> DropBox:
@@ -85,8 +88,10 @@ def cash_buy_in(
     """A player buys chips with cash at an open table from its assigned dealer: the chips leave
     the tray for the player's wallet and the cash is recorded into the table's drop box.
 
-    The one place a cash buy-in at a table happens (the API and the dealer's console call it),
-    so a check on a player's cash for the day belongs here."""
+    The one place a cash buy-in at a table happens (the API and the dealer's console call it), so
+    the check on a player's cash for the day is here: ``casino.cash.services.record_cash`` adds it
+    to the player's day and refuses it (409 ``identification_required``) past the CTR line with no
+    identification on file."""
     table = lock_table(table_id=table_id)
     require(actor, "table.cash_buy_in", table=table)
     if table.status != TableStatus.OPEN:
@@ -100,9 +105,32 @@ def cash_buy_in(
         raise NotFound("No such player.", fields={"player": player_id})
     box = box_at_table(table)
     open_table_cash()
+    key = key or f"{CASH_BUY_IN}:{secrets.token_hex(16)}"
+    # The player's day of cash (casino.cash) after the table and its box, before the accounts: a
+    # key posted before is seen under its lock and answers its first transfer, adding nothing.
+    at = timezone.now()
+    lock_cash_day(player_id=player.pk, day=gaming_day_for(at))
+    earlier = Transfer.objects.filter(key=key).first()
+    if earlier is not None:
+        return CashBuyIn(
+            transfer=_replayed(key, earlier, table, player, amount),
+            box=box,
+            player=player,
+            amount=amount,
+        )
+    line = record_cash(
+        player=player,
+        direction=CashDirection.IN,
+        kind=CashKind.TABLE_BUY_IN,
+        amount=amount,
+        where=table.name,
+        by=actor,
+        table_id=table.pk,
+        at=at,
+    )
     try:
         transfer = post_transfer(
-            key=key or f"{CASH_BUY_IN}:{secrets.token_hex(16)}",
+            key=key,
             kind=CASH_BUY_IN,
             legs=[
                 Leg(debit=table.tray.code, credit=player.wallet.code, amount=amount),
@@ -110,6 +138,7 @@ def cash_buy_in(
             ],
             memo=f"Cash buy-in by {player.name} at {table.name} (drop box {box.number})",
             meta={"table": table.pk, "player": player.pk, "drop_box": box.pk, "staff": actor.pk},
+            at=at,
         )
     except InsufficientFunds as error:
         if error.fields.get("account") != table.tray.code:
@@ -120,6 +149,7 @@ def cash_buy_in(
             f"{format_dollars(amount)} needs {format_dollars(amount - available)} more. Nothing moved.",
             fields={**error.fields, "what": "cash buy-in"},
         ) from error
+    link_transfer(cash=line, transfer=transfer)
     box.recorded += amount
     box.save(update_fields=["recorded"])
     record_action(
@@ -128,7 +158,21 @@ def cash_buy_in(
         obj=transfer,
         data={"player": player.pk, "amount": amount, "table": table.pk, "drop_box": box.pk},
     )
-    return CashBuyIn(transfer=transfer, box=box, player=player)
+    return CashBuyIn(transfer=transfer, box=box, player=player, amount=amount)
+
+
+def _replayed(key: str, earlier: Transfer, table: Table, player: Player, amount: int) -> Transfer:
+    """A retry of a cash buy-in already made answers its first transfer; neither the box nor the
+    player's day counts it twice. The key used for anything else is a 409, as the ledger's is."""
+    same = (
+        earlier.kind == CASH_BUY_IN
+        and earlier.meta.get("table") == table.pk
+        and earlier.meta.get("player") == player.pk
+        and earlier.entries.filter(account=player.wallet, amount=amount).exists()
+    )
+    if not same:
+        raise IdempotencyConflict(f"The key {key!r} was already used for a different transfer.")
+    return earlier
 
 
 def lock_box(*, box_id: int) -> DropBox:

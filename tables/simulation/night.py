@@ -25,10 +25,10 @@ from typing import Any
 import time_machine
 from django.db.models import Count
 
-from casino.errors import DomainError
-from casino.models import Player, Role, User
 from casino.cash.models import IdentificationKind
 from casino.cash.services import record_identification
+from casino.errors import DomainError
+from casino.models import Player, Role, User
 from casino.services import buy_in, cash_out, create_player
 from ledger.errors import LedgerError
 from ledger.gaming_day import gaming_day_bounds

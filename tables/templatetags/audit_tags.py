@@ -46,6 +46,7 @@ FINDING_TITLES = {
     "credit_ledger_mismatch": "Markers differ from the ledger's receivable",
     "drop_box_overdue": "Drop box not removed",
     "ctr_required": "CTR required",
+    "ctr_without_identification": "CTR with no identification on file",
     "marker_past_deadline": "Marker past its collection deadline",
     "opening_variance": "Opening count differs",
     "reportable_variance": "Reportable count variance",
@@ -103,6 +104,20 @@ def slip_kind(kind: Any) -> str:
 def cash_kind(kind: Any) -> str:
     """An MTL entry's kind as the cage says it: "Buy-in", "Cash-out"."""
     return _words(kind, CAGE_KINDS)
+
+
+# A cash transaction's kind (casino.cash) as the cage and the pit say it.
+CASH_LINE_KINDS = {
+    "cage_buy_in": "Buy-in at the cage",
+    "table_buy_in": "Cash buy-in at a table",
+    "marker_redemption": "Marker redeemed in cash",
+    "cage_cash_out": "Cash-out at the cage",
+}
+
+
+@register.filter
+def cash_line_kind(kind: Any) -> str:
+    return _words(kind, CASH_LINE_KINDS)
 
 
 @register.filter

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from casino.services import buy_in
 from casino.models import Role
 from ledger.gaming_day import gaming_day_for
 from ledger.models import Transfer
@@ -21,6 +22,8 @@ from tables.audit.models import AuditReport
 from tables.corrections import request_correction
 from tables.credit.services import issue_marker, set_credit_line
 from tables.detection.models import Alert, AlertSeverity
+from tables.drop.models import DropBox, DropBoxStatus
+from tables.drop.services import cash_buy_in, remove_box
 from tables.evidence.checkpoint import make_checkpoint
 from tables.models import Round
 from tables.rounds import apply_round_action, start_round
@@ -46,12 +49,17 @@ class FloorExtras:
     fill_slip_id: int
     evidence_day: dt.date
     evidence_record: str
+    removed_box_id: int
+    box_at_table_id: int
     marker_id: int
 
 
 def build_floor_extras(world: World) -> FloorExtras:
     dealer, boss = world.users["dealer_assigned"], world.users["pit_boss"]
     punters = [factories.PlayerFactory(actor=world.users["cashier"], funded=20_000) for _ in range(4)]
+    # A high roller with an ID on file, past the CTR line today: GET /ctrs lists them.
+    factories.identified(punters[3], by=world.users["cashier"])
+    buy_in(actor=world.users["cashier"], player=punters[3], amount=1_100_000)
     deal = factories.TableFactory(actor=boss, name=f"Deal Faro {RUN}", dealer=dealer)
     factories.open_table_for(deal, inventory=100_000)
     seat_player(actor=dealer, table_id=deal.pk, player_id=punters[0].pk, seat=1)
@@ -100,6 +108,11 @@ def build_floor_extras(world: World) -> FloorExtras:
     count = take_count(actor=dealer, table_id=world.open_table.pk, count={"10000": 10}, reason="spot_check")
     with transaction.atomic():
         fill = issue_slip(kind=SlipKind.FILL, requested_by=dealer, table=world.open_table, amount=10_000)
+    bought = cash_buy_in(
+        actor=dealer, table_id=world.open_table.pk, player_id=world.player_self.pk, amount=3_000
+    )
+    removed = remove_box(actor=world.users["count_team"], box_id=bought.box.pk, seal="M-1")
+    at_table = DropBox.objects.get(table=world.open_table, status=DropBoxStatus.AT_TABLE)
     # player_self has a line set by an admin of its own (the matrix's admin sets it again, and the
     # matrix's pit boss, who did not set it, issues on it) and an open marker at the open table.
     set_credit_line(actor=factories.staff(Role.ADMIN), player=world.player_self, limit=100_000)
@@ -121,6 +134,8 @@ def build_floor_extras(world: World) -> FloorExtras:
         fill_slip_id=fill.pk,
         evidence_day=today,
         evidence_record=f"transfer:{first_transfer.pk}",
+        removed_box_id=removed.pk,
+        box_at_table_id=at_table.pk,
         marker_id=marker.slip_id,
     )
 
@@ -211,6 +226,19 @@ FLOOR_ENDPOINTS: dict[str, Endpoint] = {
             "GET /gaming-days/{date}/report",
             "get",
             lambda w: f"/api/v1/gaming-days/{_x(w).report_day.isoformat()}/report",
+        ),
+        Endpoint("GET /drop-boxes", "get", lambda w: "/api/v1/drop-boxes"),
+        Endpoint(
+            "POST /drop-boxes/{id}/remove",
+            "post",
+            lambda w: f"/api/v1/drop-boxes/{_x(w).box_at_table_id}/remove",
+            lambda w: {"seal": "M-2"},
+        ),
+        Endpoint(
+            "POST /drop-boxes/{id}/count",
+            "post",
+            lambda w: f"/api/v1/drop-boxes/{_x(w).removed_box_id}/count",
+            lambda w: {"currency": {"2000": 1, "1000": 1}, "markers": []},
         ),
         Endpoint("GET /ledger/trial-balance", "get", lambda w: "/api/v1/ledger/trial-balance"),
         Endpoint("GET /alerts", "get", lambda w: "/api/v1/alerts"),

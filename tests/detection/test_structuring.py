@@ -59,6 +59,7 @@ def structuring_of(player: Player) -> list[Finding]:
 def funded_player() -> tuple[Player, User]:
     cashier = factories.staff(Role.CASHIER)
     player = factories.PlayerFactory(actor=cashier)
+    factories.identified(player)  # on file: a buy-in past the CTR line goes through
     buy_in(actor=cashier, player=player, amount=3 * LINE)  # one buy-in, far over the line
     return player, cashier
 

@@ -59,7 +59,10 @@ PLAYERS = [
 # Each demo table's dealer, in tables.management.demo.TABLES' order: Faro 1 is ``dealer``'s.
 TABLE_DEALERS = ("dealer", "dealer3", "dealer4", "dealer5", "dealer6", "dealer7", "dealer8")
 RELIEF_DEALER = "dealer2"  # holds no table: the pit boss assigns them to give a dealer a break
-BUY_INS = (50_000, 100_000, 150_000, 200_000, 300_000)  # a player's first buy-in, by their index
+# A player's first buy-in, by their index. $3,500 is past the $3,000.00 MTL line (casino.cash): every
+# fifth player's buy-in is a line of the day's multiple-transaction log, shown at the cage and in
+# GET /api/v1/mtl.
+BUY_INS = (50_000, 100_000, 150_000, 200_000, 350_000)
 
 
 def username_of(name: str) -> str:

@@ -33,6 +33,7 @@ from ledger.gaming_day import gaming_day_bounds
 from tables.audit import report as shape
 from tables.audit.compute.assemble import assemble
 from tables.audit.compute.cage import section_cage, section_cash_flow
+from tables.audit.compute.cash import section_cash_reporting
 from tables.audit.compute.corrections import section_corrections
 from tables.audit.compute.credit import section_credit
 from tables.audit.compute.ledger import (
@@ -58,6 +59,7 @@ LEDGER_SECTIONS: list[tuple[str, Section]] = [
     ("figures", section_figures),
     ("time", section_time),
     ("cage", section_cage),
+    ("cash reporting", section_cash_reporting),
     ("cash flow", section_cash_flow),
     ("trial balance", section_trial_balance),
     ("transfers", section_zero_sum),

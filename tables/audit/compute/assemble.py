@@ -134,6 +134,7 @@ def assemble(audit: AuditState, *, began: float, closed_at: dt.datetime | None) 
         "corrections": audit.corrections,
         "notes": audit.notes,
         "slips": audit.slips or {"series": [], "voids": [], "variances": [], "in_transit": []},
+        "cash_reporting": audit.cash_reporting or {"mtl": [], "ctrs": [], "refused": []},
         "credit": audit.credit or NO_CREDIT,
     }
     return dict(data)

@@ -4,39 +4,47 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from casino.cash.models import CashDirection
+from casino.cash.selectors import cash_transactions
 from casino.money import format_dollars
 from tables import sql
 from tables.audit import report as shape
 from tables.audit.compute.state import AuditState, sql_rows
 from tables.ratings.selectors import day_hours
 
+# casino.cash's directions as the kinds the report has always named them by
+DIRECTION_KINDS: dict[str, str] = {CashDirection.IN: "buy_in", CashDirection.OUT: "cash_out"}
+
 
 def section_cage(audit: AuditState) -> None:
-    """Cash in and out per player: CTR above the daily threshold, an MTL entry per large transaction."""
-    rows = sql_rows(sql.AUDIT_CAGE_CASH, [audit.day])
+    """Cash in and out per player: CTR above the daily threshold, and the day's MTL lines.
+
+    Read from ``casino.cash``'s rows, the project's one definition of a cash transaction (the
+    cage's buy-ins and cash-outs, cash buy-ins at tables, markers redeemed in cash): a line is an
+    MTL entry as ``record_cash`` judged it when it was made.
+    """
+    rows = list(cash_transactions(day=audit.day).order_by("at", "pk"))
     mtl: list[shape.MtlEntryData] = []
     total_in = total_out = 0
-    for account_id, transfer_id, kind, at, amount in rows:
-        player_id = audit.wallet_player.get(account_id)
-        if player_id is None:
-            continue
-        player = audit.players[player_id]
-        cents = abs(int(amount))
-        if kind == "buy_in":
-            player.cash_in += cents
-            total_in += cents
+    for line in rows:
+        player = audit.players[line.player_id]
+        kind = DIRECTION_KINDS[line.direction]
+        if line.direction == CashDirection.IN:
+            player.cash_in += line.amount
+            total_in += line.amount
         else:
-            player.cash_out += cents
-            total_out += cents
-        if cents > audit.mtl_threshold:
+            player.cash_out += line.amount
+            total_out += line.amount
+        audit.player_names.setdefault(line.player_id, line.player.name)
+        if line.mtl:
             mtl.append(
                 {
-                    "player": player_id,
-                    "name": audit.player_names.get(player_id, ""),
+                    "player": line.player_id,
+                    "name": audit.player_names.get(line.player_id, ""),
                     "kind": kind,
-                    "amount": cents,
-                    "at": at.astimezone(audit.zone).isoformat(),
-                    "transfer": transfer_id,
+                    "amount": line.amount,
+                    "at": line.at.astimezone(audit.zone).isoformat(),
+                    "transfer": line.transfer_id or 0,
                 }
             )
     ctr: list[shape.CtrData] = []

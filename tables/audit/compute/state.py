@@ -95,6 +95,7 @@ class AuditState:
     table_rows: list[shape.TableData] = field(default_factory=list)
     corrections: list[shape.CorrectionData] = field(default_factory=list)
     slips: shape.SlipsData | None = None
+    cash_reporting: shape.CashReportingData | None = None
     credit: shape.CreditData | None = None
     notes: list[str] = field(default_factory=list)
     _counted: Counter[str] = field(default_factory=Counter)

@@ -165,11 +165,13 @@ def perform_cage_tap(
     work: Callable[[], dict[str, Any]],
     player: Player | None = None,
     identify: Callable[[IdentificationRequired], dict[str, Any]] | None = None,
+    prompt_kept: dict[str, Any] | None = None,
 ) -> HttpResponse:
     """Run one service call once per form token; show its receipt, or its refusal, in place.
 
     ``identify`` turns a refusal for want of identification into the prompt that records it and
-    makes the move again."""
+    makes the move again; ``prompt_kept`` is that prompt, shown again after any other refusal
+    (a date of birth mistyped in it)."""
     require_screen(request.user, "cage")
     refused: list[IdentificationRequired] = []
 
@@ -182,6 +184,8 @@ def perform_cage_tap(
 
     flash, result, status = tap_flash(request, form, watched)
     prompt = identify(refused[0]) if refused and identify is not None else None
+    if prompt is None and not flash.ok:
+        prompt = prompt_kept
     context = cage_context(request, player=player, flash=flash, slip=result.get("slip"), identify=prompt)
     return _render(request, context, status)
 
@@ -238,7 +242,15 @@ def identify_and_move(request: HttpRequest, player_id: int, kind: str) -> HttpRe
         return f"{identification.get_kind_display()} of {identification.name} recorded."
 
     work = _move_work(request, player, kind, before=record)
-    return perform_cage_tap(request, form="identify", work=work, player=player, identify=_prompt(kind))
+    form = forms.CageForm(request.POST)
+    kept = (
+        {"move": kind, "label": CAGE_KINDS[kind], "amount": form.cleaned_data["amount"]}
+        if form.is_valid()
+        else None
+    )
+    return perform_cage_tap(
+        request, form="identify", work=work, player=player, identify=_prompt(kind), prompt_kept=kept
+    )
 
 
 @signed_in_post

@@ -31,7 +31,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django_htmx.http import reswap, retarget
 
+from casino.cash.errors import IdentificationRequired
+from casino.cash.services import note_refusal
 from casino.errors import DomainError
+from casino.models import Player
 from casino.selectors import get_player_balances, players_named
 from ledger.errors import InsufficientFunds, LedgerError
 from tables.console.access import dealer_table
@@ -79,12 +82,21 @@ def refused(
     if error.code == "stale_round":
         message = STALE
     flash = Flash.refused(error, form, message)
+    if isinstance(error, IdentificationRequired):  # rolled back by now: written down, and prompted
+        note_refusal(error)
+        sticky = {**(sticky or {}), "identify": identification_prompt(error)}
     table = dealer_table(request.user, table_id)
     more = tray_shortfall(error, table)
     if more and isinstance(error, InsufficientFunds):
         flash = replace(flash, headline=shortfall_words(error, table, more), fill_cents=more)
     status = int(getattr(error, "status", 400))
     return render_table(request, table_id, flash=flash, status=status, sticky=sticky, table=table)
+
+
+def identification_prompt(error: IdentificationRequired) -> dict[str, Any]:
+    """What the cash panel shows for a buy-in refused for want of ID: whose, how much, to try again."""
+    player = Player.objects.select_related("user").get(pk=error.refusal["player_id"])
+    return {"player": player.pk, "name": player.name, "amount": error.refusal["amount"]}
 
 
 def after_round_action(request: HttpRequest, table: Table, outcome: Outcome, form: str) -> HttpResponse:

@@ -41,7 +41,7 @@ KINDS = ("structuring", "minimal_play_cash_out", "chip_walking")
 MONEY = frozenset({"ctr_threshold", "low", "cash_in", "cash_out", "handle", "result", "unredeemed"})
 DIRECTIONS = {"buy_in": "cash_in", "cash_out": "cash_out"}
 # casino.cash's directions as the kinds the evidence has always named them by
-DIRECTION_KINDS = {CashDirection.IN: "buy_in", CashDirection.OUT: "cash_out"}
+DIRECTION_KINDS: dict[str, str] = {CashDirection.IN: "buy_in", CashDirection.OUT: "cash_out"}
 
 
 @dataclass
