@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from casino.services import buy_in
 from casino.models import Role
+from casino.services import buy_in
 from ledger.gaming_day import gaming_day_for
 from ledger.models import Transfer
 from tables.audit.models import AuditReport
