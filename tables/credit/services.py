@@ -264,6 +264,7 @@ def redeem_marker(*, actor: User, marker_id: int, amount: Any, method: Any) -> M
                 "method": how,
                 "by": actor.pk,
             },
+            at=cash_line.at if cash_line is not None else None,  # the cash line's moment and day
         )
     except InsufficientFunds as error:
         available = int(error.fields.get("available", 0))
