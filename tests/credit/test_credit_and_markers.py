@@ -11,13 +11,14 @@ from typing import Any
 
 import pytest
 
+from casino.cash.models import CashTransaction
 from casino.models import Player, Role, User
 from ledger.models import Account, Transfer
 from tables.accounts import CAGE, MARKER_CREDIT, receivable_code, tray_code
 from tables.credit.models import Marker
 from tables.drop.models import DropBox
 from tables.models import Table
-from tests.factories import PASSWORD, PlayerFactory, open_table_for, staff
+from tests.factories import PASSWORD, PlayerFactory, TableFactory, open_table_for, staff
 
 pytestmark = pytest.mark.django_db
 
@@ -209,8 +210,6 @@ def test_an_idempotency_key_issues_one_marker(credit: Credit) -> None:
 
 
 def test_markers_only_at_an_open_table(credit: Credit, pit_boss: User, dealer: User) -> None:
-    from tests.factories import TableFactory
-
     closed = TableFactory(actor=pit_boss, dealer=dealer)
     credit.set_line(100_000)
 
@@ -322,3 +321,31 @@ def test_a_marker_past_the_collection_deadline_is_flagged(credit: Credit, settin
 
     assert row["id"] == marker["id"]
     assert row["past_deadline"] is True
+
+
+def test_cash_paid_on_a_marker_is_the_players_cash_in_for_title_31(
+    login: Any, pit_boss: User, dealer: User, cashier: User, admin: User
+) -> None:
+    """$4,000.00 in cash is an MTL line of kind marker_redemption; $8,000.00 more, past the
+    $10,000.00 line without identification on file, is refused and nothing moves."""
+    table = TableFactory(actor=pit_boss, dealer=dealer)
+    open_table_for(table, inventory=2_000_000)
+    player = PlayerFactory(actor=cashier, name="Bat Masterson")
+    login(admin).put(f"/api/v1/players/{player.pk}/credit-line", {"limit": 2_000_000}, format="json")
+    marker = login(pit_boss).post(
+        f"/api/v1/tables/{table.pk}/markers", {"player": player.pk, "amount": 1_500_000}, format="json"
+    )
+    assert marker.status_code == 201, marker.content
+    url = f"/api/v1/markers/{marker.json()['id']}/redeem"
+
+    paid = login(cashier).post(url, {"amount": 400_000, "method": "cash"}, format="json")
+    refused = login(cashier).post(url, {"amount": 800_000, "method": "cash"}, format="json")
+
+    assert paid.status_code == 200, paid.content
+    line = CashTransaction.objects.get(player=player)
+    assert (line.kind, line.direction, line.amount, line.mtl) == ("marker_redemption", "in", 400_000, True)
+    assert line.transfer_id is not None
+    assert refused.status_code == 409
+    assert refused.json()["error"]["code"] == "identification_required"
+    assert _balance(receivable_code(player.pk)) == 1_100_000
+    assert CashTransaction.objects.filter(player=player).count() == 1
