@@ -127,6 +127,20 @@ FLOOR_POLICY: dict[str, Rule] = {
     "correction.request": Rule(
         frozenset({ASSIGNED_DEALER}), "Only the dealer assigned to this table may ask for a correction."
     ),
+    # Credit play (API.md "Credit and cash compliance"): an admin sets a line after the cage's
+    # credit check; a pit boss issues markers on it (never the one who set it, 25 CFR 543.15);
+    # the cage redeems them.
+    "credit.set": Rule(frozenset({Role.ADMIN}), "Only an admin may set a player's credit line."),
+    "credit.read": Rule(
+        frozenset({Role.PIT_BOSS, Role.CASHIER, Role.AUDITOR}),
+        "Only a pit boss, a cashier or an auditor may read a player's credit line.",
+    ),
+    "marker.issue": Rule(frozenset({Role.PIT_BOSS}), "Only a pit boss may issue a marker."),
+    "marker.redeem": Rule(frozenset({Role.CASHIER}), "Only a cashier may redeem a marker at the cage."),
+    "marker.list": Rule(
+        frozenset({Role.PIT_BOSS, Role.CASHIER, Role.AUDITOR}),
+        "Only a pit boss, a cashier or an auditor may list markers.",
+    ),
     # MICS: a correction is approved by a supervisor who did not ask for it (require_second_person).
     "correction.decide": Rule(
         frozenset({Role.PIT_BOSS, Role.ADMIN}), "Only a pit boss or an admin may decide a correction."

@@ -26,6 +26,7 @@ TRANSIT = "transit"  # chips between the cage and a tray on a fill or credit sli
 CAGE = "cage"  # opened with the house's accounts (ledger.services.ensure_system_accounts)
 RAKE = "rake"  # the house's rake revenue (ditto)
 WALLET_PREFIX = "wallet:"  # player wallets (casino.services.create_player names them)
+MARKER_CREDIT = "marker_credit"  # the house's side of every markers-receivable account (open_marker_credit)
 
 # Party kinds: an engine party is ``kind`` or ``kind:ref`` (tables.games.base).
 WALLET, LAYOUT, POT, BANK = "wallet", "layout", "pot", base.BANK
@@ -223,6 +224,39 @@ def open_transit() -> Account:
         kind=AccountKind.ASSET,
         purpose=AccountPurpose.TRANSIT,
         name="Chips in transit",
+    )
+
+
+RECEIVABLE_PREFIX = "markers:"  # a player's markers receivable (open_receivable)
+
+
+def receivable_code(player_id: int) -> str:
+    """``markers:12``: what player 12 owes on markers."""
+    return f"{RECEIVABLE_PREFIX}{player_id}"
+
+
+def open_receivable(*, player_id: int, player_name: str) -> Account:
+    """A player's markers receivable: its balance is what they owe the house on markers, so it
+    never goes below zero (a redemption beyond it is refused by the ledger too)."""
+    return open_account(
+        code=receivable_code(player_id),
+        kind=AccountKind.ASSET,
+        purpose=AccountPurpose.MARKERS,
+        holder=f"player:{player_id}",
+        name=f"Markers owed by {player_name}"[:_NAME_LENGTH],
+    )
+
+
+def open_marker_credit() -> Account:
+    """The credit the house has extended on markers: the other leg of every receivable, so a
+    marker's chips and its debt are one balanced transfer. Its balance is minus the markers
+    outstanding, so it may go negative."""
+    return open_account(
+        code=MARKER_CREDIT,
+        kind=AccountKind.EQUITY,
+        purpose=AccountPurpose.MARKERS,
+        name="Credit extended on markers",
+        must_not_go_negative=False,
     )
 
 

@@ -12,6 +12,7 @@ MODEL_MODULES = (
     "tables.slips.models",
     "tables.evidence.models",
     "tables.drop.models",
+    "tables.credit.models",
 )
 
 

@@ -11,6 +11,7 @@ from casino.api import views as people
 from casino.api.docs import docs_view
 from tables.api import audit_views as audits
 from tables.api import correction_views as corrections
+from tables.api import credit_views as credit
 from tables.api import dealer_views as dealers
 from tables.api import drop_views as drop
 from tables.api import evidence_views as evidence
@@ -146,6 +147,13 @@ urlpatterns += [
     path("slips/<id:slip_id>/void", slips.SlipVoidApi.as_view(), name="slip-void"),
     path("slips/<id:slip_id>/pdf", slips.SlipPdfApi.as_view(), name="slip-pdf"),
     path("tables/<id:table_id>/counts", slips.TableCountApi.as_view(), name="table-counts"),
+]
+
+urlpatterns += [
+    path("players/<player:player_id>/credit-line", credit.CreditLineApi.as_view(), name="player-credit-line"),
+    path("tables/<id:table_id>/markers", credit.MarkerCreateApi.as_view(), name="table-markers"),
+    path("markers", credit.MarkerListApi.as_view(), name="markers"),
+    path("markers/<id:marker_id>/redeem", credit.MarkerRedeemApi.as_view(), name="marker-redeem"),
 ]
 
 urlpatterns += [

@@ -203,6 +203,7 @@ SPECTACULAR_SETTINGS = {
         "AuditCashDirectionEnum": "tables.audit.report.CASH_DIRECTIONS",
         "AuditCorrectionStatusEnum": "tables.audit.report.CORRECTION_STATUSES",
         "AuditSlipKindEnum": "tables.audit.report.SLIP_KINDS",
+        "AuditCreditBucketEnum": "tables.audit.report.CREDIT_BUCKETS",
         "SlipKindEnum": "tables.slips.models.SlipKind",
         "IdentificationKindEnum": "casino.cash.models.IdentificationKind",
         "AuditCashLineKindEnum": "tables.audit.report.CASH_LINE_KINDS",

@@ -28,6 +28,9 @@ COUNT_VARIANCE_NOTE = env.int("COUNT_VARIANCE_NOTE", default=2500)
 REPORTABLE_VARIANCE = env.int("REPORTABLE_VARIANCE", default=10000)
 # A fill or credit still in transit after this long raises an alert.
 SLIP_TRANSIT_MINUTES = env.int("SLIP_TRANSIT_MINUTES", default=30)
+# A marker still unpaid this many days after its gaming day is past the casino's collection
+# deadline: the markers list and the audit's credit aging flag it (Nevada MICS credit play).
+MARKER_COLLECTION_DAYS = env.int("MARKER_COLLECTION_DAYS", default=30)
 # The bills the count team counts a drop box in, in cents (BILL_VALUES="100,200,500,…").
 BILL_VALUES = tuple(
     sorted(int(v) for v in env("BILL_VALUES", default="100,200,500,1000,2000,5000,10000").split(","))

@@ -19,6 +19,9 @@ person reads it ("$1,234.50", a loss "−$5.00": ``casino.money.format_dollars``
     slip_voids.csv, slip_variances.csv (reportable first), slips_in_transit.csv
     cash_mtl.csv, cash_ctrs.csv, cash_refused.csv   "Cash reporting" (casino.cash): MTL lines with
                       where and by whom, CTRs due with the identification on file, refusals for want of it
+    credit.csv        one row: markers issued (count and amount), redeemed (cash, chips), outstanding
+    credit_aging.csv  what is owed at the day's end by age: 0-30, 31-60, 61-90, over 90 days
+    credit_markers.csv every marker owed at the day's end, oldest first, with its age
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ MONEY_FIELDS = frozenset({
     "amount", "amount_reversed", "balance", "cash_in", "cash_out", "closer", "counted", "credits",
     "day_total", "debits", "expected", "fills", "handle", "house_win", "ledger", "ledger_win", "opener",
     "rake", "recorded_variance", "result", "theo", "variance", "win",
+    "issued_total", "redeemed", "redeemed_cash", "redeemed_chips", "outstanding",
 })  # fmt: skip
 
 
@@ -112,6 +116,16 @@ CORRECTION_COLUMNS = (
 TABLE_COLUMNS = _table_columns()
 NO_SLIPS: dict[str, list[Any]] = {"series": [], "voids": [], "variances": [], "in_transit": []}
 NO_CASH_REPORTING: dict[str, list[Any]] = {"mtl": [], "ctrs": [], "refused": []}
+# The credit summary's one row: ``issued`` (cents) is ``issued_total`` here, since a slip series'
+# ``issued`` is a count of slips.
+CREDIT_COLUMNS = (
+    "issued_count",
+    "issued_total",
+    "redeemed",
+    "redeemed_cash",
+    "redeemed_chips",
+    "outstanding",
+)
 
 
 def sections(report: Mapping[str, Any]) -> dict[str, bytes]:
@@ -119,6 +133,7 @@ def sections(report: Mapping[str, Any]) -> dict[str, bytes]:
     summary = {"gaming_day": report["gaming_day"], **report["summary"]}
     slips = report.get("slips") or NO_SLIPS
     cash = report.get("cash_reporting") or NO_CASH_REPORTING
+    credit = report.get("credit") or {"issued": 0, "aging": [], "markers": []}
     trial = report["trial_balance"]
     total = {
         "purpose": "TOTAL",
@@ -147,6 +162,9 @@ def sections(report: Mapping[str, Any]) -> dict[str, bytes]:
         "cash_mtl.csv": _csv(_columns(shape.CashLineData), cash["mtl"]),
         "cash_ctrs.csv": _csv(_columns(shape.CashCtrData), cash["ctrs"]),
         "cash_refused.csv": _csv(_columns(shape.CashRefusalData), cash["refused"]),
+        "credit.csv": _csv(CREDIT_COLUMNS, [{**credit, "issued_total": credit["issued"]}]),
+        "credit_aging.csv": _csv(_columns(shape.CreditAgingData), credit["aging"]),
+        "credit_markers.csv": _csv(_columns(shape.CreditMarkerData), credit["markers"]),
     }
 
 

@@ -341,6 +341,44 @@ class SlipsData(TypedDict):
     in_transit: list[SlipTransitData]
 
 
+CREDIT_BUCKETS = ("0-30", "31-60", "61-90", "over 90")
+
+
+class CreditMarkerData(TypedDict):
+    """A marker still owed when the day ended, with its age."""
+
+    number: str
+    player: int
+    player_name: str
+    table: int | None
+    table_name: str | None
+    gaming_day: Annotated[str, Doc("the day it was issued", day=True)]
+    amount: Annotated[int, Doc("cents, as issued")]
+    outstanding: Annotated[int, Doc("cents still owed at the end of the day")]
+    days: Annotated[int, Doc("days outstanding: the audited day less its gaming day")]
+    bucket: Annotated[str, Doc(choices=CREDIT_BUCKETS)]
+    past_deadline: Annotated[bool, Doc("still owed after MARKER_COLLECTION_DAYS")]
+
+
+class CreditAgingData(TypedDict):
+    bucket: Annotated[str, Doc("days outstanding", choices=CREDIT_BUCKETS)]
+    markers: int
+    outstanding: Annotated[int, Doc("cents")]
+
+
+class CreditData(TypedDict):
+    """Credit play: markers issued and redeemed in the day, and what players owe at its end."""
+
+    issued: Annotated[int, Doc("cents of markers issued in the day")]
+    issued_count: int
+    redeemed: Annotated[int, Doc("cents paid on markers in the day, cash and chips")]
+    redeemed_cash: Annotated[int, Doc("cents of that paid in cash (cash in for Title 31)")]
+    redeemed_chips: Annotated[int, Doc("cents of that paid in chips")]
+    outstanding: Annotated[int, Doc("cents owed on markers at the end of the day: the ledger's receivables")]
+    aging: list[CreditAgingData]
+    markers: Annotated[list[CreditMarkerData], Doc("markers owed at the end of the day, oldest first")]
+
+
 class SummaryData(TypedDict):
     tables: int
     open_tables: int
@@ -405,6 +443,10 @@ class ReportData(TypedDict):
     # Absent from reports stored before cash compliance (casino.cash) existed.
     cash_reporting: NotRequired[
         Annotated[CashReportingData, Doc("MTL lines, CTRs due with the identification on file, refusals")]
+    ]
+    # Absent from reports stored before credit play existed.
+    credit: NotRequired[
+        Annotated[CreditData, Doc("markers issued, redeemed and outstanding, with their aging")]
     ]
 
 

@@ -39,6 +39,9 @@ COMPONENTS: dict[Any, str] = {
     shape.CashCtrData: "AuditCtr",
     shape.CashRefusalData: "AuditCashRefusal",
     shape.CashReportingData: "AuditCashReporting",
+    shape.CreditMarkerData: "AuditCreditMarker",
+    shape.CreditAgingData: "AuditCreditAging",
+    shape.CreditData: "AuditCredit",
     shape.SummaryData: "Summary",
     shape.ProgressData: "Progress",
 }

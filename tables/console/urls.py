@@ -3,6 +3,7 @@
 from django.urls import path
 
 from tables.console.books import views as books
+from tables.console.dealer import slips as dealer_slips
 from tables.console.dealer import views
 from tables.console.me import views as me
 from tables.console.signin import ConsoleLoginView, ConsoleLogoutView
@@ -33,5 +34,6 @@ urlpatterns = [
     path("tables/<id:table_id>/rounds/<id:round_id>/correction/", views.ask_correction, name="correction"),
     path("tables/<id:table_id>/count/", books.count_grid, name="count-grid"),
     path("tables/<id:table_id>/count/take/", books.count_tray, name="count"),
+    path("tables/<id:table_id>/slips/", dealer_slips.table_slips, name="slips"),
     path("slips/<id:slip_id>/sign/", books.sign, name="sign"),
 ]

@@ -20,6 +20,7 @@ from tables.slips.models import Slip
 # The kind an exception is listed as, by its action (or the start of it).
 KINDS: tuple[tuple[str, str], ...] = (
     ("table.limits_changed", "limit_change"),
+    ("credit_line.set", "limit_change"),
     ("admin.", "setting_change"),
     ("correction.", "correction"),
     ("slip.void", "slip_voided"),
@@ -49,6 +50,7 @@ def list_exceptions(*, day: dt.date) -> QuerySet[ActionLog]:
     slip_ids = _variance_slips().annotate(text_id=Cast("id", CharField())).values("text_id")
     listed = (
         Q(action="table.limits_changed")
+        | Q(action="credit_line.set")
         | Q(action__startswith="admin.")
         | Q(action__startswith="correction.")
         | Q(action__startswith="slip.void")

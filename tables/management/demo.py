@@ -2,8 +2,9 @@
 
 ``load_demo_data`` calls these in order. Every write goes through the services the console
 and the API use: tables are created and assigned by the pit boss, opened and closed with
-counted trays by each table's dealer, rounds are dealt by ``tables.simulation.night``'s bots, and the
-past gaming day is closed and audited by ``tables.audit.services``. Each step looks at what is
+counted trays by each table's dealer, rounds are dealt by ``tables.simulation.night``'s bots, the
+past gaming day is closed and audited by ``tables.audit.services``, and one player gets a credit
+line and an open marker (``tables.credit.services``). Each step looks at what is
 there first, so a second run adds nothing.
 """
 
@@ -23,6 +24,8 @@ from ledger.models import ClosedGamingDay
 from tables import services
 from tables.audit.models import AuditReport, AuditStatus
 from tables.audit.services import request_audit, run_audit
+from tables.credit.models import CreditLine, Marker
+from tables.credit.services import issue_marker, set_credit_line
 from tables.models import Round, RoundStatus, Seat, Table, TableSession, TableStatus
 from tables.selectors import last_closing_count
 from tables.simulation.night import Night, NightConfig, dealer_of, evening_of
@@ -170,3 +173,26 @@ def open_tonight(*, tables: list[Table], players: list[Player], cashier: User) -
             count = last_closing_count(table) or spec.opener
             services.open_table(actor=dealer_of(table), table_id=table.pk, opening_inventory=count)
         start = _seat(table, players, spec.seats_tonight, start=start)
+
+
+DEMO_CREDIT_LINE = 500_000  # $5,000.00
+DEMO_MARKER = 100_000  # $1,000.00
+
+
+def open_credit(*, tables: list[Table], admin: User, pit_boss: User) -> Marker | None:
+    """Credit play: an admin gives the first player seated at the first open table a line, and
+    the pit boss (not the one who set it) issues a marker there that is still open for the cage
+    to redeem. Nothing when the demo already has a credit line."""
+    if CreditLine.objects.exists():
+        return None
+    open_now = Table.objects.filter(pk__in=[t.pk for t in tables], status=TableStatus.OPEN)
+    opened = set(open_now.values_list("pk", flat=True))
+    table = next((t for t in tables if t.pk in opened), None)  # Faro 1 tonight
+    if table is None:
+        return None
+    seated = Seat.objects.filter(table=table, left_at__isnull=True).select_related("player__user")
+    seat = seated.order_by("number").first()
+    if seat is None:
+        return None
+    set_credit_line(actor=admin, player=seat.player, limit=DEMO_CREDIT_LINE)
+    return issue_marker(actor=pit_boss, table_id=table.pk, player_id=seat.player_id, amount=DEMO_MARKER)

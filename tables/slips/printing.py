@@ -72,6 +72,8 @@ def kind_title(slip: Slip) -> str:
     title = KIND_TITLES.get(SlipKind(slip.kind), slip.kind)
     if slip.kind == SlipKind.COUNT and slip.reason in CountReason.values:
         title = f"{title}: {CountReason(slip.reason).label}"
+    if slip.kind == SlipKind.MARKER and slip.reason:  # the player who signed it
+        title = f"Marker: credit given to {slip.reason}"
     return title
 
 

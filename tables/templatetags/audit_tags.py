@@ -35,7 +35,7 @@ ACCOUNT_GROUPS: dict[str, str] = {
     AccountPurpose.TRANSIT: "Chips in transit",
     AccountPurpose.DROP: "Cash in the drop boxes",
     AccountPurpose.COUNT_ROOM: "Cash in the count room",
-    AccountPurpose.MARKERS: "Markers receivable",
+    AccountPurpose.MARKERS: "Markers: players' debts and the credit extended",
 }
 
 # What each finding kind of the audit (tables/audit/compute) is about, as a heading.
@@ -45,9 +45,11 @@ FINDING_TITLES = {
     "commitment_mismatch": "Seed does not match its commitment",
     "correction_pending": "Correction still pending",
     "count_variance": "Count variance",
+    "credit_ledger_mismatch": "Markers differ from the ledger's receivable",
     "drop_box_overdue": "Drop box not removed",
     "ctr_required": "CTR required",
     "ctr_without_identification": "CTR with no identification on file",
+    "marker_past_deadline": "Marker past its collection deadline",
     "opening_variance": "Opening count differs",
     "reportable_variance": "Reportable count variance",
     "rake_without_table": "Rake with no table",

@@ -89,6 +89,11 @@ MATRIX: dict[str, tuple[str, str, str, str, str, str, str]] = {
     "GET /drop-boxes":                         (N, Y, N, N, Y, Y, N),
     "POST /drop-boxes/{id}/remove":            (N, N, N, N, N, Y, N),
     "POST /drop-boxes/{id}/count":             (N, N, N, N, N, Y, N),
+    "PUT /players/{id}/credit-line":           (Y, N, N, N, N, N, N),
+    "GET /players/{id}/credit-line":           (N, Y, N, Y, Y, N, OWN),
+    "POST /tables/{id}/markers":               (N, Y, N, N, N, N, N),
+    "POST /markers/{id}/redeem":               (N, N, N, Y, N, N, N),
+    "GET /markers":                            (N, Y, N, Y, Y, N, N),
 }  # fmt: skip
 
 ALL_ENDPOINTS = {**ENDPOINTS, **FLOOR_ENDPOINTS}
@@ -97,6 +102,7 @@ CREATED = {
     "POST /tables/{id}/open", "POST /tables/{id}/fills", "POST /tables/{id}/credits",
     "POST /tables/{id}/seats", "POST /tables/{id}/rounds", "POST /rounds/{id}/corrections",
     "POST /tables/{id}/counts", "POST /tables/{id}/cash-buy-ins", "POST /players/{id}/identification",
+    "POST /tables/{id}/markers",
 }  # fmt: skip
 ACCEPTED = {"POST /gaming-days/{date}/close"}
 COLUMN = {

@@ -14,11 +14,13 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from casino.models import Role
 from casino.services import buy_in
 from ledger.gaming_day import gaming_day_for
 from ledger.models import Transfer
 from tables.audit.models import AuditReport
 from tables.corrections import request_correction
+from tables.credit.services import issue_marker, set_credit_line
 from tables.detection.models import Alert, AlertSeverity
 from tables.drop.models import DropBox, DropBoxStatus
 from tables.drop.services import cash_buy_in, remove_box
@@ -49,6 +51,7 @@ class FloorExtras:
     evidence_record: str
     removed_box_id: int
     box_at_table_id: int
+    marker_id: int
 
 
 def build_floor_extras(world: World) -> FloorExtras:
@@ -110,6 +113,12 @@ def build_floor_extras(world: World) -> FloorExtras:
     )
     removed = remove_box(actor=world.users["count_team"], box_id=bought.box.pk, seal="M-1")
     at_table = DropBox.objects.get(table=world.open_table, status=DropBoxStatus.AT_TABLE)
+    # player_self has a line set by an admin of its own (the matrix's admin sets it again, and the
+    # matrix's pit boss, who did not set it, issues on it) and an open marker at the open table.
+    set_credit_line(actor=factories.staff(Role.ADMIN), player=world.player_self, limit=100_000)
+    marker = issue_marker(
+        actor=boss, table_id=world.open_table.pk, player_id=world.player_self.pk, amount=10_000
+    )
     make_checkpoint(day=today)
     first_transfer = Transfer.objects.filter(gaming_day=today).order_by("pk").first()
     assert first_transfer is not None
@@ -127,6 +136,7 @@ def build_floor_extras(world: World) -> FloorExtras:
         evidence_record=f"transfer:{first_transfer.pk}",
         removed_box_id=removed.pk,
         box_at_table_id=at_table.pk,
+        marker_id=marker.slip_id,
     )
 
 
@@ -250,6 +260,30 @@ FLOOR_ENDPOINTS: dict[str, Endpoint] = {
             lambda w: f"/api/v1/slips/{_x(w).fill_slip_id}/void",
             lambda w: {"reason": "asked for twice"},
         ),
+        Endpoint(
+            "PUT /players/{id}/credit-line",
+            "put",
+            lambda w: f"/api/v1/players/{w.player_self.pk}/credit-line",
+            lambda w: {"limit": 200_000},
+        ),
+        Endpoint(
+            "GET /players/{id}/credit-line",
+            "get",
+            lambda w: f"/api/v1/players/{w.player_self.pk}/credit-line",
+        ),
+        Endpoint(
+            "POST /tables/{id}/markers",
+            "post",
+            lambda w: f"/api/v1/tables/{w.open_table.pk}/markers",
+            lambda w: {"player": w.player_self.pk, "amount": 5_000},
+        ),
+        Endpoint(
+            "POST /markers/{id}/redeem",
+            "post",
+            lambda w: f"/api/v1/markers/{_x(w).marker_id}/redeem",
+            lambda w: {"amount": 1_000, "method": "chips"},
+        ),
+        Endpoint("GET /markers", "get", lambda w: "/api/v1/markers"),
         Endpoint(
             "POST /alerts/{id}/resolve",
             "post",

@@ -34,6 +34,7 @@ from ledger.models import ClosedGamingDay, Transfer
 from ledger.selectors import get_trial_balance
 from ledger.services import ensure_system_accounts
 from tables.audit.models import AuditReport, AuditStatus
+from tables.credit.models import Marker
 from tables.management.demo import TABLES
 from tables.models import DealerShift, Round, RoundStatus, Seat, Table, TableSession, TableStatus
 from tables.replay import check_round
@@ -70,6 +71,15 @@ def test_the_demo_floor_runs_every_game_at_once_after_an_audited_night() -> None
     loaded = what_is_there()
     load_demo()
     assert what_is_there() == loaded, "a second run adds nothing"
+
+    # Credit play: one line set by the admin, one open marker the pit boss issued at Faro 1.
+    marker = Marker.objects.select_related("credit_line__set_by", "issued_by", "slip__table").get()
+    assert marker.credit_line.set_by.username == "admin"
+    assert marker.issued_by.username == "pitboss"
+    assert marker.slip.table is not None
+    assert marker.slip.table.name == "Faro 1"
+    assert marker.outstanding == marker.credit_line.receivable.balance == 100_000
+    assert f"owes $1,000.00 on marker {marker.slip.number}" in printed
 
     players = list(Player.objects.select_related("wallet"))
     assert len(players) == len(PLAYERS) >= 40

@@ -26,6 +26,7 @@ from django.db import transaction
 from django.test.utils import override_settings
 
 from casino.models import Player, Role, User
+from casino.money import format_dollars
 from casino.services import buy_in, create_player
 from tables.management import demo
 from tables.models import Table
@@ -162,6 +163,12 @@ class Command(BaseCommand):
             self.stdout.write(f"Gaming day {report.gaming_day} closed and audited ({report.status}).")
         with transaction.atomic():
             demo.open_tonight(tables=tables, players=players, cashier=staff["cashier"])
+            marker = demo.open_credit(tables=tables, admin=staff["admin"], pit_boss=staff["pitboss"])
+        if marker is not None:
+            self.stdout.write(
+                f"Credit: {marker.player.name} has a {format_dollars(marker.credit_line.limit)} line "
+                f"and owes {format_dollars(marker.outstanding)} on marker {marker.slip.number}."
+            )
         self._print_accounts(time.monotonic() - started)
 
     def _last_night(self, staff: dict[str, User], advance: Callable[[dt.timedelta], Any]) -> int:

@@ -35,6 +35,7 @@ from tables.audit.compute.assemble import assemble
 from tables.audit.compute.cage import section_cage, section_cash_flow
 from tables.audit.compute.cash import section_cash_reporting
 from tables.audit.compute.corrections import section_corrections
+from tables.audit.compute.credit import section_credit
 from tables.audit.compute.ledger import (
     section_account_balances,
     section_settlements_vs_ledger,
@@ -66,6 +67,7 @@ LEDGER_SECTIONS: list[tuple[str, Section]] = [
     ("settlements vs ledger", section_settlements_vs_ledger),
     ("corrections", section_corrections),
     ("slips", section_slips),
+    ("credit", section_credit),
 ]
 SECTIONS = len(LEDGER_SECTIONS) + 1  # progress steps besides one per replayed round: + table results
 CHECK_ORDER = (

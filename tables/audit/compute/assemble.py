@@ -15,6 +15,7 @@ from django.utils import timezone
 from casino.money import format_dollars
 from casino.selectors import staff_names
 from tables.audit import report as shape
+from tables.audit.compute.credit import NO_CREDIT
 from tables.audit.compute.state import AuditState
 from tables.models import CorrectionStatus, RoundStatus
 
@@ -134,5 +135,6 @@ def assemble(audit: AuditState, *, began: float, closed_at: dt.datetime | None) 
         "notes": audit.notes,
         "slips": audit.slips or {"series": [], "voids": [], "variances": [], "in_transit": []},
         "cash_reporting": audit.cash_reporting or {"mtl": [], "ctrs": [], "refused": []},
+        "credit": audit.credit or NO_CREDIT,
     }
     return dict(data)

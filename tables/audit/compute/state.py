@@ -96,6 +96,7 @@ class AuditState:
     corrections: list[shape.CorrectionData] = field(default_factory=list)
     slips: shape.SlipsData | None = None
     cash_reporting: shape.CashReportingData | None = None
+    credit: shape.CreditData | None = None
     notes: list[str] = field(default_factory=list)
     _counted: Counter[str] = field(default_factory=Counter)
     _lock: threading.Lock = field(default_factory=threading.Lock)

@@ -24,6 +24,7 @@ urlpatterns = [
         {"kind": "cash_out"},
         name="identify_cash_out",
     ),
+    path("markers/<id:marker_id>/redeem/", cage.redeem, name="redeem_marker"),
     *verdict_paths("requests/<id:request_id>/", cage.decide),
     path("slips/<id:transfer_id>/", cage.slip, name="slip"),
     path("slips/waiting/", books.waiting, {"screen": "cage"}, name="slips"),

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django import forms as django_forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -35,8 +36,12 @@ from tables.console import forms
 from tables.console.access import found, require_screen
 from tables.console.books.transit import transit_decision, transit_rows
 from tables.console.taps import Flash, receipt, render_screen, tap_flash
+from tables.credit.models import Marker, RedemptionMethod
+from tables.credit.selectors import credit_summary, open_markers_of, past_deadline
+from tables.credit.services import redeem_marker
 
 CAGE_KINDS = {"buy_in": "Buy-in", "cash_out": "Cash-out"}
+PAY_HOW = "Choose how the marker is paid: cash or chips."
 SEARCH_LIMIT = 10
 
 
@@ -67,6 +72,9 @@ def cage_context(
         "player": player,
         "balance": get_player_balance(player=player) if player is not None else None,
         "cash": cash_today(player) if player is not None else None,
+        "credit": credit_summary(player=player) if player is not None else None,
+        "markers": marker_rows(player) if player is not None else [],
+        "methods": RedemptionMethod.choices,
         "identify": identify,
         "id_kinds": IdentificationKind.choices,
         "transit": transit_rows(actor_of(request)),
@@ -86,6 +94,57 @@ def cash_today(player: Player) -> dict[str, Any]:
             for label, key in (("Cash in", "cash_in"), ("Cash out", "cash_out"))
         ],
     }  # fmt: skip
+
+
+def marker_rows(player: Player) -> list[dict[str, Any]]:
+    """The player's markers still owed, oldest first, in words: what the cage may redeem."""
+    return [
+        {
+            "id": m.slip_id,
+            "form": f"marker-{m.slip_id}",
+            "number": m.slip.number,
+            "table": m.slip.table.name if m.slip.table else "",
+            "day": m.slip.gaming_day,
+            "amount": m.amount,
+            "outstanding": m.outstanding,
+            "past_deadline": past_deadline(m),
+        }
+        for m in open_markers_of(player=player)
+    ]
+
+
+class RedeemForm(django_forms.Form):
+    """A payment on a marker: dollars, in cash or in the player's chips."""
+
+    amount = forms.DollarsField(words="payment")
+    method = django_forms.ChoiceField(
+        choices=RedemptionMethod.choices,
+        error_messages={"required": PAY_HOW, "invalid_choice": PAY_HOW},
+    )
+
+
+@signed_in_post
+def redeem(request: HttpRequest, marker_id: int) -> HttpResponse:
+    """A cashier takes a payment on one of the chosen player's markers (cash or chips)."""
+    require_screen(request.user, "cage")
+    marker = found(Marker.objects.select_related("slip").filter(slip_id=marker_id), "No such marker.")
+    player = access_player(user=request.user, player_id=marker.player_id)
+
+    def work() -> dict[str, Any]:
+        asked = forms.checked(RedeemForm(request.POST)).cleaned_data
+        paid = redeem_marker(
+            actor=actor_of(request), marker_id=marker_id, amount=asked["amount"], method=asked["method"]
+        )
+        left = credit_summary(player=player)
+        how = "in cash" if asked["method"] == RedemptionMethod.CASH else "in chips from the wallet"
+        return receipt(
+            f"{format_dollars(asked['amount'])} paid {how} on marker {marker.slip.number} by {player.name}.",
+            f"Still owed on it: {format_dollars(paid.outstanding)}. "
+            f"{player.name} owes {format_dollars(left.outstanding)} in all; "
+            f"{format_dollars(left.available)} of credit available.",
+        )
+
+    return perform_cage_tap(request, form=f"marker-{marker_id}", work=work, player=player)
 
 
 def _render(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:

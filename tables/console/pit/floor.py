@@ -68,6 +68,7 @@ CARD_LINKS = {
     "tray": "pit:tray",
     "limits": "pit:limits",
     "dealer": "pit:dealer",
+    "markers": "pit:markers",
     "admin": "admin:tables_table_change",
 }
 SHIFTS_SHOWN = 4  # a card's "who dealt" list: the dealer now and the last few before

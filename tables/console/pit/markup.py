@@ -62,6 +62,14 @@ def _tray_form(c: dict[str, Any]) -> str:
     )
 
 
+def _markers_link(c: dict[str, Any]) -> str:
+    """The table's markers page: players' credit available and a marker to issue (tray's readers)."""
+    return (
+        f'<a class="btn" href="{escape(c["urls"]["markers"])}" data-testid="pit-markers-link">'
+        f"Markers at {escape(c['name'])}</a>"
+    )
+
+
 def _limits_form(c: dict[str, Any]) -> str:
     """Set the table's minimum and maximum bet, filled in with the limits now."""
     pk, name, url = c["pk"], escape(c["name"]), escape(c["urls"]["limits"])
@@ -132,6 +140,7 @@ def card_html(c: dict[str, Any], *, tray: bool, limits: bool, admin: bool, deale
         f"\n      {form}"
         for form in (
             _tray_form(c) if tray and c["is_open"] else "",
+            _markers_link(c) if tray and c["is_open"] else "",
             _limits_form(c) if limits else "",
             f'<a href="{escape(c["urls"]["admin"])}">Open {name} in the admin</a>' if admin else "",
         )

@@ -4,6 +4,7 @@ from django.urls import URLPattern, path
 
 from casino.signed_in import View
 from tables.console.books import views as books
+from tables.console.pit import markers
 from tables.console.pit import views as pit
 
 app_name = "pit"
@@ -29,4 +30,6 @@ urlpatterns = [
     *verdict_paths("corrections/<id:correction_id>/", pit.decide_correction, "{verdict}_correction"),
     path("alerts/<id:alert_id>/resolve/", pit.resolve_alert, name="resolve_alert"),
     path("slips/", books.waiting, {"screen": "pit"}, name="slips"),
+    path("tables/<id:table_id>/markers/", markers.table_markers, name="markers"),
+    path("tables/<id:table_id>/markers/issue/", markers.issue, name="issue_marker"),
 ]
