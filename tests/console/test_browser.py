@@ -73,7 +73,7 @@ def test_dealer_runs_a_full_faro_deal_and_the_cage_issues_a_fill(
     shot(page, "02-open-table")
     page.get_by_role("button", name="Open table").click()
     confirmed(page, "is open with $10,000.00")
-    opener = Slip.objects.get(kind="opener")
+    opener = Slip.objects.get(kind="opener", table=world.faro)
     assert page.get_by_test_id("slip-number").inner_text() == opener.number
 
     # Seat two players by searching their names; each shows their available balance.
@@ -188,7 +188,7 @@ def test_dealer_runs_a_full_faro_deal_and_the_cage_issues_a_fill(
     summary = page.get_by_test_id("summary")
     summary.wait_for()
     assert page.get_by_test_id("variance").inner_text() == "None: the count matched the ledger"
-    assert page.get_by_test_id("slip-number").inner_text() == Slip.objects.get(kind="closer").number
+    assert page.get_by_test_id("slip-number").inner_text() == Slip.objects.get(kind="closer", table=world.faro).number
     assert page.get_by_test_id("fills").inner_text() == "$2,000.00"
     shot(page, "09-close-summary")
 

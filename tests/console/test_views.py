@@ -222,6 +222,14 @@ def test_close_table_shows_the_summary_and_is_refused_while_a_deal_is_live(
     assert f'data-testid="slip-number">{closer.number}<' in text(again_later)
 
 
+def test_the_close_page_of_a_closed_table_says_so_and_offers_no_grid(floor: Floor, as_user: Any) -> None:
+    page = as_user(floor.dealer).get(table_url(floor, "close/count/"))
+    assert page.status_code == 200
+    assert f"{floor.faro.name} is not open." in text(page)
+    assert "count-pieces" not in text(page)
+    assert as_user(floor.other_dealer).get(table_url(floor, "close/count/")).status_code == 403
+
+
 # --------------------------------------------------------------------------- seats, tray, limits
 
 
