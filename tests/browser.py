@@ -173,3 +173,27 @@ def dealer_at_faro(page: Any, world: Any) -> None:
     """Sign ``page`` in as the floor's dealer and open the Faro table's screen."""
     sign_in(page, world.dealer.username)
     page.goto(f"/console/tables/{world.faro.pk}/")
+
+
+def chips_for(cents: int) -> dict[int, int]:
+    """``cents`` as pieces of the chip set, largest chips first: a count that adds up to it."""
+    from tables.slips.chips import chip_set
+
+    pieces = {}
+    for chip in reversed(chip_set()):
+        pieces[chip.value], cents = divmod(cents, chip.value)
+    assert cents == 0, "the chip set cannot make this amount"
+    return {value: n for value, n in pieces.items() if n}
+
+
+def type_count(scope: Any, pieces: dict[int, int]) -> None:
+    """Type a tray's count into the chip grid inside ``scope``: pieces by chip value in cents."""
+    for value, n in pieces.items():
+        scope.locator(f'input[data-chip="{value}"]').fill(str(n))
+
+
+def open_on_grid(page: Any, pieces: dict[int, int], expect: str) -> None:
+    """On a closed table's screen: count the tray on the open panel's grid, tap "Open table"."""
+    type_count(page.get_by_test_id("open-panel"), pieces)
+    page.get_by_role("button", name="Open table").click()
+    confirmed(page, expect)

@@ -79,14 +79,6 @@ def _text(**kwargs: Any) -> forms.CharField:
 # --------------------------------------------------------------------------- sessions, seats, tray
 
 
-class OpenTableForm(forms.Form):
-    opening_inventory = DollarsField(words="opening count", allow_zero=True)
-
-
-class CloseTableForm(forms.Form):
-    closing_inventory = DollarsField(words="closing count", allow_zero=True)
-
-
 class PlayerForm(forms.Form):
     player = PlayerField()
 

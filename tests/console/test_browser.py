@@ -24,13 +24,16 @@ from tests.browser import (
     SHOTS,
     call_turn,
     check_accessibility,
+    chips_for,
     confirmed,
     key_cards,
+    open_on_grid,
     open_page,
     place_bet,
     receipt,
     shot,
     sign_in,
+    type_count,
 )
 from tests.console.conftest import Floor
 
@@ -42,6 +45,12 @@ SODA = "KS"
 SPLIT = ("5S", "5H")
 QUEEN_WINS = ("2C", "QD")
 LAST_THREE = ("9C", "JD", "4S")
+
+
+def cents(shown: str) -> int:
+    """ "$12,345.50" as the screen shows it → 1234550."""
+    whole, _, part = shown.replace("$", "").replace(",", "").partition(".")
+    return int(whole) * 100 + int(part or 0)
 
 
 def _shoe() -> list[str]:
@@ -58,14 +67,14 @@ def test_dealer_runs_a_full_faro_deal_and_the_cage_issues_a_fill(
     page.get_by_role("heading", name="Your tables").wait_for()
     shot(page, "01-dealer-tables")
 
-    # Open the table with the counted opening inventory.
+    # Open the table with the tray counted on the chip grid: ten $1,000 chips.
     page.get_by_role("link", name=f"Open {world.faro.name}").click()
-    page.get_by_label("Opening count (dollars)").fill("10,000")
+    type_count(page.get_by_test_id("open-panel"), {100_000: 10})
     shot(page, "02-open-table")
-    page.get_by_role("button", name="Check count").click()  # the confirm step shows what will post
-    page.get_by_test_id("open-check").filter(has_text="you counted $10,000.00").wait_for()
     page.get_by_role("button", name="Open table").click()
     confirmed(page, "is open with $10,000.00")
+    opener = Slip.objects.get(kind="opener", table=world.faro)
+    assert page.get_by_test_id("slip-number").inner_text() == opener.number
 
     # Seat two players by searching their names; each shows their available balance.
     for name in ("Kate", "Wyatt"):
@@ -170,14 +179,17 @@ def test_dealer_runs_a_full_faro_deal_and_the_cage_issues_a_fill(
     assert "Paid $40.00 to Kate Elder" in receipt(page).inner_text()
     assert Round.objects.get(table=world.faro).status == "settled"
 
-    # Close the table with the tray counted exactly: the summary shows no variance.
+    # Close the table with the tray counted exactly on the chip grid: the summary shows no variance.
     page.reload()
     tray = page.get_by_test_id("tray").inner_text()
-    page.get_by_label("Closing count (dollars)").fill(tray.replace("$", ""))
-    page.get_by_role("button", name="Close table and see the summary").click()
+    page.get_by_test_id("close-link").click()
+    type_count(page.get_by_test_id("close-grid"), chips_for(cents(tray)))
+    page.get_by_role("button", name="Close table").click()
     summary = page.get_by_test_id("summary")
     summary.wait_for()
-    assert page.get_by_test_id("variance").inner_text() == "$0.00"
+    assert page.get_by_test_id("variance").inner_text() == "None: the count matched the ledger"
+    closer = Slip.objects.get(kind="closer", table=world.faro)
+    assert page.get_by_test_id("slip-number").inner_text() == closer.number
     assert page.get_by_test_id("fills").inner_text() == "$2,000.00"
     shot(page, "09-close-summary")
 
@@ -232,10 +244,7 @@ def test_a_correction_the_dealer_asks_the_pit_approves_and_the_table_plays_on(
     page = open_page(browser, live_server)
     sign_in(page, world.dealer.username)
     page.get_by_role("link", name=f"Open {world.faro.name}").click()
-    page.get_by_label("Opening count (dollars)").fill("10,000")
-    page.get_by_role("button", name="Check count").click()
-    page.get_by_role("button", name="Open table").click()
-    confirmed(page, "is open with $10,000.00")
+    open_on_grid(page, {100_000: 10}, "is open with $10,000.00")
     page.get_by_label("Seat a player: search by name").fill("Kate")
     page.get_by_role("button", name=f"Seat {world.kate.name}").click()
     confirmed(page, "Seated Kate")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django import forms as django_forms
 from django.http import QueryDict
 
 from casino.errors import ValidationFailed
@@ -25,6 +26,12 @@ def posted(**fields: Any) -> QueryDict:
     return data
 
 
+class Typed(django_forms.Form):
+    """A dollar amount as a form types it (the opening count once was one; counts are by chip now)."""
+
+    amount = forms.DollarsField(words="amount", allow_zero=True)
+
+
 def refusal(form: Any) -> str:
     with pytest.raises(ValidationFailed) as refused:
         forms.checked(form)
@@ -36,23 +43,23 @@ def refusal(form: Any) -> str:
     [("250", 25_000), ("1,234.50", 123_450), ("$5", 500), (" 0.5 ", 50), (".05", 5), ("0", 0)],
 )
 def test_dollars_are_read_into_cents(text: str, cents: int) -> None:
-    form = forms.checked(forms.OpenTableForm(posted(opening_inventory=text)))
-    assert form.cleaned_data["opening_inventory"] == cents
+    form = forms.checked(Typed(posted(amount=text)))
+    assert form.cleaned_data["amount"] == cents
 
 
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"opening_inventory": "ten grand"}, "Enter the opening count in dollars, like 250 or 1,234.50."),
-        ({"opening_inventory": "1.005"}, "Enter the opening count in dollars, like 250 or 1,234.50."),
-        ({"opening_inventory": "-5"}, "Enter the opening count in dollars, like 250 or 1,234.50."),
-        ({"opening_inventory": "１０"}, "Enter the opening count in dollars, like 250 or 1,234.50."),
-        ({}, "Enter the opening count in dollars, like 250 or 1,234.50."),
-        ({"opening_inventory": "12345678901"}, "The opening count is too large."),
+        ({"amount": "ten grand"}, "Enter the amount in dollars, like 250 or 1,234.50."),
+        ({"amount": "1.005"}, "Enter the amount in dollars, like 250 or 1,234.50."),
+        ({"amount": "-5"}, "Enter the amount in dollars, like 250 or 1,234.50."),
+        ({"amount": "１０"}, "Enter the amount in dollars, like 250 or 1,234.50."),
+        ({}, "Enter the amount in dollars, like 250 or 1,234.50."),
+        ({"amount": "12345678901"}, "The amount is too large."),
     ],
 )
 def test_bad_dollars_are_refused_in_words(fields: dict[str, str], message: str) -> None:
-    assert refusal(forms.OpenTableForm(posted(**fields))) == message
+    assert refusal(Typed(posted(**fields))) == message
 
 
 def test_zero_is_refused_where_an_amount_must_move() -> None:
@@ -186,3 +193,39 @@ def test_the_pit_shows_a_form_refusal_in_place(floor: Floor, as_user: Any) -> No
     assert "Choose a fill or a credit." in text(wrong_kind)
     assert "Enter the credit amount in dollars, like 250 or 1,234.50." in text(bad_amount)
     assert not TrayRequest.objects.exists()
+
+
+# --------------------------------------------------------------------------- the chip grid
+
+
+def test_a_tray_count_is_read_by_chip_over_the_whole_set() -> None:
+    """Opening and closing are counted on the chip grid: an empty box is none, every chip of the
+    set is in the count the service gets."""
+    from tables.console.chip_grid import TrayCountForm
+
+    form = forms.checked(TrayCountForm(posted(chip_10000="9", chip_2500="2", chip_50="")))
+    assert form.count() == {"50": 0, "100": 0, "500": 0, "2500": 2, "10000": 9, "50000": 0, "100000": 0}
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({}, "Count the tray: type how many of each chip it holds (0 for an empty tray)."),
+        ({"chip_2500": "-1"}, "The number of $25 chips must be a whole number from 0 to 100,000."),
+        ({"chip_2500": "2.5"}, "The number of $25 chips must be a whole number from 0 to 100,000."),
+        ({"chip_50": "100001"}, "The number of $0.50 chips must be a whole number from 0 to 100,000."),
+    ],
+)
+def test_a_tray_count_of_nothing_or_of_bad_pieces_is_refused_in_words(
+    fields: dict[str, str], message: str
+) -> None:
+    from tables.console.chip_grid import TrayCountForm
+
+    assert refusal(TrayCountForm(posted(**fields))) == message
+
+
+def test_an_empty_tray_is_counted_as_zeros() -> None:
+    from tables.console.chip_grid import TrayCountForm
+
+    form = forms.checked(TrayCountForm(posted(chip_100="0")))
+    assert sum(form.count().values()) == 0

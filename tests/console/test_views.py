@@ -102,7 +102,7 @@ def test_dealers_see_only_their_own_tables(floor: Floor, as_user: Any) -> None:
     reply = other.get(table_url(floor))
     assert reply.status_code == 403
     assert "is not assigned to you" in text(reply)
-    refused = post(other, table_url(floor, "open/"), {"opening_inventory": "100"})
+    refused = post(other, table_url(floor, "open/"), {"chip_10000": "1"})
     assert refused.status_code == 403
     assert not TableSession.objects.exists()
 
@@ -122,36 +122,47 @@ def test_pit_boss_cannot_use_the_dealer_console(floor: Floor, as_user: Any) -> N
 
 
 def test_open_table_then_a_double_tap_replays_instead_of_posting_twice(floor: Floor, as_user: Any) -> None:
+    """Opened on the chip grid ($10,000.50: ten $1,000 chips and a 50-cent one): the opener slip
+    carries the count by chip, and a double tap shows the same slip again."""
     client = as_user(floor.dealer)
-    body = {"token": token(), "opening_inventory": "10,000.50"}
+    body = {"token": token(), "chip_100000": "10", "chip_50": "1", "chip_2500": ""}
     first = client.post(table_url(floor, "open/"), body, HTTP_HX_REQUEST="true")
     assert first.status_code == 200
     assert "is open with $10,000.50 in the tray" in text(first)
+    opener = Slip.objects.get(kind="opener")
+    assert opener.count == {"50": 1, "100": 0, "500": 0, "2500": 0, "10000": 0, "50000": 0, "100000": 10}
+    assert f'data-testid="slip-number">{opener.number}<' in text(first)
+    assert "Still to sign: Dealer, Pit boss." in text(first)
     second = client.post(table_url(floor, "open/"), body, HTTP_HX_REQUEST="true")
     assert second.status_code == 200
     assert "already done" in text(second)
+    assert f'data-testid="slip-number">{opener.number}<' in text(second)
     assert TableSession.objects.filter(table=floor.faro).count() == 1
     assert TableSession.objects.get().opening_inventory == 1_000_050
+    assert Slip.objects.filter(kind="opener").count() == 1
 
 
 def test_a_full_page_post_renders_the_whole_page(floor: Floor, as_user: Any) -> None:
-    reply = post(as_user(floor.dealer), table_url(floor, "open/"), {"opening_inventory": "500"}, htmx=False)
+    reply = post(as_user(floor.dealer), table_url(floor, "open/"), {"chip_50000": "1"}, htmx=False)
     assert reply.status_code == 200
     assert "<html" in text(reply)
 
 
 def test_bad_input_is_refused_in_place_and_nothing_moves(floor: Floor, as_user: Any) -> None:
-    reply = post(as_user(floor.dealer), table_url(floor, "open/"), {"opening_inventory": "ten grand"})
+    reply = post(as_user(floor.dealer), table_url(floor, "open/"), {"chip_100000": "9", "chip_2500": "ten"})
     assert reply.status_code == 400
     assert 'data-testid="inline-error"' in text(reply)
-    assert "Enter the opening count in dollars" in text(reply)
+    assert "The number of $25 chips must be a whole number from 0 to 100,000." in text(reply)
+    assert 'name="chip_100000" value="9"' in text(reply)  # the count as typed, to fix, not type again
+    assert not TableSession.objects.exists()
+    nothing = post(as_user(floor.dealer), table_url(floor, "open/"), {"chip_100000": ""})
+    assert nothing.status_code == 400
+    assert "Count the tray: type how many of each chip it holds" in unescape(text(nothing))
     assert not TableSession.objects.exists()
 
 
 def test_a_form_without_its_one_time_token_is_refused(floor: Floor, as_user: Any) -> None:
-    reply = as_user(floor.dealer).post(
-        table_url(floor, "open/"), {"opening_inventory": "100"}, HTTP_HX_REQUEST="true"
-    )
+    reply = as_user(floor.dealer).post(table_url(floor, "open/"), {"chip_10000": "1"}, HTTP_HX_REQUEST="true")
     assert reply.status_code == 400
     assert "no valid one-time token" in text(reply)
     assert not TableSession.objects.exists()
@@ -160,12 +171,8 @@ def test_a_form_without_its_one_time_token_is_refused(floor: Floor, as_user: Any
 def test_a_used_token_with_other_values_is_a_conflict(floor: Floor, as_user: Any) -> None:
     client = as_user(floor.dealer)
     used = token()
-    client.post(
-        table_url(floor, "open/"), {"token": used, "opening_inventory": "100"}, HTTP_HX_REQUEST="true"
-    )
-    reply = client.post(
-        table_url(floor, "open/"), {"token": used, "opening_inventory": "200"}, HTTP_HX_REQUEST="true"
-    )
+    client.post(table_url(floor, "open/"), {"token": used, "chip_10000": "1"}, HTTP_HX_REQUEST="true")
+    reply = client.post(table_url(floor, "open/"), {"token": used, "chip_10000": "2"}, HTTP_HX_REQUEST="true")
     assert reply.status_code == 409
     assert "already sent with other values" in text(reply)
 
@@ -173,14 +180,10 @@ def test_a_used_token_with_other_values_is_a_conflict(floor: Floor, as_user: Any
 def test_a_failed_tap_can_be_retried_with_the_same_token(floor: Floor, as_user: Any) -> None:
     client = as_user(floor.dealer)
     used = token()
-    bad = client.post(
-        table_url(floor, "open/"), {"token": used, "opening_inventory": "x"}, HTTP_HX_REQUEST="true"
-    )
+    bad = client.post(table_url(floor, "open/"), {"token": used, "chip_10000": "x"}, HTTP_HX_REQUEST="true")
     assert bad.status_code == 400
     assert not IdempotencyRecord.objects.exists()
-    good = client.post(
-        table_url(floor, "open/"), {"token": used, "opening_inventory": "100"}, HTTP_HX_REQUEST="true"
-    )
+    good = client.post(table_url(floor, "open/"), {"token": used, "chip_10000": "1"}, HTTP_HX_REQUEST="true")
     assert good.status_code == 200
     assert TableSession.objects.count() == 1
 
@@ -190,21 +193,41 @@ def test_close_table_shows_the_summary_and_is_refused_while_a_deal_is_live(
 ) -> None:
     round_ = live_faro(floor)
     client = as_user(floor.dealer)
-    refused = post(client, table_url(floor, "close/"), {"closing_inventory": "10,000"})
+    refused = post(client, table_url(floor, "close/"), {"chip_100000": "10"})
     assert refused.status_code == 409
     assert "Finish or void the live round" in text(refused)
+    assert 'data-testid="close-grid"' in text(refused)  # the close page again, the count as typed
+    assert 'name="chip_100000" value="10"' in text(refused)
     Round.objects.filter(pk=round_.pk).update(status="void")
-    body = {"token": token(), "closing_inventory": "10,100"}
+    grid = client.get(table_url(floor, "close/count/"))
+    assert grid.status_code == 200
+    assert "$10,000.00" not in text(grid)  # blind: the close page shows nothing of the ledger's tray
+    body = {"token": token(), "chip_100000": "10", "chip_10000": "1"}  # $10,100.00
     summary = client.post(table_url(floor, "close/"), body, HTTP_HX_REQUEST="true")
     assert summary.status_code == 200
     page = text(summary)
     assert "is closed" in page
-    assert 'data-testid="variance">$100.00' in page
+    closer = Slip.objects.get(kind="closer")
+    assert (closer.amount, closer.expected, closer.variance) == (1_010_000, 1_000_000, 10_000)
+    assert 'data-testid="variance">$100.00 over' in page
+    assert f'data-testid="slip-number">{closer.number}<' in page
+    assert 'data-testid="slip-variance">$100.00 over' in page
+    assert "Still to sign: Dealer, Pit boss." in page
     assert 'data-testid="win" class="win-pos">$100.00' in page
     again = client.post(table_url(floor, "close/"), body, HTTP_HX_REQUEST="true")
     assert "Already closed" in text(again)
     session = TableSession.objects.get()
-    assert client.get(table_url(floor, f"sessions/{session.pk}/")).status_code == 200
+    again_later = client.get(table_url(floor, f"sessions/{session.pk}/"))
+    assert again_later.status_code == 200
+    assert f'data-testid="slip-number">{closer.number}<' in text(again_later)
+
+
+def test_the_close_page_of_a_closed_table_says_so_and_offers_no_grid(floor: Floor, as_user: Any) -> None:
+    page = as_user(floor.dealer).get(table_url(floor, "close/count/"))
+    assert page.status_code == 200
+    assert f"{floor.faro.name} is not open." in text(page)
+    assert "count-pieces" not in text(page)
+    assert as_user(floor.other_dealer).get(table_url(floor, "close/count/")).status_code == 403
 
 
 # --------------------------------------------------------------------------- seats, tray, limits

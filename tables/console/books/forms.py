@@ -6,43 +6,22 @@ in place, in words.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 
-from tables.slips.chips import MAX_PIECES, Chip, chip_set
+from tables.console.chip_grid import ChipGridForm
 from tables.slips.models import CountReason
 from tables.slips.services import NOTE_MAX
 
 CHOOSE_REASON = "Choose why the tray is counted: shift change or spot check."
 
 
-def chip_field_name(chip: Chip) -> str:
-    return f"chip_{chip.value}"
-
-
-class CountGridForm(forms.Form):
-    """Pieces per chip of the set (an empty box is none) and why the tray is counted."""
+class CountGridForm(ChipGridForm):
+    """A shift-change or spot count: the grid and why the tray is counted."""
 
     reason = forms.ChoiceField(
         choices=CountReason.choices,
         error_messages={"required": CHOOSE_REASON, "invalid_choice": CHOOSE_REASON},
     )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for chip in chip_set():
-            message = f"The number of {chip.label} chips must be a whole number from 0 to {MAX_PIECES:,}."
-            self.fields[chip_field_name(chip)] = forms.IntegerField(
-                required=False,
-                min_value=0,
-                max_value=MAX_PIECES,
-                error_messages={"invalid": message, "min_value": message, "max_value": message},
-            )
-
-    def count(self) -> dict[str, int]:
-        """The count as the service reads it: ``{"<value in cents>": pieces}`` over the whole set."""
-        return {str(chip.value): self.cleaned_data.get(chip_field_name(chip)) or 0 for chip in chip_set()}
 
 
 class SignForm(forms.Form):

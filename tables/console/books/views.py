@@ -21,12 +21,12 @@ from casino.signatures import confirm_signature
 from casino.signed_in import NotAllowed, signed_in_get, signed_in_post
 from tables.console import forms
 from tables.console.access import dealer_table, require_pit, require_screen
-from tables.console.books.forms import CountGridForm, SignForm, chip_field_name
+from tables.console.books.forms import CountGridForm, SignForm
 from tables.console.books.rows import slip_row, waiting_for
+from tables.console.chip_grid import grid_chips
 from tables.console.idempotency import Done, run_tap
 from tables.console.taps import SERVICE_ERRORS, receipt
 from tables.models import Table, TableStatus
-from tables.slips.chips import chip_set
 from tables.slips.counts import take_count
 from tables.slips.models import CountReason
 from tables.slips.printing import role_words
@@ -49,7 +49,7 @@ def grid_context(table: Table, data: Any = None, error: str = "") -> dict[str, A
     typed = data or {}
     return {
         "table": table,
-        "chips": [(chip, chip_field_name(chip), typed.get(chip_field_name(chip), "")) for chip in chip_set()],
+        "chips": grid_chips(typed),
         "reasons": CountReason.choices,
         "reason": typed.get("reason", CountReason.SHIFT_CHANGE),
         "error": error,

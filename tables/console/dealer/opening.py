@@ -1,44 +1,66 @@
-"""Opening a table in the console: the count's confirm step, in the words of what the ledger does.
+"""Opening and closing a table in the console: the tray counted blind on the chip grid, and
+what the count's slip and its postings say afterwards, in words.
 
-The dealer counts the tray; before anything moves the screen shows the last closer, the count
-and the variance between them, and says what opening will post (``services.opening_plan``,
-the same plan ``services.open_table`` follows): a first opening's bankroll issued from the
-cage, any other difference posted to over/short as a count variance.
+The open panel and the close page draw the grid (``tables.console.chip_grid``) with nothing of
+the ledger's tray: the dealer counts what is there, not towards a figure. Once the count is in,
+the opener or closer slip (``services.open_table`` / ``close_table``) says what the ledger
+expected, the variance and who still signs, and the receipt says what opening posted
+(``plan_lines``: a first opening's bankroll issued from the cage, any other difference to
+over/short).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from casino.models import User
 from casino.money import format_dollars
 from ledger.errors import InsufficientFunds
-from tables.models import Table, TableSession
-from tables.selectors import last_closing_count
+from tables.console.books.rows import SlipRow, slip_row
+from tables.console.chip_grid import grid_chips
+from tables.models import Table, TableSession, TableStatus
 from tables.services import OpeningPlan
+from tables.slips.models import SlipKind
+from tables.slips.printing import variance_words
+from tables.slips.selectors import session_slip
 
 
-def open_form(table: Table, plan: OpeningPlan | None) -> dict[str, Any]:
-    """The open panel: the count pre-filled with the last closer, or the plan to confirm."""
-    last_closer = last_closing_count(table)
+def open_form(table: Table, typed: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The open panel: the blank grid (or as typed before a refusal), and whether this is the
+    table's first opening, whose count the cage issues as its bankroll."""
     return {
-        "last_closer": last_closer,
-        "first": last_closer is None and not TableSession.objects.filter(table=table).exists(),
-        "plan": plan,
-        "plan_lines": plan_lines(plan) if plan is not None else [],
-        "variance": (
-            variance_words(plan.count - plan.last_closer)
-            if plan is not None and plan.last_closer is not None
-            else ""
-        ),
+        "first": not TableSession.objects.filter(table=table).exists(),
+        "chips": grid_chips(typed),
     }
 
 
-def variance_words(cents: int) -> str:
-    if cents > 0:
-        return f"{format_dollars(cents)} over"
-    if cents < 0:
-        return f"{format_dollars(-cents)} short"
-    return "none"
+def close_form(table: Table, typed: Mapping[str, Any] | None = None, error: str = "") -> dict[str, Any]:
+    """The close page: the grid (as typed before a refusal, with the refusal), blind like the opener's."""
+    return {
+        "table": table,
+        "chips": grid_chips(typed),
+        "error": error,
+        "is_open": table.status == TableStatus.OPEN,
+    }
+
+
+def count_slip(session_id: int, kind: SlipKind, viewer: User) -> SlipRow | None:
+    """A session's opener or closer as its row shows it to the dealer: number, the ledger's
+    tray, the variance and who still signs (None for a session from before slips)."""
+    slip = session_slip(session_id=session_id, kind=kind)
+    return None if slip is None else slip_row(slip, viewer)
+
+
+def summary_context(session: TableSession, viewer: User, *, replayed: bool) -> dict[str, Any]:
+    """A closed session's summary, with its closer slip and the variance in words."""
+    return {
+        "session": session,
+        "table": session.table,
+        "replayed": replayed,
+        "variance": variance_words(session.closing_variance),
+        "closer": count_slip(session.pk, SlipKind.CLOSER, viewer),
+    }
 
 
 def plan_lines(plan: OpeningPlan) -> list[str]:

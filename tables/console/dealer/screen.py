@@ -18,6 +18,7 @@ from django.utils.functional import SimpleLazyObject
 from casino.permissions import may
 from casino.selectors import Balance, get_balances_with, get_player_balances, player_names
 from tables.console.access import dealer_table
+from tables.console.books.rows import SlipRow
 from tables.console.dealer import faro as faro_screen
 from tables.console.dealer.corrections import last_action_words
 from tables.console.dealer.drawings import drawing_context, template_for
@@ -37,7 +38,6 @@ from tables.console.words import action_words, player_words
 from tables.corrections import in_closed_day
 from tables.models import LIVE_ROUND_STATUSES, Correction, Round, Table, TableStatus
 from tables.selectors import get_live_round, list_pending_tray_requests
-from tables.services import OpeningPlan
 
 # The cash buy-in's amount buttons, in cents: the bills a player most often hands over.
 CASH_AMOUNTS = (2_000, 10_000, 50_000, 100_000)
@@ -113,7 +113,8 @@ def table_context(
     *,
     flash: Flash | None = None,
     sticky: Sticky | None = None,
-    opening: OpeningPlan | None = None,
+    opening: Mapping[str, Any] | None = None,
+    opener: SlipRow | None = None,
     table: Table | None = None,
     saved: Round | None = None,
     chips: Mapping[int, Balance] | None = None,
@@ -121,7 +122,8 @@ def table_context(
     """The table screen's context. ``table``: the request's own ``dealer_table`` read, if it made
     one. After a round action (``after_action``): ``saved`` the round as the action saved it (the
     table's newest round, live or just settled), so it is not read again, and ``chips`` the seated
-    players' chips, read with the tray's balance."""
+    players' chips, read with the tray's balance. ``opening``: the open panel's grid as typed
+    before a refusal; ``opener``: the slip a tap that opened the table just wrote."""
     table = table or dealer_table(request.user, table_id)
     if saved is not None:
         live = saved.status in LIVE_ROUND_STATUSES
@@ -144,6 +146,7 @@ def table_context(
         "names": names,
         "can_change_limits": may(request.user, "table.limits", table=table),
         "cash_amounts": CASH_AMOUNTS,
+        "opener": opener,
     }
     if table.status != TableStatus.OPEN:
         context["opening"] = open_form(table, opening)

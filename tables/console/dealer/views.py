@@ -17,7 +17,6 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from casino.errors import DomainError
 from casino.money import format_dollars
 from casino.permissions import actor_of, home_screen
 from casino.selectors import get_player_balance, search_players
@@ -25,9 +24,10 @@ from casino.signed_in import NotAllowed, signed_in_get, signed_in_post
 from tables import services
 from tables.console import forms
 from tables.console.access import dealer_table, found
+from tables.console.chip_grid import TrayCountForm
 from tables.console.dealer import answers, rounds
 from tables.console.dealer.games import GAME_TITLES, KEYED_DEAL
-from tables.console.dealer.opening import plan_lines
+from tables.console.dealer.opening import close_form, count_slip, plan_lines, summary_context
 from tables.console.dealer.screen import bet_chips, render_table
 from tables.console.idempotency import Done, run_tap
 from tables.console.limits import change_limits_work
@@ -37,6 +37,7 @@ from tables.drop import services as drop
 from tables.models import Seat, TableSession
 from tables.selectors import get_live_round, get_open_session, list_tables, round_exists
 from tables.services import OpeningPlan
+from tables.slips.models import SlipKind
 
 # --------------------------------------------------------------------------- screens
 
@@ -78,8 +79,9 @@ def bet_amounts(request: HttpRequest, table_id: int) -> HttpResponse:
 def session_summary(request: HttpRequest, table_id: int, session_id: int) -> HttpResponse:
     table = dealer_table(request.user, table_id)
     closed = TableSession.objects.filter(pk=session_id, table=table, closed_at__isnull=False)
-    session = found(closed, "No such closed session at this table.")
-    return render(request, "console/summary.html", {"session": session, "table": table, "replayed": False})
+    session = found(closed.select_related("table"), "No such closed session at this table.")
+    context = summary_context(session, actor_of(request), replayed=False)
+    return render(request, "console/summary.html", context)
 
 
 @signed_in_get
@@ -97,22 +99,6 @@ def player_search(request: HttpRequest, table_id: int) -> HttpResponse:
     ]
     return render(
         request, "console/_player_results.html", {"table": table, "results": results, "query": query}
-    )
-
-
-@signed_in_get
-def check_opening(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The open form's first step: the last closer, the count, the variance and what will post.
-
-    Nothing moves here; the confirm form it shows posts to ``open_table`` with its own token.
-    """
-    table = dealer_table(request.user, table_id)
-    try:
-        count = forms.checked(forms.OpenTableForm(request.GET)).cleaned_data["opening_inventory"]
-    except DomainError as error:
-        return render_table(request, table_id, flash=Flash.refused(error, "open"), status=400, table=table)
-    return render_table(
-        request, table_id, opening=services.opening_plan(table=table, count=count), table=table
     )
 
 
@@ -144,14 +130,29 @@ def _screen_tap(request: HttpRequest, table_id: int, form: str, work: Callable[[
     return answers.done(request, table_id, outcome, form)
 
 
-@table_tap("open")
-def open_table(request: HttpRequest, table_id: int) -> Done:
-    count = forms.checked(forms.OpenTableForm(request.POST)).cleaned_data["opening_inventory"]
-    session = services.open_table(actor=actor_of(request), table_id=table_id, opening_inventory=count)
-    ledger, variance = session.opening_ledger, session.opening_variance
-    posted = OpeningPlan(count, ledger, None, count - ledger - variance, variance)
-    opened = f"{session.table.name} is open with {format_dollars(count)} in the tray."
-    return Done(receipt(opened, *plan_lines(posted)))
+@signed_in_post
+def open_table(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Opening with the tray counted on the chip grid: the open table's screen with the receipt
+    and the opener slip (its number, the ledger's tray, the variance, who still signs), or the
+    refusal under the grid with the count as typed."""
+    dealer_table(request.user, table_id)
+    try:
+        outcome = run_tap(request, lambda: _open(request, table_id))
+    except SERVICE_ERRORS as error:
+        flash = Flash.refused(error, "open")
+        status = int(getattr(error, "status", 400))
+        return render_table(request, table_id, flash=flash, status=status, opening=request.POST)
+    opener = count_slip(outcome.result["session"], SlipKind.OPENER, actor_of(request))
+    return render_table(request, table_id, flash=Flash.done(outcome, "open"), opener=opener)
+
+
+def _open(request: HttpRequest, table_id: int) -> Done:
+    count = forms.checked(TrayCountForm(request.POST)).count()
+    session = services.open_table(actor=actor_of(request), table_id=table_id, opening_count=count)
+    amount, ledger, variance = session.opening_inventory, session.opening_ledger, session.opening_variance
+    posted = OpeningPlan(amount, ledger, None, amount - ledger - variance, variance)
+    opened = f"{session.table.name} is open with {format_dollars(amount)} in the tray."
+    return Done(receipt(opened, *plan_lines(posted), session=session.pk))
 
 
 @table_tap("seats")
@@ -248,22 +249,34 @@ def _ask(request: HttpRequest, round_id: int) -> Done:
 # --------------------------------------------------------------------------- taps with answers of their own
 
 
+@signed_in_get
+def close_grid(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The close page: the chip grid, blind (the ledger's tray shows on the summary after)."""
+    table = dealer_table(request.user, table_id)
+    return render(request, "console/close.html", close_form(table))
+
+
 @signed_in_post
 def close_table(request: HttpRequest, table_id: int) -> HttpResponse:
-    """Closing with the counted tray: the session's summary, or the refusal on the table screen."""
-    dealer_table(request.user, table_id)
+    """Closing with the tray counted on the chip grid: the session's summary with the closer
+    slip, or the refusal on the close page with the count as typed."""
+    table = dealer_table(request.user, table_id)
     try:
         outcome = run_tap(request, lambda: _close(request, table_id))
     except SERVICE_ERRORS as error:
-        return answers.refused(request, table_id, error, form="close")
+        context = close_form(table, request.POST, error.message)
+        status = int(getattr(error, "status", 400))
+        return render_screen(
+            request, "console/close.html#close_screen", "console/close.html", context, status=status
+        )
     session = TableSession.objects.select_related("table").get(pk=outcome.result["session"])
-    context = {"session": session, "table": session.table, "replayed": outcome.replayed}
+    context = summary_context(session, actor_of(request), replayed=outcome.replayed)
     return render_screen(request, "console/_summary.html", "console/summary.html", context)
 
 
 def _close(request: HttpRequest, table_id: int) -> Done:
-    count = forms.checked(forms.CloseTableForm(request.POST)).cleaned_data["closing_inventory"]
-    session = services.close_table(actor=actor_of(request), table_id=table_id, closing_inventory=count)
+    count = forms.checked(TrayCountForm(request.POST)).count()
+    session = services.close_table(actor=actor_of(request), table_id=table_id, closing_count=count)
     return Done(receipt(f"{session.table.name} is closed.", session=session.pk))
 
 
