@@ -208,10 +208,14 @@ def test_a_take_down_from_the_bets_table_is_answered_with_what_it_changed_as_the
     ):
         _bet(client, floor, round_, version, **fields)
 
-    answer = post(
-        client, faro_url(floor, round_, "remove_bet"), {"bet": "b2", "version": "3"}, **FROM_TAKE_DOWN
-    )
+    with CaptureQueriesContext(connection) as queries:
+        answer = post(
+            client, faro_url(floor, round_, "remove_bet"), {"bet": "b2", "version": "3"}, **FROM_TAKE_DOWN
+        )
     partial = text(answer)
+    # The header and the tray panel are not drawn, so the table's waiting fills and credits (slips)
+    # are not read, as the whole screen reads them.
+    assert not any("tables_slip" in q["sql"] for q in queries.captured_queries)
     assert answer.status_code == 200
     assert answer["HX-Retarget"] == "#head-receipt"
     assert answer["HX-Reswap"] == "innerHTML"
@@ -221,7 +225,9 @@ def test_a_take_down_from_the_bets_table_is_answered_with_what_it_changed_as_the
     for unchanged in ("casekeeper", "deal-panel", "tray", "limits"):
         assert f'id="{unchanged}"' not in partial, unchanged
 
-    screen = _screen(client, floor)
+    with CaptureQueriesContext(connection) as queries:
+        screen = _screen(client, floor)
+    assert any("tables_slip" in q["sql"] for q in queries.captured_queries)
     for name in ("bet form", "bets", "correction"):
         assert _same_part(DEALT_PARTS[name], partial, screen), name
     bets = _one(DEALT_PARTS["bets"], partial)
@@ -438,7 +444,7 @@ def test_a_turn_in_part_reads_nothing_the_screen_does_not_change(floor: Floor, a
     # chips (one read) and the round's newest action (the state cache is filled when a transaction
     # commits, and the test's never does). The round is not read before an electronic shoe's turn,
     # and the table's waiting fills and credits (the header and the tray panel) are not read at all.
-    assert not any("tables_trayrequest" in sql for sql in statements)
+    assert not any("tables_slip" in sql for sql in statements)
     assert not any(sql.startswith('SELECT "tables_round"') for sql in statements)
     assert len(statements) == 9, "\n".join(sql[:100] for sql in statements)
 
