@@ -45,7 +45,8 @@ def bench_parser(
 
 def run_child(module: str, step: str, env: dict[str, str]) -> dict[str, Any]:
     """Run ``python -m <module> --child <step>`` (a Django step) and return its last line's JSON."""
-    done = run_captured([str(VENV_BIN / "python"), "-m", module, "--child", step], env=env, timeout=600)
+    timeout = float(os.environ.get("BENCH_CHILD_TIMEOUT", "600"))  # longer on a machine others load
+    done = run_captured([str(VENV_BIN / "python"), "-m", module, "--child", step], env=env, timeout=timeout)
     if done.returncode != 0:
         raise RuntimeError(f"{step} failed:\n{done.stderr[-4000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])

@@ -21,7 +21,8 @@ def lock_table(*, table_id: int) -> Table:
 
 def lock_table_of_round(*, round_id: int) -> Table | None:
     """The table a round is dealt at, its row locked as ``lock_table`` locks it (None: no such
-    round). Its tray is not read (``table.tray`` would be a query of its own).
+    round), with the fields an action uses (``sql.LOCKED_TABLE_FIELDS``; any other is deferred,
+    read on first use). Its tray is not read (``table.tray`` would be a query of its own).
 
     Found through the round in the same statement, so a round action does not first read the
     round only to learn which table to lock.
@@ -29,7 +30,7 @@ def lock_table_of_round(*, round_id: int) -> Table | None:
     cursor = kept_cursor()
     cursor.execute(sql.LOCK_TABLE_OF_ROUND, [round_id])
     row = cursor.fetchone()
-    return None if row is None else instance_from_row(Table, sql.TABLE_FIELDS, row)
+    return None if row is None else instance_from_row(Table, sql.LOCKED_TABLE_FIELDS, row)
 
 
 def lock_round(*, round_id: int) -> Round | None:

@@ -34,11 +34,18 @@ from tables.models import (
 
 # ============================================================================ locks (tables.locks)
 
-TABLE_FIELDS = list(Table._meta.concrete_fields)
+# What a round action reads of its locked table: its name (for words), game, status, limits,
+# dealer (who may deal) and tray. Its rules, ante and creation time stay deferred: an action
+# never uses them, and its rules are JSON, decoded on every read.
+LOCKED_TABLE_FIELDS = [
+    f
+    for f in Table._meta.concrete_fields
+    if f.attname in {"id", "name", "game", "status", "min_bet", "max_bet", "dealer_id", "tray_id"}
+]
 # The table a round is dealt at, its row locked, found through the round in the same statement:
 # every round action runs it.
 LOCK_TABLE_OF_ROUND = (
-    f"SELECT {columns_of(TABLE_FIELDS, 't')} FROM {Table._meta.db_table} AS t "
+    f"SELECT {columns_of(LOCKED_TABLE_FIELDS, 't')} FROM {Table._meta.db_table} AS t "
     f"WHERE t.id = (SELECT r.table_id FROM {Round._meta.db_table} AS r WHERE r.id = %s) "
     "FOR UPDATE OF t"
 )

@@ -195,6 +195,74 @@ def test_the_bets_table_has_one_take_down_form_for_every_row(floor: Floor, as_us
     assert answer.count('data-testid="bet-row"') == 2
 
 
+FROM_TAKE_DOWN = {"HTTP_HX_TRIGGER": "take-down"}
+
+
+def test_a_take_down_from_the_bets_table_is_answered_with_what_it_changed_as_the_whole_screen_draws_it(
+    floor: Floor, as_user: Any
+) -> None:
+    round_ = live_faro(floor)
+    client = as_user(floor.dealer)
+    for version, fields in enumerate(
+        ({"ranks": ["3"]}, {"ranks": ["Q"], "player": floor.wyatt.pk}, {"target": "high"})
+    ):
+        _bet(client, floor, round_, version, **fields)
+
+    with CaptureQueriesContext(connection) as queries:
+        answer = post(
+            client, faro_url(floor, round_, "remove_bet"), {"bet": "b2", "version": "3"}, **FROM_TAKE_DOWN
+        )
+    partial = text(answer)
+    # The header and the tray panel are not drawn, so the table's waiting fills and credits (slips)
+    # are not read, as the whole screen reads them.
+    assert not any("tables_slip" in q["sql"] for q in queries.captured_queries)
+    assert answer.status_code == 200
+    assert answer["HX-Retarget"] == "#head-receipt"
+    assert answer["HX-Reswap"] == "innerHTML"
+    assert "Bet taken down." in _one(r'<div class="receipt-body" data-receipt-body>(.*?)</div>', partial)
+    assert 'id="screen"' not in partial
+    assert 'class="table-head"' not in partial
+    for unchanged in ("casekeeper", "deal-panel", "tray", "limits"):
+        assert f'id="{unchanged}"' not in partial, unchanged
+
+    with CaptureQueriesContext(connection) as queries:
+        screen = _screen(client, floor)
+    assert any("tables_slip" in q["sql"] for q in queries.captured_queries)
+    for name in ("bet form", "bets", "correction"):
+        assert _same_part(DEALT_PARTS[name], partial, screen), name
+    bets = _one(DEALT_PARTS["bets"], partial)
+    assert bets.count('data-testid="bet-row"') == 2
+    assert "Take down Wyatt" not in bets
+    assert re.search(
+        r'id="take-down".*name="token" value="[^"]+".*id="version-take-down" name="version" value="4"',
+        bets,
+        re.S,
+    )
+    assert _one(r'(<input type="hidden" id="version-deal"[^>]*>)', partial) == (
+        '<input type="hidden" id="version-deal" name="version" value="4" hx-swap-oob="true">'
+    )
+    wyatt = _one(rf'(<span class="nowrap" id="seat-available-{floor.wyatt.pk}".*?</span>)\n', partial)
+    assert OOB in wyatt
+    assert _plain(wyatt) in screen  # the chips given back, as the whole screen shows them
+
+    again = _turn(client, floor, round_, 4, **FROM_DEAL_FORM)  # the answer's version deals the next
+    assert _one(r"<p>(Turn 1: [^<]*)</p>", text(again))
+
+
+def test_the_last_bet_taken_down_leaves_no_take_down_form(floor: Floor, as_user: Any) -> None:
+    round_ = live_faro(floor)
+    client = as_user(floor.dealer)
+    _bet(client, floor, round_, 0, ranks=["3"])
+    answer = post(
+        client, faro_url(floor, round_, "remove_bet"), {"bet": "b1", "version": "1"}, **FROM_TAKE_DOWN
+    )
+    bets = _one(DEALT_PARTS["bets"], text(answer))
+    assert "No bets down." in bets
+    assert 'id="take-down"' not in bets
+    first = _bet(client, floor, round_, 2, ranks=["Q"])  # the next bet brings the table and its form back
+    assert 'id="take-down"' in text(first)
+
+
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_bets_answered_in_part_leave_the_screen_as_a_reload_draws_it(
@@ -376,7 +444,7 @@ def test_a_turn_in_part_reads_nothing_the_screen_does_not_change(floor: Floor, a
     # chips (one read) and the round's newest action (the state cache is filled when a transaction
     # commits, and the test's never does). The round is not read before an electronic shoe's turn,
     # and the table's waiting fills and credits (the header and the tray panel) are not read at all.
-    assert not any("tables_trayrequest" in sql for sql in statements)
+    assert not any("tables_slip" in sql for sql in statements)
     assert not any(sql.startswith('SELECT "tables_round"') for sql in statements)
     assert len(statements) == 9, "\n".join(sql[:100] for sql in statements)
 

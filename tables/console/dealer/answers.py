@@ -2,7 +2,7 @@
 Faro tap from its form on a live screen, only what it changed (htmx out-of-band swaps).
 
 Redrawing the whole screen (about ninety bets late in a deal) was most of a console tap's cost,
-so two Faro taps are answered in part, each only when it went through and came from its form
+so three Faro taps are answered in part, each only when it went through and came from its form
 (htmx names the form in ``HX-Trigger``):
 
 - a **bet** or a called turn (the bet form) adds one bet and moves one player's chips: the
@@ -13,13 +13,17 @@ so two Faro taps are answered in part, each only when it went through and came f
 - a **dealing step** that leaves the deal live (the soda or a turn) changes the layout, the
   bets and the players' chips, not the seats, the tray's forms, the limits or the header: the
   receipt and, out of band, the bet form, the dealing panel, the card picker, the bets table, the
-  casekeeper, every seated player's chips, the tray's balance and the correction panel.
+  casekeeper, every seated player's chips, the tray's balance and the correction panel;
+- a **take-down** (the bets table's one form) takes a bet off the layout and gives its chips
+  back: the receipt and, out of band, the bet form (the layout's chips and boxes, the players'
+  chips), the bets table with a new token, the dealing form's version, every seated player's
+  chips and the correction panel; the tray, the casekeeper and the dealing panel stay.
 
-Both are partials of ``console/games/faro.html`` (``bet_answer``, ``dealt_answer``) drawing the
-same partials as the whole screen. Anything else (a refusal, a replayed token, the last turn,
-which settles the deal, any other form, a request without htmx) gets the whole screen. What
-the screen shows of other people's doings (a fill the pit approved meanwhile, a new seat) waits
-for the next whole screen.
+Each is a partial of ``console/games/faro.html`` (``bet_answer``, ``dealt_answer``,
+``taken_down_answer``) drawing the same partials as the whole screen. Anything else (a refusal,
+a replayed token, the last turn, which settles the deal, any other form, a request without htmx)
+gets the whole screen. What the screen shows of other people's doings (a fill the pit approved
+meanwhile, a new seat) waits for the next whole screen.
 """
 
 from __future__ import annotations
@@ -49,11 +53,13 @@ from tables.models import LIVE_ROUND_STATUSES, Round, Table
 BET_FORM = "bet-form"  # the forms' ids (games/faro.html): htmx sends the tapped one as HX-Trigger
 DEAL_FORM = "deal-form"  # an electronic shoe's "Deal turn"
 PICKER_FORM = "picker-form"  # a manual shoe's card picker
+TAKE_DOWN_FORM = "take-down"  # the bets table's one form, which every row's button submits
 PLACED_EVENT = "faro-bet-placed"  # console.js clears the bet form's choices on it
 # The forms whose taps are answered in part, by the action they post (their ids, as htmx sends them).
 FORMS_OF_KINDS = {
     "bet": {BET_FORM},
     "call_turn": {BET_FORM},
+    "remove_bet": {TAKE_DOWN_FORM},
     "soda": {DEAL_FORM, PICKER_FORM},
     "turn": {DEAL_FORM, PICKER_FORM},
 }
@@ -119,7 +125,8 @@ def after_faro_action(request: HttpRequest, table: Table, kind: str, outcome: Ou
         answer["HX-Trigger"] = PLACED_EVENT
         return answer
     if saved.status in LIVE_ROUND_STATUSES:
-        return _in_part(request, "dealt_answer", after_action(request, table, saved, flash))
+        partial = "taken_down_answer" if kind == "remove_bet" else "dealt_answer"
+        return _in_part(request, partial, after_action(request, table, saved, flash))
     return after_round_action(request, table, outcome, kind)  # the deal is over: the whole screen
 
 

@@ -154,7 +154,8 @@ def table_context(
     if shown is not None and shown.status != "void":
         context["correction"] = correction_panel(shown, names, after_action=saved is not None)
     if shown is not None and shown.game == "faro":
-        context["faro"] = faro_context(shown, names, seats, sticky, table)
+        if round_ is not None:  # a settled deal's layout is not drawn: the screen offers the next deal
+            context["faro"] = faro_context(shown, names, seats, sticky, table)
     elif shown is not None:
         hands = known_hands_of(shown) if round_ is not None else {}
         legal = legal_actions_of(shown) if round_ is not None else []
