@@ -205,6 +205,8 @@ SPECTACULAR_SETTINGS = {
         "AuditSlipKindEnum": "tables.audit.report.SLIP_KINDS",
         "AuditCreditBucketEnum": "tables.audit.report.CREDIT_BUCKETS",
         "SlipKindEnum": "tables.slips.models.SlipKind",
+        "SlipStatusEnum": "tables.slips.models.SlipStatus",
+        "DropBoxStatusEnum": "tables.drop.models.DropBoxStatus",
         "IdentificationKindEnum": "casino.cash.models.IdentificationKind",
         "AuditCashLineKindEnum": "tables.audit.report.CASH_LINE_KINDS",
     },
