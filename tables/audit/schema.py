@@ -36,6 +36,12 @@ COMPONENTS: dict[Any, str] = {
     shape.SlipTransitData: "AuditSlipInTransit",
     shape.SlipsData: "AuditSlips",
     shape.SummaryData: "Summary",
+    shape.WinLineData: "WinLine",
+    shape.WinRowData: "WinRow",
+    shape.WinData: "Win",
+    shape.WinSectionData: "AuditWin",
+    shape.HoldCheckData: "HoldInvestigation",
+    shape.DropBoxData: "AuditDropBox",
     shape.ProgressData: "Progress",
 }
 _SCALARS: dict[Any, type[serializers.Field]] = {

@@ -47,9 +47,7 @@ def section_corrections(audit: AuditState) -> None:
     ):
         would_void[round_id].append(seq)
     reversal_ids = {int(t) for c in corrections for t in (c.reversals or []) if isinstance(t, int)}
-    moved = dict(
-        sql_rows(sql.AUDIT_REVERSED_AMOUNTS, [sorted(reversal_ids)])
-    )
+    moved = dict(sql_rows(sql.AUDIT_REVERSED_AMOUNTS, [sorted(reversal_ids)]))
     names = staff_names(
         {c.requested_by_id for c in corrections} | {c.decided_by_id for c in corrections if c.decided_by_id}
     )
