@@ -26,9 +26,7 @@ class Role(models.TextChoices):
     PLAYER = "player", "Player"
 
 
-STAFF_ROLES = frozenset(
-    {Role.ADMIN, Role.PIT_BOSS, Role.DEALER, Role.CASHIER, Role.AUDITOR, Role.COUNT_TEAM}
-)
+STAFF_ROLES = frozenset({Role.ADMIN, Role.PIT_BOSS, Role.DEALER, Role.CASHIER, Role.AUDITOR, Role.COUNT_TEAM})
 
 
 class User(AbstractUser):

@@ -131,6 +131,17 @@ FLOOR_POLICY: dict[str, Rule] = {
     "correction.decide": Rule(
         frozenset({Role.PIT_BOSS, Role.ADMIN}), "Only a pit boss or an admin may decide a correction."
     ),
+    # The drop and the count (API.md 2026-12). A dealer sells chips for cash at their own table;
+    # the count team, independent of the pit and the cage, removes and counts the drop boxes.
+    "table.cash_buy_in": Rule(
+        frozenset({ASSIGNED_DEALER}), "Only the dealer assigned to this table may sell chips for cash there."
+    ),
+    "drop.read": Rule(
+        frozenset({Role.PIT_BOSS, Role.COUNT_TEAM, Role.AUDITOR}),
+        "Only a pit boss, the count team or an auditor may read the drop boxes.",
+    ),
+    "drop.remove": Rule(frozenset({Role.COUNT_TEAM}), "Only the count team may remove a drop box."),
+    "drop.count": Rule(frozenset({Role.COUNT_TEAM}), "Only the count team may count a drop box."),
 }
 
 
@@ -194,6 +205,7 @@ class Screen:
 # (its first screen). The pit's sections follow the floor policy of what they decide.
 SCREENS: dict[str, Screen] = {
     "tables": Screen("My tables", "console:home", frozenset({Role.DEALER})),
+    "count": Screen("Count room", "count:home", roles_for("drop.count")),
     "me": Screen("My balance", "console:me", frozenset({Role.PLAYER})),
     "cage": Screen("Cage", "cage:home", frozenset({Role.CASHIER})),
     "floor": Screen("Floor", "pit:home", frozenset({Role.PIT_BOSS, Role.ADMIN, Role.CASHIER})),

@@ -224,3 +224,48 @@ def open_transit() -> Account:
         purpose=AccountPurpose.TRANSIT,
         name="Chips in transit",
     )
+
+
+# --------------------------------------------------------------------------- cash at the tables
+TABLE_CASH = "table_cash"  # the house's side of cash players hand over at a table (open_table_cash)
+COUNT_ROOM = "count_room"  # cash the count team has taken out of the boxes, until the cage signs
+_DROP = "drop"
+
+
+def drop_code(box_id: int) -> str:
+    """``drop:42``: the cash recorded into drop box 42."""
+    return f"{_DROP}:{box_id}"
+
+
+def open_table_cash() -> Account:
+    """Where the cash a player hands a dealer comes from, in the books: the house's cash taken at
+    the tables. Each cash buy-in pays the box from it; it only grows more negative, by every
+    dollar the tables took, as the cage's chip account does by every chip it issued."""
+    return open_account(
+        code=TABLE_CASH,
+        kind=AccountKind.EQUITY,
+        purpose=AccountPurpose.HOUSE_BANK,
+        name="Cash taken at the tables",
+        must_not_go_negative=False,
+    )
+
+
+def open_drop(*, box_id: int, number: str, table: str) -> Account:
+    """The cash in one drop box, as recorded at its table: emptied into the count room when the
+    box is counted, so it never goes below zero."""
+    return open_account(
+        code=drop_code(box_id),
+        kind=AccountKind.ASSET,
+        purpose=AccountPurpose.DROP,
+        name=f"Drop box {number} at {table}"[:_NAME_LENGTH],
+    )
+
+
+def open_count_room() -> Account:
+    """Cash counted out of the drop boxes and not yet taken into the cage."""
+    return open_account(
+        code=COUNT_ROOM,
+        kind=AccountKind.ASSET,
+        purpose=AccountPurpose.COUNT_ROOM,
+        name="Cash in the count room",
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from ledger.services import expire_holds
+from tables.drop.overdue import alert_drop_boxes_overdue
 from tables.rake import charge_time_rake
 from tables.ratings.services import rate_round, rate_unrated_rounds
 from tables.rounds import RATE_ROUND_TASK
@@ -41,3 +42,10 @@ def alert_slips_in_transit_task() -> int:
     """Beat, every minute: a fill or credit in transit past ``SLIP_TRANSIT_MINUTES`` raises an
     alert (once per slip)."""
     return alert_slips_in_transit()
+
+
+@shared_task(acks_late=True)
+def alert_drop_boxes_overdue_task() -> int:
+    """Beat, every hour: a drop box still at its table ``DROP_BOX_OVERDUE_DAYS`` gaming days
+    after it went there raises an alert (once per box)."""
+    return alert_drop_boxes_overdue()

@@ -11,6 +11,7 @@ from casino.api.docs import docs_view
 from tables.api import audit_views as audits
 from tables.api import correction_views as corrections
 from tables.api import dealer_views as dealers
+from tables.api import drop_views as drop
 from tables.api import evidence_views as evidence
 from tables.api import ratings_views as ratings
 from tables.api import round_views as rounds
@@ -132,4 +133,11 @@ urlpatterns += [
     path("slips/<id:slip_id>/void", slips.SlipVoidApi.as_view(), name="slip-void"),
     path("slips/<id:slip_id>/pdf", slips.SlipPdfApi.as_view(), name="slip-pdf"),
     path("tables/<id:table_id>/counts", slips.TableCountApi.as_view(), name="table-counts"),
+]
+
+urlpatterns += [
+    path("tables/<id:table_id>/cash-buy-ins", drop.CashBuyInApi.as_view(), name="table-cash-buy-ins"),
+    path("drop-boxes", drop.DropBoxListApi.as_view(), name="drop-boxes"),
+    path("drop-boxes/<id:box_id>/remove", drop.DropBoxRemoveApi.as_view(), name="drop-box-remove"),
+    path("drop-boxes/<id:box_id>/count", drop.DropBoxCountApi.as_view(), name="drop-box-count"),
 ]

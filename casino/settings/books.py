@@ -28,6 +28,12 @@ COUNT_VARIANCE_NOTE = env.int("COUNT_VARIANCE_NOTE", default=2500)
 REPORTABLE_VARIANCE = env.int("REPORTABLE_VARIANCE", default=10000)
 # A fill or credit still in transit after this long raises an alert.
 SLIP_TRANSIT_MINUTES = env.int("SLIP_TRANSIT_MINUTES", default=30)
+# The bills the count team counts a drop box in, in cents (BILL_VALUES="100,200,500,…").
+BILL_VALUES = tuple(
+    sorted(int(v) for v in env("BILL_VALUES", default="100,200,500,1000,2000,5000,10000").split(","))
+)
+# A drop box still at its table this many gaming days after it went there raises drop_box_overdue.
+DROP_BOX_OVERDUE_DAYS = env.int("DROP_BOX_OVERDUE_DAYS", default=2)
 
 
 def _shifts(text: str) -> tuple[tuple[str, int], ...]:

@@ -92,6 +92,13 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": SLIPS_IN_TRANSIT_SWEEP_SECONDS,
         "options": {"expires": SLIPS_IN_TRANSIT_SWEEP_SECONDS},
     },
+    # A drop box at its table past DROP_BOX_OVERDUE_DAYS gaming days (casino/settings/books.py)
+    # raises an alert; each box once.
+    "drop-boxes-overdue": {
+        "task": "tables.tasks.alert_drop_boxes_overdue_task",
+        "schedule": 3600.0,
+        "options": {"expires": 3600.0},
+    },
     "audit-sweep": {"task": "tables.audit.tasks.sweep_audits_task", "schedule": AUDIT_SWEEP_SECONDS},
     "gaming-day-audit": {
         "task": "tables.audit.tasks.audit_previous_gaming_day_task",

@@ -21,13 +21,15 @@ class AlertStatus(models.TextChoices):
 
 # Kinds no detector raises: written with a count's slip the moment it is off the ledger's tray
 # (tables.slips.alerts), by size, or for a fill or credit slip in transit too long
-# (tables.slips.transit_alerts), with their severity; and their evidence keys that hold cents.
+# (tables.slips.transit_alerts) or a drop box left at its table too long (tables.drop.overdue),
+# with their severity; and their evidence keys that hold cents.
 SLIP_ALERT_KINDS: dict[str, str] = {
     "count_variance": AlertSeverity.MEDIUM,
     "reportable_variance": AlertSeverity.HIGH,
     "slip_in_transit": AlertSeverity.MEDIUM,
+    "drop_box_overdue": AlertSeverity.MEDIUM,
 }
-SLIP_ALERT_MONEY = frozenset({"counted", "expected", "variance", "amount"})
+SLIP_ALERT_MONEY = frozenset({"counted", "expected", "variance", "amount", "recorded"})
 
 
 class Alert(models.Model):

@@ -125,6 +125,12 @@ GLANCE: dict[str, tuple[tuple[str, str], ...]] = {
         ("amount", "amount"),
         ("minutes", "{} minutes in transit"),
     ),
+    # A drop box left at its table too long (tables.drop.overdue), not by a detector.
+    "drop_box_overdue": (
+        ("box", "box"),
+        ("recorded", "recorded"),
+        ("days", "{} gaming days at the table"),
+    ),
 }
 
 # How a key's value reads when it is not money (money is each detector's ``MONEY``).

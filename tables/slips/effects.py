@@ -22,7 +22,7 @@ from collections.abc import Callable
 from casino.models import User
 from ledger.models import Transfer
 from ledger.services import Leg, post_transfer
-from tables.accounts import CAGE, TRANSIT, open_transit, tray_code
+from tables.accounts import CAGE, COUNT_ROOM, OVER_SHORT, TRANSIT, open_over_short, open_transit, tray_code
 from tables.slips.models import Slip, SlipKind
 
 Effect = Callable[[Slip, User], None]
@@ -35,6 +35,7 @@ CREDIT = "credit"  # tray → transit: the pit releases a credit
 CREDIT_RECEIPT = "credit_receipt"  # transit → cage: the cashier signs for it
 FILL_RETURN = "fill_return"  # transit → cage: a fill voided in transit
 CREDIT_RETURN = "credit_return"  # transit → tray: a credit voided in transit
+DROP_RECEIPT = "drop_receipt"  # count room → cage: the cashier takes a drop box's counted cash
 
 
 def _move(slip: Slip, actor: User, *, kind: str, payer: str, payee: str, memo: str) -> Transfer:
@@ -91,6 +92,32 @@ def receive_credit(slip: Slip, actor: User) -> None:
     )
 
 
+def receive_drop(slip: Slip, actor: User) -> None:
+    """The cashier signs a drop slip: the counted cash goes from the count room into the cage.
+
+    The count room holds what the box recorded (moved there at the count); the cage takes what
+    was counted. The difference is the count's variance, booked to over/short as a tray count's
+    is: cash over comes from it, cash short goes to it. So the count room is left with nothing."""
+    recorded, counted = slip.expected or 0, slip.amount
+    legs = []
+    if min(recorded, counted):
+        legs.append(Leg(debit=COUNT_ROOM, credit=CAGE, amount=min(recorded, counted)))
+    if counted > recorded:
+        legs.append(Leg(debit=OVER_SHORT, credit=CAGE, amount=counted - recorded))
+    elif recorded > counted:
+        legs.append(Leg(debit=COUNT_ROOM, credit=OVER_SHORT, amount=recorded - counted))
+    if not legs:  # an empty box, counted empty: nothing to take in
+        return
+    open_over_short()
+    slip.receipt_transfer = post_transfer(
+        key=f"slip:{slip.pk}:{DROP_RECEIPT}",
+        kind=DROP_RECEIPT,
+        legs=legs,
+        memo=f"Drop from {_table_name(slip)} taken into the cage ({slip.number})",
+        meta={"table": slip.table_id, "slip": slip.pk, "number": slip.number, "by": actor.pk},
+    )
+
+
 def return_fill(slip: Slip, actor: User) -> None:
     """A fill voided in transit: the chips go back to the cage."""
     if _in_transit(slip):
@@ -127,6 +154,8 @@ EFFECTS: dict[tuple[str, int], Effect] = {
     (SlipKind.FILL, 1): receive_fill,
     (SlipKind.CREDIT, 0): release_credit,
     (SlipKind.CREDIT, 1): receive_credit,
+    # A drop slip's first step (a second count team member) moves nothing: the count did.
+    (SlipKind.DROP, 1): receive_drop,
 }
 
 # What a void does, by kind: chips a slip left in transit go back where they came from.

@@ -42,6 +42,7 @@ FINDING_TITLES = {
     "commitment_mismatch": "Seed does not match its commitment",
     "correction_pending": "Correction still pending",
     "count_variance": "Count variance",
+    "drop_box_overdue": "Drop box not removed",
     "ctr_required": "CTR required",
     "opening_variance": "Opening count differs",
     "reportable_variance": "Reportable count variance",
