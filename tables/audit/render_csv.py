@@ -17,6 +17,10 @@ person reads it ("$1,234.50", a loss "−$5.00": ``casino.money.format_dollars``
     corrections.csv   every correction: what it voided, reason, who asked, who decided, reversals
     slip_series.csv   each series of slips the day used: first, last, issued, void, missing numbers
     slip_voids.csv, slip_variances.csv (reportable first), slips_in_transit.csv
+    drop_boxes.csv    the day's drop boxes: seal, recorded, counted, variance, who counted
+    win.csv           win and hold by table, game and shift, then the day, month and year to date
+    win_lines.csv     each row's difference from the ledger's win, line by line
+    hold_investigations.csv  month-to-date holds outside their band
 """
 
 from __future__ import annotations
@@ -51,8 +55,9 @@ def _cell(value: Any) -> Any:
 # accounts) and ids keep their names.
 MONEY_FIELDS = frozenset({
     "amount", "amount_reversed", "balance", "cash_in", "cash_out", "closer", "counted", "credits",
-    "debits", "expected", "fills", "handle", "house_win", "ledger", "ledger_win", "opener", "rake",
-    "recorded_variance", "result", "theo", "variance", "win",
+    "debits", "difference", "drop", "electronic_win", "expected", "fills", "handle", "house_win",
+    "ledger", "ledger_win", "markers", "opener", "rake", "recorded", "recorded_variance", "result",
+    "theo", "variance", "win",
 })  # fmt: skip
 
 
@@ -109,6 +114,25 @@ CORRECTION_COLUMNS = (
 )  # fmt: skip
 TABLE_COLUMNS = _table_columns()
 NO_SLIPS: dict[str, list[Any]] = {"series": [], "voids": [], "variances": [], "in_transit": []}
+WIN_COLUMNS = ["grouping", *(name for name in _columns(shape.WinRowData) if name != "explanation")]
+WIN_LINE_COLUMNS = ["grouping", "key", "label", *_columns(shape.WinLineData)]
+# (grouping, the report's key): the day's rows, then the periods, in the order win.csv lists them.
+WIN_GROUPS = (("table", "by_table"), ("game", "by_game"), ("shift", "by_shift"))
+WIN_PERIODS = ("totals", "month_to_date", "year_to_date")
+
+
+def _win_rows(win: Mapping[str, Any]) -> list[dict[str, Any]]:
+    rows = [{"grouping": grouping, **row} for grouping, key in WIN_GROUPS for row in win.get(key, [])]
+    rows += [{"grouping": "period", **win[key]} for key in WIN_PERIODS if key in win]
+    return rows
+
+
+def _win_lines(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {"grouping": row["grouping"], "key": row["key"], "label": row["label"], **line}
+        for row in rows
+        for line in row.get("explanation", [])
+    ]
 
 
 def sections(report: Mapping[str, Any]) -> dict[str, bytes]:
@@ -116,6 +140,7 @@ def sections(report: Mapping[str, Any]) -> dict[str, bytes]:
     summary = {"gaming_day": report["gaming_day"], **report["summary"]}
     slips = report.get("slips") or NO_SLIPS
     trial = report["trial_balance"]
+    win_rows = _win_rows(report.get("win") or {})
     total = {
         "purpose": "TOTAL",
         "accounts": sum(p["accounts"] for p in trial["by_purpose"]),
@@ -140,6 +165,10 @@ def sections(report: Mapping[str, Any]) -> dict[str, bytes]:
         "slip_voids.csv": _csv(_columns(shape.SlipVoidData), slips["voids"]),
         "slip_variances.csv": _csv(_columns(shape.SlipVarianceData), slips["variances"]),
         "slips_in_transit.csv": _csv(_columns(shape.SlipTransitData), slips["in_transit"]),
+        "drop_boxes.csv": _csv(_columns(shape.DropBoxData), report.get("drop", [])),
+        "win.csv": _csv(WIN_COLUMNS, win_rows),
+        "win_lines.csv": _csv(WIN_LINE_COLUMNS, _win_lines(win_rows)),
+        "hold_investigations.csv": _csv(_columns(shape.HoldCheckData), report.get("hold_investigations", [])),
     }
 
 

@@ -363,7 +363,11 @@ class HoldCheckData(TypedDict):
     low: float | None
     high: float | None
     basis: Annotated[
-        str, Doc("theo: the bets' theoretical win and variance; ledger: the rounds' win and spread", choices=HOLD_BASES)
+        str,
+        Doc(
+            "theo: the bets' theoretical win and variance; ledger: the rounds' win and spread",
+            choices=HOLD_BASES,
+        ),
     ]
     outside: Annotated[bool, Doc("the hold left the band: a hold_investigation alert is open for it")]
 

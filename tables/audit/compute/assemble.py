@@ -133,5 +133,9 @@ def assemble(audit: AuditState, *, began: float, closed_at: dt.datetime | None) 
         "corrections": audit.corrections,
         "notes": audit.notes,
         "slips": audit.slips or {"series": [], "voids": [], "variances": [], "in_transit": []},
+        "drop": audit.drop,
+        "hold_investigations": audit.hold_investigations,
     }
+    if audit.win is not None:
+        data["win"] = audit.win
     return dict(data)

@@ -1,7 +1,9 @@
 """Drop and count: the day's drop boxes as the audit lists them (seal, recorded, counted, who counted).
 
-A box belongs to the gaming day it went to its table. Who counted is who signed its drop slip as
-the count team (two people, by the slip's flow), else the box's ``counted_by``.
+A box is listed on the day it went to its table, each day its cash was recorded in, and the day
+it was removed in (a box placed when the last was removed takes the next day's cash). Who
+counted is who signed its drop slip as the count team (two people, by the slip's flow), else
+the box's ``counted_by``.
 """
 
 from __future__ import annotations
@@ -9,16 +11,28 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 
+from django.db.models import Q
+
 from casino.models import Role
 from casino.selectors import staff_names
+from ledger.gaming_day import gaming_day_bounds
+from ledger.models import Transfer
 from tables.audit import report as shape
+from tables.audit.compute.win_data import CASH_BUY_IN
 from tables.drop.models import DropBox
 from tables.slips.models import Slip, SlipKind, SlipSignature, SlipStatus
 
 
 def drop_boxes(day: dt.date) -> list[shape.DropBoxData]:
+    """The boxes of the day: those that went to a table in it, took its cash, or were removed in it."""
+    start, end = gaming_day_bounds(day)
+    took = Transfer.objects.filter(kind=CASH_BUY_IN, gaming_day=day).values_list("meta__drop_box", flat=True)
     boxes = list(
-        DropBox.objects.filter(gaming_day=day)
+        DropBox.objects.filter(
+            Q(gaming_day=day)
+            | Q(pk__in={int(pk) for pk in took if pk})
+            | Q(removed_at__gte=start, removed_at__lt=end)
+        )
         .select_related("table", "slip")
         .order_by("table__name", "sequence")
     )

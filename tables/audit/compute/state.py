@@ -95,6 +95,9 @@ class AuditState:
     table_rows: list[shape.TableData] = field(default_factory=list)
     corrections: list[shape.CorrectionData] = field(default_factory=list)
     slips: shape.SlipsData | None = None
+    drop: list[shape.DropBoxData] = field(default_factory=list)
+    win: shape.WinSectionData | None = None
+    hold_investigations: list[shape.HoldCheckData] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     _counted: Counter[str] = field(default_factory=Counter)
     _lock: threading.Lock = field(default_factory=threading.Lock)

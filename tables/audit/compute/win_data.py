@@ -22,11 +22,10 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db.models import Sum
+from django.db.models import Q, Sum
 
 from casino.replica import read_connection
 from ledger.gaming_day import gaming_day_bounds, gaming_day_for
@@ -91,96 +90,90 @@ def figures(periods: Periods) -> dict[Key, WinFigures]:
 
 
 def _drop(periods: Periods, out: dict[Key, WinFigures]) -> None:
-    boxes = list(
-        DropBox.objects.filter(gaming_day__range=(periods.first, periods.last)).values(
-            "pk", "table_id", "gaming_day", "status", "recorded", "counted", "placed_at", "removed_at"
+    """Each cash buy-in's cash in its period, once its box is counted; a box's count variance in
+    the period of its last buy-in (a box that took none: its own gaming day); a marker found in a
+    counted box in the period it was issued in."""
+    start, end = _range(periods)
+    buy_ins = _cash_buy_ins(periods)
+    boxes = {
+        box.pk: box
+        for box in DropBox.objects.filter(
+            Q(pk__in={box_id for _, box_id, _, _ in buy_ins})
+            | Q(gaming_day__range=(periods.first, periods.last))
         )
-    )
-    counted = {b["pk"]: b for b in boxes if b["status"] == DropBoxStatus.COUNTED}
-    for box in boxes:
-        if box["status"] != DropBoxStatus.COUNTED and box["recorded"]:
-            out[(box["table_id"], _box_period(periods, box))].counted = False
+    }
+    for table_id, box_id, at, amount in buy_ins:
+        box = boxes.get(box_id)
+        acc = out[(table_id, periods.of_moment(at))]
+        if box is None or box.status != DropBoxStatus.COUNTED:
+            acc.counted = False
+            continue
+        acc.cash_recorded += amount
+        acc.cash_counted += amount
+        acc.drop += amount
+    counted = {pk: box for pk, box in boxes.items() if box.status == DropBoxStatus.COUNTED}
+    last = _last_buy_ins([box for box in counted.values() if box.variance])
+    for box in counted.values():
+        if not box.variance:
+            continue
+        at = last.get(box.pk)
+        if at is not None and start <= at < end:
+            period = periods.of_moment(at)
+        elif at is None and periods.first <= box.gaming_day <= periods.last:
+            period = periods.of_moment(gaming_day_bounds(box.gaming_day)[0], box.gaming_day)
+        else:
+            continue
+        acc = out[(box.table_id, period)]
+        acc.cash_counted += box.variance
+        acc.drop += box.variance
     markers = (
-        Slip.objects.filter(kind=SlipKind.MARKER, drop_box_id__in=list(counted))
+        Slip.objects.filter(kind=SlipKind.MARKER, drop_box_id__in=list(counted), at__gte=start, at__lt=end)
         .exclude(status=SlipStatus.VOID)
         .values_list("drop_box_id", "amount", "at")
     )
     for box_id, amount, at in markers:
-        box = counted[box_id]
-        acc = out[
-            (
-                box["table_id"],
-                periods.of_moment(at, box["gaming_day"])
-                if periods.by_shift
-                else periods.of_day(box["gaming_day"]),
-            )
-        ]
+        acc = out[(counted[box_id].table_id, periods.of_moment(at))]
         acc.markers_in_drop += amount
         acc.drop += amount
-    if not periods.by_shift:
-        for box in counted.values():
-            acc = out[(box["table_id"], periods.of_day(box["gaming_day"]))]
-            acc.cash_recorded += box["recorded"]
-            acc.cash_counted += box["counted"]
-            acc.drop += box["counted"]
-        return
-    # By shift: each buy-in's cash in the shift it was recorded in, into the box at the table then.
-    by_table: dict[int, list[dict[str, object]]] = defaultdict(list)
-    for box in counted.values():
-        by_table[box["table_id"]].append(box)
-    start, end = periods.shifts[0][1], periods.shifts[-1][2]
-    for table_id, at, amount in _cash_buy_ins(start, end, tables=list(by_table)):
-        box = next(
-            (
-                b
-                for b in by_table[table_id]
-                if b["placed_at"] <= at and (b["removed_at"] is None or at < b["removed_at"])  # type: ignore[operator]
-            ),
-            None,
-        )
-        if box is None:
-            continue
-        acc = out[(table_id, periods.of_moment(at))]
-        acc.cash_recorded += amount
-        acc.cash_counted += amount
-        acc.drop += amount
-    for box in counted.values():
-        variance = int(box["counted"]) - int(box["recorded"])
-        if variance:
-            acc = out[(int(box["table_id"]), _box_period(periods, box))]
-            acc.cash_counted += variance
-            acc.drop += variance
 
 
-def _box_period(periods: Periods, box: dict[str, object]) -> int:
-    day = box["gaming_day"]
-    assert isinstance(day, dt.date)
-    if not periods.by_shift:
-        return periods.of_day(day)
-    removed = box["removed_at"]
-    return periods.of_moment(removed) if isinstance(removed, dt.datetime) else len(periods.shifts) - 1
+def _range(periods: Periods) -> tuple[dt.datetime, dt.datetime]:
+    return gaming_day_bounds(periods.first)[0], gaming_day_bounds(periods.last)[1]
 
 
-def _cash_buy_ins(
-    start: dt.datetime, end: dt.datetime, *, tables: list[int]
-) -> Iterable[tuple[int, dt.datetime, int]]:
-    """``(table, at, cents)`` of each cash buy-in at these tables between two moments: the chips
-    that left the table's tray for cash."""
-    if not tables:
-        return []
+def _cash_buy_ins(periods: Periods) -> list[tuple[int, int, dt.datetime, int]]:
+    """``(table, box, at, cents)`` of each cash buy-in between two moments: the chips that left
+    the table's tray for cash, and the box the cash went into (the transfer's ``meta``)."""
     with read_connection().cursor() as cursor:
         cursor.execute(
             """
-            SELECT tb.id, t.created_at, -SUM(e.amount)
+            SELECT tb.id, (t.meta ->> 'drop_box')::bigint, t.created_at, -SUM(e.amount)
               FROM ledger_entry e
               JOIN ledger_transfer t ON t.id = e.transfer_id
               JOIN tables_table tb ON tb.tray_id = e.account_id
-             WHERE t.kind = %s AND t.created_at >= %s AND t.created_at < %s AND tb.id = ANY(%s)
+             WHERE t.kind = %s AND t.gaming_day BETWEEN %s AND %s
              GROUP BY tb.id, t.id, t.created_at
             """,
-            [CASH_BUY_IN, start, end, tables],
+            [CASH_BUY_IN, periods.first, periods.last],
         )
-        return [(int(a), b, int(c)) for a, b, c in cursor.fetchall()]
+        return [(int(a), int(b or 0), c, int(d)) for a, b, c, d in cursor.fetchall()]
+
+
+def _last_buy_ins(boxes: list[DropBox]) -> dict[int, dt.datetime]:
+    """``{box: the moment of its last cash buy-in}``."""
+    if not boxes:
+        return {}
+    with read_connection().cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT (t.meta ->> 'drop_box')::bigint, MAX(t.created_at)
+              FROM ledger_transfer t
+             WHERE t.kind = %s AND t.gaming_day >= %s AND (t.meta ->> 'drop_box')::bigint = ANY(%s)
+             GROUP BY 1
+            """,
+            [CASH_BUY_IN, min(box.gaming_day for box in boxes), [box.pk for box in boxes]],
+        )
+        return {int(box_id): at for box_id, at in cursor.fetchall()}
 
 
 def _slips(periods: Periods, out: dict[Key, WinFigures]) -> None:

@@ -12,6 +12,8 @@ from django.conf import settings
 
 from casino.money import format_dollars
 from tables.audit import report as shape
+from tables.audit.compute.drop import drop_boxes
+from tables.audit.compute.state import AuditState
 from tables.audit.compute.win import WinFigures, hold_band, total
 from tables.audit.compute.win_data import Key, Periods, figures, round_spread, shifts_of, table_names
 from tables.models import Game
@@ -170,3 +172,34 @@ def investigation_summary(check: shape.HoldCheckData) -> str:
         f"{check['label']}'s month-to-date hold is {pct(check['hold'])} on a drop of "
         f"{format_dollars(check['drop'])}; its 95 % band is {pct(check['low'])} to {pct(check['high'])}."
     )
+
+
+def section_drop_and_win(audit: AuditState) -> None:
+    """The report's "Drop and count" and "Win and hold", and the holds that left their band."""
+    audit.drop = drop_boxes(audit.day)
+    audit.win, audit.hold_investigations = win_section(audit.day)
+    for check in audit.hold_investigations:
+        audit.add(
+            shape.finding(
+                "hold_investigation",
+                "warning",
+                investigation_summary(check),
+                table=check["table"],
+                table_name=check["label"] if check["scope"] == "table" else None,
+                evidence={"scope": check["scope"], "key": check["key"], "hold": check["hold"]},
+            )
+        )
+    for box in audit.drop:
+        if box["variance"]:
+            audit.add(
+                shape.finding(
+                    "drop_count_variance",
+                    "warning",
+                    f"Drop box {box['number']} from {box['table_name']} counted "
+                    f"{format_dollars(box['counted'])} against {format_dollars(box['recorded'])} recorded.",
+                    table=box["table"],
+                    table_name=box["table_name"],
+                    amount=box["variance"],
+                    evidence={"box": box["number"], "slip": box["slip"]},
+                )
+            )
