@@ -94,9 +94,7 @@ def build_floor_extras(world: World) -> FloorExtras:
         summary="Hold far from theoretical",
         dedup_key=f"matrix-{RUN}",
     )
-    count = take_count(
-        actor=dealer, table_id=world.open_table.pk, count={"10000": 10}, reason="spot_check"
-    )
+    count = take_count(actor=dealer, table_id=world.open_table.pk, count={"10000": 10}, reason="spot_check")
     with transaction.atomic():
         fill = issue_slip(kind=SlipKind.FILL, requested_by=dealer, table=world.open_table, amount=10_000)
     make_checkpoint(day=today)

@@ -24,49 +24,16 @@ import pytest
 import time_machine
 
 from casino.models import Role, User
-from ledger.gaming_day import gaming_day_bounds
 from tables.api.win_views import WinOutputSerializer
-from tables.drop.models import DropBox, DropBoxStatus
 from tables.slips.services import sign_slip
 from tables.slips.transit import approve_transit_slip, request_transit_slip
+from tests.audit.drop_days import cash_buy_in, count_box, evening, lose_a_bet
 from tests.factories import ApiFloor, staff
 
 pytestmark = pytest.mark.django_db
 
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 FEB_20, MAR_10, MAR_11 = dt.date(2026, 2, 20), dt.date(2026, 3, 10), dt.date(2026, 3, 11)
 FIGURES = ("drop", "fills", "credits", "opener", "closer", "win", "electronic_win", "difference")
-
-
-def _evening(day: dt.date) -> dt.datetime:
-    return gaming_day_bounds(day)[0] + dt.timedelta(hours=14)
-
-
-def _lose_a_bet(floor: ApiFloor, table: int, player: int, amount: int) -> None:
-    """A manual Faro deal: the player's bet on the nine loses on the first turn, then the deck is
-    keyed out with nothing else on the layout."""
-    round_id = floor.start_round(table, "manual")["id"]
-    floor.act(round_id, {"type": "soda", "card": "3D"})
-    floor.act(round_id, {"type": "bet", "player": player, "ranks": ["9"], "amount": amount})
-    floor.act(round_id, {"type": "turn", "cards": ["9S", "KH"]})
-    state = floor.round(round_id)["state"]
-    out = {state["soda"]} | {t[k] for t in state["turns"] for k in ("banker", "player")}
-    rest = [rank + suit for suit in "SHDC" for rank in RANKS if rank + suit not in out]
-    for i in range(0, len(rest) - 3, 2):
-        floor.act(round_id, {"type": "turn", "cards": rest[i : i + 2]})
-    floor.act(round_id, {"type": "last_turn", "cards": rest[-3:]})
-
-
-def _buy_in(floor: ApiFloor, table: int, player: int, amount: int) -> None:
-    floor.post(floor.dealer, f"tables/{table}/cash-buy-ins", {"player": player, "amount": amount}, 201)
-
-
-def _count_box(floor: ApiFloor, team: list[User], table: int, bills: dict[str, int]) -> None:
-    """The count team removes the table's box under seal and counts it; a second member signs."""
-    box = DropBox.objects.get(table_id=table, status=DropBoxStatus.AT_TABLE)
-    floor.post(team[0], f"drop-boxes/{box.pk}/remove", {"seal": f"S-{box.pk}"}, 200)
-    slip = floor.post(team[0], f"drop-boxes/{box.pk}/count", {"currency": bills}, 200)
-    sign_slip(actor=team[1], slip_id=slip["id"])
 
 
 def _transit(
@@ -83,16 +50,16 @@ def three_days(system_accounts: None) -> dict[str, Any]:
     floor = ApiFloor()
     team = [staff(Role.COUNT_TEAM), staff(Role.COUNT_TEAM)]
     releaser = staff(Role.PIT_BOSS)
-    with time_machine.travel(_evening(FEB_20), tick=True):
+    with time_machine.travel(evening(FEB_20), tick=True):
         table = int(floor.open_table(game="faro", min_bet=100, max_bet=10_000, inventory=100_000)["id"])
         ann, bea = floor.new_player(buy_in=0), floor.new_player(buy_in=0)
         floor.seat(table, ann, 1)
         floor.seat(table, bea, 2)
-        _buy_in(floor, table, bea, 10_000)
-        _lose_a_bet(floor, table, bea, 2_000)
+        cash_buy_in(floor, table, bea, 10_000)
+        lose_a_bet(floor, table, bea, 2_000)
         floor.close_table(table, 92_000)
-        _count_box(floor, team, table, {"10000": 1})
-    with time_machine.travel(_evening(MAR_10), tick=True):
+        count_box(floor, team, table, {"10000": 1})
+    with time_machine.travel(evening(MAR_10), tick=True):
         floor.post(floor.dealer, f"tables/{table}/open", {"opening_inventory": 92_000}, 201)
         floor.seat(table, ann, 1)
         _transit(
@@ -104,19 +71,19 @@ def three_days(system_accounts: None) -> dict[str, Any]:
             receivers=[floor.dealer, floor.pit_boss],
         )
         _transit(table, "credit", 10_000, asker=floor.dealer, approver=releaser, receivers=[])
-        _buy_in(floor, table, ann, 20_000)
-        _buy_in(floor, table, ann, 15_000)
-        _lose_a_bet(floor, table, ann, 1_000)
+        cash_buy_in(floor, table, ann, 20_000)
+        cash_buy_in(floor, table, ann, 15_000)
+        lose_a_bet(floor, table, ann, 1_000)
         floor.close_table(table, 78_000)
-        _count_box(floor, team, table, {"10000": 3, "5000": 1})
-    with time_machine.travel(_evening(MAR_11), tick=True):
+        count_box(floor, team, table, {"10000": 3, "5000": 1})
+    with time_machine.travel(evening(MAR_11), tick=True):
         floor.post(floor.dealer, f"tables/{table}/open", {"opening_inventory": 78_000}, 201)
         floor.seat(table, ann, 1)
-        _buy_in(floor, table, ann, 50_000)
-        _lose_a_bet(floor, table, ann, 5_000)
+        cash_buy_in(floor, table, ann, 50_000)
+        lose_a_bet(floor, table, ann, 5_000)
         assert floor.tray(table) == 33_000
         floor.close_table(table, 32_500)  # $5.00 short of the tray
-        _count_box(floor, team, table, {"10000": 4, "5000": 1, "2000": 2})  # $490.00 of $500.00
+        count_box(floor, team, table, {"10000": 4, "5000": 1, "2000": 2})  # $490.00 of $500.00
     return {"floor": floor, "table": table}
 
 

@@ -100,7 +100,7 @@ def test_the_glance_writes_money_people_and_fractions_in_words(
 
 
 def test_a_chip_flow_summary_gives_both_players_as_players() -> None:
-    """"7 paid 12" had no "player" before the ids, so no name could be put in their place."""
+    """ "7 paid 12" had no "player" before the ids, so no name could be put in their place."""
     rounds: list[RoundResults] = table_of_four(shuffled({A: 16, B: 47, C: 31, D: 32}, seed=1), seed=1)
     findings = [c.finding for c in collusion.chip_flows(rounds) if c.finding is not None]
     summary = next(f.summary for f in findings if f.evidence["pair"] == [A, B])

@@ -99,10 +99,14 @@ def test_each_refusal_of_one_leg(make_wallet: MakeWallet) -> None:
         f"{payer.code} has 69 cents available; this transfer needs 11 cents more.",
         {"account": payer.code, "available": 69, "needed": 80},
     )
-    assert answers["to itself"][1] == answers["zero"][1] == (
-        "CK006",
-        "Each leg moves a positive amount between two different accounts.",
-        None,
+    assert (
+        answers["to itself"][1]
+        == answers["zero"][1]
+        == (
+            "CK006",
+            "Each leg moves a positive amount between two different accounts.",
+            None,
+        )
     )
     assert answers["unknown payee"][1] == ("CK003", "No such account: nowhere-b.", None)
     assert answers["both unknown"][1] == ("CK003", "No such account: nowhere-a, nowhere-z.", None)

@@ -29,6 +29,7 @@ from django.db.models import Q, Sum
 
 from casino.replica import read_connection
 from ledger.gaming_day import gaming_day_bounds, gaming_day_for
+from ledger.models import Account
 from tables.audit.compute.win import WinFigures
 from tables.drop.models import DropBox, DropBoxStatus
 from tables.models import Table, TableSession, TrayRequest, TrayRequestStatus
@@ -275,17 +276,16 @@ def _balance_at(account_id: int, moment: dt.datetime) -> int:
 
 
 def _balance_now(account_id: int) -> int:
-    from ledger.models import Account
-
     return int(Account.objects.filter(pk=account_id).values_list("balance", flat=True).get())
 
 
 def _tray(periods: Periods, out: dict[Key, WinFigures]) -> None:
     """Play, chips sold for cash and markers lent, from the trays' postings."""
     if periods.by_shift:
-        bounds = [start for _, start, _ in periods.shifts[1:]]
+        # The shift a posting falls in: how many of the later shifts' starts are at or before it.
+        bounds = [start.timestamp() for _, start, _ in periods.shifts[1:]]
         sql = """
-            SELECT tb.id, (SELECT count(*) FROM unnest(%s::timestamptz[]) b WHERE b <= t.created_at),
+            SELECT tb.id, width_bucket(extract(epoch FROM t.created_at)::float8, %s::float8[]),
                    t.kind, SUM(e.amount)
               FROM ledger_entry e
               JOIN ledger_transfer t ON t.id = e.transfer_id
