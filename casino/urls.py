@@ -16,6 +16,7 @@ urlpatterns = [
     path("console/", include("tables.console.urls")),
     path("pit/", include("tables.console.pit.urls")),
     path("cage/", include("tables.console.cage.urls")),
+    path("count/", include("tables.console.count.urls")),
     path("audit/", include("tables.audit.urls")),
     path("slips/", include("tables.slips.urls")),
     path("", RedirectView.as_view(url="/console/", permanent=False)),

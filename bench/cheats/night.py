@@ -58,4 +58,3 @@ class Command(simulate_night.Command):
             self.stdout.write(f"  injected {item['scenario']} at {item['rate']}: expect {kinds}")
         if options["truth"]:
             self.stdout.write(f"  ground truth written to {options['truth']}")
-

@@ -96,6 +96,22 @@ class SeatForm(PlayerForm):
     )
 
 
+class CashBuyInForm(PlayerForm):
+    """A player buys chips with cash at the table: a seated player tapped, then an amount. An
+    amount button posts ``amount`` (the tap wins); "Sell chips" posts what was typed (``other``)."""
+
+    amount = DollarsField(words="cash buy-in", required=False)
+    other = DollarsField(words="cash buy-in", required=False)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        amount = cleaned.get("amount") or cleaned.get("other")
+        if not self.errors and amount is None:
+            raise forms.ValidationError("Tap an amount, or type one and tap Sell chips.")
+        cleaned["amount"] = amount
+        return cleaned
+
+
 class TrayRequestForm(forms.Form):
     """A fill or a credit; the dealer's screen knows which from its URL, the pit's form posts ``kind``."""
 

@@ -26,6 +26,7 @@ urlpatterns = [
     path("tables/<id:table_id>/fill/", views.tray_request, {"kind": "fill"}, name="fill"),
     path("tables/<id:table_id>/credit/", views.tray_request, {"kind": "credit"}, name="credit"),
     path("tables/<id:table_id>/limits/", views.change_limits, name="limits"),
+    path("tables/<id:table_id>/cash/", views.cash_buy_in, name="cash"),
     path("tables/<id:table_id>/deal/", views.start_deal, name="start"),
     path("tables/<id:table_id>/rounds/<id:round_id>/faro/<str:kind>/", views.faro_action, name="faro"),
     path("tables/<id:table_id>/rounds/<id:round_id>/act/", views.game_action, name="act"),

@@ -55,8 +55,9 @@ SEAL_MAX = DropBox._meta.get_field("seal").max_length or 40
 @dataclass(frozen=True, slots=True)
 class CashBuyIn:
     transfer: Transfer
-    box: DropBox
+    box: DropBox  # as it stands after the buy-in (``recorded`` includes it)
     player: Player
+    amount: int
 
 
 def place_box(table: Table) -> DropBox:
@@ -128,7 +129,7 @@ def cash_buy_in(
         obj=transfer,
         data={"player": player.pk, "amount": amount, "table": table.pk, "drop_box": box.pk},
     )
-    return CashBuyIn(transfer=transfer, box=box, player=player)
+    return CashBuyIn(transfer=transfer, box=box, player=player, amount=amount)
 
 
 def lock_box(*, box_id: int) -> DropBox:

@@ -33,6 +33,9 @@ ACCOUNT_GROUPS: dict[str, str] = {
     AccountPurpose.HOUSE_WIN: "House win",
     AccountPurpose.SUSPENSE: "Count over/short (suspense)",
     AccountPurpose.TRANSIT: "Chips in transit",
+    AccountPurpose.DROP: "Cash in the drop boxes",
+    AccountPurpose.COUNT_ROOM: "Cash in the count room",
+    AccountPurpose.MARKERS: "Markers receivable",
 }
 
 # What each finding kind of the audit (tables/audit/compute) is about, as a heading.

@@ -71,6 +71,7 @@ ALLOWED = {
     "POST /tables/{id}/credits/{id}/refuse": "pit_boss",
     "POST /tables/{id}/seats": "dealer_assigned",
     "DELETE /tables/{id}/seats/{player}": "dealer_assigned",
+    "POST /tables/{id}/cash-buy-ins": "dealer_assigned",
 }
 FORBIDDEN = {
     "POST /staff": "pit_boss",
@@ -93,6 +94,7 @@ FORBIDDEN = {
     "POST /tables/{id}/credits/{id}/refuse": "admin",
     "POST /tables/{id}/seats": "dealer_other",
     "DELETE /tables/{id}/seats/{player}": "cashier",
+    "POST /tables/{id}/cash-buy-ins": "count_team",
 }
 # Integer fields of each JSON body and what they hold.
 INT_FIELDS: dict[str, dict[str, str]] = {
@@ -106,6 +108,7 @@ INT_FIELDS: dict[str, dict[str, str]] = {
     "POST /tables/{id}/fills": {"amount": "cents"},
     "POST /tables/{id}/credits": {"amount": "cents"},
     "POST /tables/{id}/seats": {"player": "id", "seat": "seat"},
+    "POST /tables/{id}/cash-buy-ins": {"player": "id", "amount": "cents"},
 }
 OPTIONAL = {("POST /tables", "ante"), ("POST /tables/{id}/seats", "seat")}
 WRONG_TYPES: list[tuple[str, Any]] = [
@@ -132,6 +135,7 @@ MONEY_POSTS = [
     "POST /tables/{id}/credits",
     "POST /tables/{id}/fills/{id}/approve",
     "POST /tables/{id}/credits/{id}/approve",
+    "POST /tables/{id}/cash-buy-ins",
 ]
 
 

@@ -29,6 +29,10 @@ MONEY_POSTS: dict[str, tuple[str, Callable[[World], Any]]] = {
     "POST /tables/{id}/credits/{id}/approve": ("pit_boss", lambda w: {"password": "different"}),
     "POST /tables/{id}/open": ("dealer_assigned", lambda w: {"opening_inventory": 90_000}),
     "POST /tables/{id}/close": ("dealer_assigned", lambda w: {"closing_inventory": 90_000}),
+    "POST /tables/{id}/cash-buy-ins": (
+        "dealer_assigned",
+        lambda w: {"player": w.player_self.pk, "amount": 5_001},
+    ),
 }
 
 

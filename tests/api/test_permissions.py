@@ -28,59 +28,63 @@ from tests.api.world import ENDPOINTS, ROLES, World
 from tests.api.world_floor import EXTRAS, FLOOR_ENDPOINTS, build_floor_extras
 
 ROLES_DOC = Path(__file__).resolve().parents[2] / "docs" / "roles.md"
-README_ROLES = ("admin", "pit_boss", "dealer", "cashier", "auditor", "player")
+README_ROLES = ("admin", "pit_boss", "dealer", "cashier", "auditor", "count_team", "player")
 Y, A, OWN, N, S = "yes", "assigned", "own", "—", "yes¹"  # S: never the requester (see below)
 
-# The docs/roles.md table: endpoint → (admin, pit_boss, dealer, cashier, auditor, player).
-MATRIX: dict[str, tuple[str, str, str, str, str, str]] = {
-    #                                          admin pit  dealer cash aud  player
-    "GET /me":                                 (Y, Y, Y, Y, Y, Y),
-    "POST /staff":                             (Y, N, N, N, N, N),
-    "POST /players":                           (Y, Y, N, Y, N, N),
-    "GET /players":                            (Y, Y, Y, Y, Y, N),
-    "GET /players/{id}":                       (Y, Y, Y, Y, Y, OWN),
-    "GET /players/{id}/balance":               (Y, Y, Y, Y, Y, OWN),
-    "GET /players/{id}/transactions":          (Y, Y, Y, Y, Y, OWN),
-    "POST /cage/buy-ins":                      (N, N, N, Y, N, N),
-    "POST /cage/cash-outs":                    (N, N, N, Y, N, N),
-    "POST /tables":                            (Y, Y, N, N, N, N),
-    "GET /tables":                             (Y, Y, Y, Y, Y, N),
-    "GET /tables/{id}":                        (Y, Y, Y, Y, Y, N),
-    "PATCH /tables/{id}/limits":               (Y, Y, N, N, N, N),
-    "POST /tables/{id}/assign":                (N, Y, N, N, N, N),
-    "POST /tables/{id}/open":                  (N, N, A, N, N, N),
-    "POST /tables/{id}/close":                 (N, N, A, N, N, N),
-    "POST /tables/{id}/fills":                 (N, Y, A, N, N, N),
-    "POST /tables/{id}/credits":               (N, Y, A, N, N, N),
-    "POST /tables/{id}/fills/{id}/approve":    (N, N, N, S, N, N),
-    "POST /tables/{id}/fills/{id}/refuse":     (N, N, N, S, N, N),
-    "POST /tables/{id}/credits/{id}/approve":  (N, S, N, N, N, N),
-    "POST /tables/{id}/credits/{id}/refuse":   (N, S, N, N, N, N),
-    "POST /tables/{id}/seats":                 (N, Y, A, N, N, N),
-    "DELETE /tables/{id}/seats/{player}":      (N, Y, A, N, N, N),
-    "POST /tables/{id}/rounds":                (N, N, A, N, N, N),
-    "GET /rounds/{id}":                        (Y, Y, Y, Y, Y, N),
-    "POST /rounds/{id}/actions":               (N, N, A, N, N, N),
-    "POST /rounds/{id}/corrections":           (N, N, A, N, N, N),
-    "POST /corrections/{id}/approve":          (S, S, N, N, N, N),
-    "POST /corrections/{id}/refuse":           (S, S, N, N, N, N),
-    "GET /rounds/{id}/verify":                 (Y, Y, Y, Y, Y, N),
-    "GET /players/{id}/ratings":               (Y, Y, Y, Y, Y, OWN),
-    "GET /tables/{id}/hourly":                 (N, Y, N, N, Y, N),
-    "GET /dealers/{id}/performance":           (N, Y, N, N, Y, N),
-    "POST /gaming-days/{date}/close":          (N, Y, N, N, Y, N),
-    "GET /gaming-days/{date}/report":          (N, Y, N, N, Y, N),
-    "GET /ledger/trial-balance":               (N, N, N, N, Y, N),
-    "GET /alerts":                             (N, Y, N, N, Y, N),
-    "POST /alerts/{id}/resolve":               (N, Y, N, N, N, N),
-    "POST /tables/{id}/counts":                (N, Y, A, N, N, N),
-    "POST /slips/{count}/void":                (N, Y, N, N, N, N),
-    "POST /slips/{fill}/void":                 (N, N, N, Y, N, N),
-    "GET /evidence/{date}":                    (N, N, N, N, Y, N),
-    "GET /evidence/{date}/export":             (N, N, N, N, Y, N),
-    "GET /evidence/{date}/proof":              (N, N, N, N, Y, N),
-    "GET /exceptions":                         (N, N, N, N, Y, N),
-    "GET /staff/access-review":                (Y, N, N, N, Y, N),
+# The docs/roles.md table: endpoint → (admin, pit_boss, dealer, cashier, auditor, count_team, player).
+MATRIX: dict[str, tuple[str, str, str, str, str, str, str]] = {
+    #                                          admin pit  dealer cash aud count player
+    "GET /me":                                 (Y, Y, Y, Y, Y, Y, Y),
+    "POST /staff":                             (Y, N, N, N, N, N, N),
+    "POST /players":                           (Y, Y, N, Y, N, N, N),
+    "GET /players":                            (Y, Y, Y, Y, Y, Y, N),
+    "GET /players/{id}":                       (Y, Y, Y, Y, Y, Y, OWN),
+    "GET /players/{id}/balance":               (Y, Y, Y, Y, Y, Y, OWN),
+    "GET /players/{id}/transactions":          (Y, Y, Y, Y, Y, Y, OWN),
+    "POST /cage/buy-ins":                      (N, N, N, Y, N, N, N),
+    "POST /cage/cash-outs":                    (N, N, N, Y, N, N, N),
+    "POST /tables":                            (Y, Y, N, N, N, N, N),
+    "GET /tables":                             (Y, Y, Y, Y, Y, Y, N),
+    "GET /tables/{id}":                        (Y, Y, Y, Y, Y, Y, N),
+    "PATCH /tables/{id}/limits":               (Y, Y, N, N, N, N, N),
+    "POST /tables/{id}/assign":                (N, Y, N, N, N, N, N),
+    "POST /tables/{id}/open":                  (N, N, A, N, N, N, N),
+    "POST /tables/{id}/close":                 (N, N, A, N, N, N, N),
+    "POST /tables/{id}/fills":                 (N, Y, A, N, N, N, N),
+    "POST /tables/{id}/credits":               (N, Y, A, N, N, N, N),
+    "POST /tables/{id}/fills/{id}/approve":    (N, N, N, S, N, N, N),
+    "POST /tables/{id}/fills/{id}/refuse":     (N, N, N, S, N, N, N),
+    "POST /tables/{id}/credits/{id}/approve":  (N, S, N, N, N, N, N),
+    "POST /tables/{id}/credits/{id}/refuse":   (N, S, N, N, N, N, N),
+    "POST /tables/{id}/seats":                 (N, Y, A, N, N, N, N),
+    "DELETE /tables/{id}/seats/{player}":      (N, Y, A, N, N, N, N),
+    "POST /tables/{id}/rounds":                (N, N, A, N, N, N, N),
+    "GET /rounds/{id}":                        (Y, Y, Y, Y, Y, Y, N),
+    "POST /rounds/{id}/actions":               (N, N, A, N, N, N, N),
+    "POST /rounds/{id}/corrections":           (N, N, A, N, N, N, N),
+    "POST /corrections/{id}/approve":          (S, S, N, N, N, N, N),
+    "POST /corrections/{id}/refuse":           (S, S, N, N, N, N, N),
+    "GET /rounds/{id}/verify":                 (Y, Y, Y, Y, Y, Y, N),
+    "GET /players/{id}/ratings":               (Y, Y, Y, Y, Y, Y, OWN),
+    "GET /tables/{id}/hourly":                 (N, Y, N, N, Y, N, N),
+    "GET /dealers/{id}/performance":           (N, Y, N, N, Y, N, N),
+    "POST /gaming-days/{date}/close":          (N, Y, N, N, Y, N, N),
+    "GET /gaming-days/{date}/report":          (N, Y, N, N, Y, N, N),
+    "GET /ledger/trial-balance":               (N, N, N, N, Y, N, N),
+    "GET /alerts":                             (N, Y, N, N, Y, N, N),
+    "POST /alerts/{id}/resolve":               (N, Y, N, N, N, N, N),
+    "POST /tables/{id}/counts":                (N, Y, A, N, N, N, N),
+    "POST /slips/{count}/void":                (N, Y, N, N, N, N, N),
+    "POST /slips/{fill}/void":                 (N, N, N, Y, N, N, N),
+    "GET /evidence/{date}":                    (N, N, N, N, Y, N, N),
+    "GET /evidence/{date}/export":             (N, N, N, N, Y, N, N),
+    "GET /evidence/{date}/proof":              (N, N, N, N, Y, N, N),
+    "GET /exceptions":                         (N, N, N, N, Y, N, N),
+    "GET /staff/access-review":                (Y, N, N, N, Y, N, N),
+    "POST /tables/{id}/cash-buy-ins":          (N, N, A, N, N, N, N),
+    "GET /drop-boxes":                         (N, Y, N, N, Y, Y, N),
+    "POST /drop-boxes/{id}/remove":            (N, N, N, N, N, Y, N),
+    "POST /drop-boxes/{id}/count":             (N, N, N, N, N, Y, N),
 }  # fmt: skip
 
 ALL_ENDPOINTS = {**ENDPOINTS, **FLOOR_ENDPOINTS}
@@ -88,12 +92,13 @@ CREATED = {
     "POST /staff", "POST /players", "POST /cage/buy-ins", "POST /cage/cash-outs", "POST /tables",
     "POST /tables/{id}/open", "POST /tables/{id}/fills", "POST /tables/{id}/credits",
     "POST /tables/{id}/seats", "POST /tables/{id}/rounds", "POST /rounds/{id}/corrections",
-    "POST /tables/{id}/counts",
+    "POST /tables/{id}/counts", "POST /tables/{id}/cash-buy-ins",
 }  # fmt: skip
 ACCEPTED = {"POST /gaming-days/{date}/close"}
 COLUMN = {
     "admin": "admin", "pit_boss": "pit_boss", "dealer_assigned": "dealer", "dealer_other": "dealer",
-    "cashier": "cashier", "auditor": "auditor", "player_self": "player", "player_other": "player",
+    "cashier": "cashier", "auditor": "auditor", "count_team": "count_team", "player_self": "player",
+    "player_other": "player",
 }  # fmt: skip
 
 
@@ -132,7 +137,7 @@ def _readme_table() -> dict[str, tuple[str, ...]]:
     rows: dict[str, tuple[str, ...]] = {}
     for line in section.splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if len(cells) != 7 or cells[0] == "endpoint" or set(cells[0]) <= {"-"}:
+        if len(cells) != 8 or cells[0] == "endpoint" or set(cells[0]) <= {"-"}:
             continue
         rows[re.sub(r" \(.*\)$", "", cells[0])] = tuple(cells[1:])
     return rows

@@ -29,6 +29,7 @@ ROLES = (
     "dealer_other",
     "cashier",
     "auditor",
+    "count_team",
     "player_self",
     "player_other",
 )
@@ -66,6 +67,7 @@ def build_world() -> World:
         "dealer_other": factories.staff(Role.DEALER),
         "cashier": factories.staff(Role.CASHIER),
         "auditor": factories.staff(Role.AUDITOR),
+        "count_team": factories.staff(Role.COUNT_TEAM),
     }
     player_self = factories.PlayerFactory(actor=users["cashier"], funded=50_000)
     player_other = factories.PlayerFactory(actor=users["cashier"], funded=20_000)
@@ -234,6 +236,12 @@ ENDPOINTS: dict[str, Endpoint] = {
             "post",
             lambda w: f"{_open(w)}/seats",
             lambda w: {"player": w.player_self.pk, "seat": 3},
+        ),
+        Endpoint(
+            "POST /tables/{id}/cash-buy-ins",
+            "post",
+            lambda w: f"{_open(w)}/cash-buy-ins",
+            lambda w: {"player": w.player_self.pk, "amount": 5_000},
         ),
         Endpoint(
             "DELETE /tables/{id}/seats/{player}",

@@ -19,6 +19,8 @@ from ledger.models import Transfer
 from tables.audit.models import AuditReport
 from tables.corrections import request_correction
 from tables.detection.models import Alert, AlertSeverity
+from tables.drop.models import DropBox, DropBoxStatus
+from tables.drop.services import cash_buy_in, remove_box
 from tables.evidence.checkpoint import make_checkpoint
 from tables.models import Round
 from tables.rounds import apply_round_action, start_round
@@ -44,6 +46,8 @@ class FloorExtras:
     fill_slip_id: int
     evidence_day: dt.date
     evidence_record: str
+    removed_box_id: int
+    box_at_table_id: int
 
 
 def build_floor_extras(world: World) -> FloorExtras:
@@ -97,6 +101,11 @@ def build_floor_extras(world: World) -> FloorExtras:
     count = take_count(actor=dealer, table_id=world.open_table.pk, count={"10000": 10}, reason="spot_check")
     with transaction.atomic():
         fill = issue_slip(kind=SlipKind.FILL, requested_by=dealer, table=world.open_table, amount=10_000)
+    bought = cash_buy_in(
+        actor=dealer, table_id=world.open_table.pk, player_id=world.player_self.pk, amount=3_000
+    )
+    removed = remove_box(actor=world.users["count_team"], box_id=bought.box.pk, seal="M-1")
+    at_table = DropBox.objects.get(table=world.open_table, status=DropBoxStatus.AT_TABLE)
     make_checkpoint(day=today)
     first_transfer = Transfer.objects.filter(gaming_day=today).order_by("pk").first()
     assert first_transfer is not None
@@ -112,6 +121,8 @@ def build_floor_extras(world: World) -> FloorExtras:
         fill_slip_id=fill.pk,
         evidence_day=today,
         evidence_record=f"transfer:{first_transfer.pk}",
+        removed_box_id=removed.pk,
+        box_at_table_id=at_table.pk,
     )
 
 
@@ -201,6 +212,19 @@ FLOOR_ENDPOINTS: dict[str, Endpoint] = {
             "GET /gaming-days/{date}/report",
             "get",
             lambda w: f"/api/v1/gaming-days/{_x(w).report_day.isoformat()}/report",
+        ),
+        Endpoint("GET /drop-boxes", "get", lambda w: "/api/v1/drop-boxes"),
+        Endpoint(
+            "POST /drop-boxes/{id}/remove",
+            "post",
+            lambda w: f"/api/v1/drop-boxes/{_x(w).box_at_table_id}/remove",
+            lambda w: {"seal": "M-2"},
+        ),
+        Endpoint(
+            "POST /drop-boxes/{id}/count",
+            "post",
+            lambda w: f"/api/v1/drop-boxes/{_x(w).removed_box_id}/count",
+            lambda w: {"currency": {"2000": 1, "1000": 1}, "markers": []},
         ),
         Endpoint("GET /ledger/trial-balance", "get", lambda w: "/api/v1/ledger/trial-balance"),
         Endpoint("GET /alerts", "get", lambda w: "/api/v1/alerts"),

@@ -31,6 +31,7 @@ EXPECTED = {
     "cashier": ("/cage/", ["Cage", "Floor"]),
     "auditor": ("/audit/", ["Audit days", "Alerts"]),
     "admin": ("/pit/", ["Floor", "Approvals", "Corrections", "Alerts", "Admin"]),
+    "count_team": ("/count/", ["Count room"]),
 }
 
 NAV_LINKS = """() => [...document.querySelectorAll('[data-testid=role-nav] a')].map(a => {
@@ -49,6 +50,7 @@ def _staff(world: Floor) -> dict[str, User]:
         "cashier": world.cashier,
         "auditor": world.auditor,
         "admin": admin,
+        "count_team": factories.staff(Role.COUNT_TEAM, username="counter", name="Cora Count"),
     }
     for user in (world.pit_boss, admin):  # as casino.services.create_staff makes them
         user.is_staff = True

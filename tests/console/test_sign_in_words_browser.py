@@ -26,6 +26,7 @@ ROLE_WORDS = {
     "cashiers": Role.CASHIER,
     "auditors": Role.AUDITOR,
     "admins": Role.ADMIN,
+    "count teams": Role.COUNT_TEAM,
     "players": Role.PLAYER,
 }
 
@@ -59,6 +60,7 @@ def test_every_role_lands_on_the_screen_the_sign_in_page_names(
         Role.CASHIER: world.cashier.username,
         Role.AUDITOR: world.auditor.username,
         Role.ADMIN: factories.staff(Role.ADMIN, username="badmin", name="Ada Admin").username,
+        Role.COUNT_TEAM: factories.staff(Role.COUNT_TEAM, username="counter", name="Cora Count").username,
         Role.PLAYER: world.kate.user.username,
     }
     page = open_page(browser, live_server, viewport)

@@ -36,7 +36,7 @@ from tables.slips.services import sign_slip
 PARTIALS = "books/_books.html"
 SCREEN_TITLES = {
     "pit": "Slips waiting for your signature",
-    "cage": "Fills to issue and credits to sign for",
+    "cage": "Fills to issue, credits and drops to sign for",
 }
 
 

@@ -70,6 +70,7 @@ def tray_shortfall(error: Exception, table: Table) -> int:
 def shortfall_words(error: InsufficientFunds, table: Table, more: int) -> str:
     available = format_dollars(int(error.fields.get("available", 0)))
     return (
-        f"The tray of {table.name} has {available}; this payout needs {format_dollars(more)} more. "
+        f"The tray of {table.name} has {available}; this {error.fields.get('what', 'payout')} needs "
+        f"{format_dollars(more)} more. "
         "Request a fill, then tap again once it is approved."
     )

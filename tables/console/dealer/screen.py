@@ -39,6 +39,9 @@ from tables.models import LIVE_ROUND_STATUSES, Correction, Round, Table, TableSt
 from tables.selectors import get_live_round, list_pending_tray_requests
 from tables.services import OpeningPlan
 
+# The cash buy-in's amount buttons, in cents: the bills a player most often hands over.
+CASH_AMOUNTS = (2_000, 10_000, 50_000, 100_000)
+
 # What the dealer had chosen in a refused form, so they fix one thing instead of starting over.
 type Sticky = dict[str, Any]
 
@@ -140,6 +143,7 @@ def table_context(
         "pending": SimpleLazyObject(lambda: list(list_pending_tray_requests(table=table))),
         "names": names,
         "can_change_limits": may(request.user, "table.limits", table=table),
+        "cash_amounts": CASH_AMOUNTS,
     }
     if table.status != TableStatus.OPEN:
         context["opening"] = open_form(table, opening)

@@ -33,6 +33,7 @@ from tables.console.idempotency import Done, run_tap
 from tables.console.limits import change_limits_work
 from tables.console.taps import SERVICE_ERRORS, Flash, receipt, render_screen
 from tables.corrections import request_correction
+from tables.drop import services as drop
 from tables.models import Seat, TableSession
 from tables.selectors import get_live_round, get_open_session, list_tables, round_exists
 from tables.services import OpeningPlan
@@ -187,6 +188,27 @@ def tray_request(request: HttpRequest, table_id: int, kind: str) -> Done:
         receipt(
             f"{kind.title()} of {format_dollars(made.amount)} requested ({where}).",
             "Nothing moves until a pit boss or cashier approves it in the pit view.",
+        )
+    )
+
+
+@table_tap("cash")
+def cash_buy_in(request: HttpRequest, table_id: int) -> Done:
+    """A seated player hands the dealer cash: chips to their wallet, the cash into the drop box."""
+    form = forms.checked(forms.CashBuyInForm(request.POST))
+    made = drop.cash_buy_in(
+        actor=actor_of(request),
+        table_id=table_id,
+        player_id=form.cleaned_data["player"],
+        amount=form.cleaned_data["amount"],
+    )
+    balance = get_player_balance(player=made.player)
+    return Done(
+        receipt(
+            f"{made.player.name} bought {format_dollars(made.amount)} of chips with cash; "
+            f"in drop box {made.box.number}.",
+            f"{made.player.name} has {format_dollars(balance.available)} available to play.",
+            f"Drop box {made.box.number} has {format_dollars(made.box.recorded)} of cash recorded into it.",
         )
     )
 

@@ -1,0 +1,1 @@
+"""The count room screen (/count/): the count team's home."""
