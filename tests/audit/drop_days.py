@@ -22,6 +22,11 @@ def evening(day: dt.date) -> dt.datetime:
     return gaming_day_bounds(day)[0] + dt.timedelta(hours=14)
 
 
+def signed_in_again(floor: ApiFloor) -> None:
+    """Tokens last ``TOKEN_TTL_HOURS``: on another day (the clock moved) everyone signs in anew."""
+    floor._clients.clear()
+
+
 def lose_a_bet(floor: ApiFloor, table: int, player: int, amount: int) -> None:
     """A manual Faro deal: the player's bet on the nine loses on the first turn, then the deck is
     keyed out with nothing else on the layout."""
@@ -68,4 +73,5 @@ def short_drop_day(day: dt.date) -> dict[str, Any]:
         lose_a_bet(floor, table_id, ann, 1_000)
         floor.close_table(table_id, 31_000)
         count_box(floor, team, table_id, {"10000": 4})
+    signed_in_again(floor)
     return {"floor": floor, "table": table_id, "name": table["name"], "team": team}

@@ -27,7 +27,7 @@ from casino.models import Role, User
 from tables.api.win_views import WinOutputSerializer
 from tables.slips.services import sign_slip
 from tables.slips.transit import approve_transit_slip, request_transit_slip
-from tests.audit.drop_days import cash_buy_in, count_box, evening, lose_a_bet
+from tests.audit.drop_days import cash_buy_in, count_box, evening, lose_a_bet, signed_in_again
 from tests.factories import ApiFloor, staff
 
 pytestmark = pytest.mark.django_db
@@ -60,6 +60,7 @@ def three_days(system_accounts: None) -> dict[str, Any]:
         floor.close_table(table, 92_000)
         count_box(floor, team, table, {"10000": 1})
     with time_machine.travel(evening(MAR_10), tick=True):
+        signed_in_again(floor)
         floor.post(floor.dealer, f"tables/{table}/open", {"opening_inventory": 92_000}, 201)
         floor.seat(table, ann, 1)
         _transit(
@@ -77,6 +78,7 @@ def three_days(system_accounts: None) -> dict[str, Any]:
         floor.close_table(table, 78_000)
         count_box(floor, team, table, {"10000": 3, "5000": 1})
     with time_machine.travel(evening(MAR_11), tick=True):
+        signed_in_again(floor)
         floor.post(floor.dealer, f"tables/{table}/open", {"opening_inventory": 78_000}, 201)
         floor.seat(table, ann, 1)
         cash_buy_in(floor, table, ann, 50_000)
@@ -84,6 +86,7 @@ def three_days(system_accounts: None) -> dict[str, Any]:
         assert floor.tray(table) == 33_000
         floor.close_table(table, 32_500)  # $5.00 short of the tray
         count_box(floor, team, table, {"10000": 4, "5000": 1, "2000": 2})  # $490.00 of $500.00
+    signed_in_again(floor)
     return {"floor": floor, "table": table}
 
 
