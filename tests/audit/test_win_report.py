@@ -103,7 +103,7 @@ def test_a_hold_outside_its_band_opens_an_investigation_closed_only_with_a_note(
     assert (alert.status, alert.severity, alert.gaming_day) == (AlertStatus.OPEN, "high", DAY)
     assert alert.evidence["drop"] == 40_000
     assert alert.evidence["hold_pct"] == -72.5
-    assert "month-to-date hold is −72.5 %" in alert.summary.replace("-", "−")
+    assert "month-to-date hold is −72.5 % on a drop of $400.00; its 95 % band is −" in alert.summary
 
     boss = floor.client(floor.pit_boss)
     empty = boss.post(f"/api/v1/alerts/{alert.pk}/resolve", {"note": "   "}, format="json")

@@ -2,8 +2,8 @@
 
 A box is listed on the day it went to its table, each day its cash was recorded in, and the day
 it was removed in (a box placed when the last was removed takes the next day's cash). Who
-counted is who signed its drop slip as the count team (two people, by the slip's flow), else
-the box's ``counted_by``.
+counted is the member who wrote the count (``counted_by``) and the second who signed its drop
+slip as the count team.
 """
 
 from __future__ import annotations
@@ -56,7 +56,8 @@ def drop_boxes(day: dt.date) -> list[shape.DropBoxData]:
     )
     out: list[shape.DropBoxData] = []
     for box in boxes:
-        counters = signers.get(box.slip_id or 0) or ([box.counted_by_id] if box.counted_by_id else [])
+        counters = [box.counted_by_id] if box.counted_by_id else []
+        counters += [uid for uid in signers.get(box.slip_id or 0, []) if uid not in counters]
         out.append(
             {
                 "number": box.number,

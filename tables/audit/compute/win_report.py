@@ -166,7 +166,7 @@ def investigation_summary(check: shape.HoldCheckData) -> str:
     """ "Faro 1's month-to-date hold is 4.1 % on a drop of $12,000.00; its band is 9.8 % to 21.3 %." """
 
     def pct(value: float | None) -> str:
-        return "—" if value is None else f"{100 * value:.1f} %"
+        return "—" if value is None else f"{100 * value:.1f} %".replace("-", "−")  # dollars' minus
 
     return (
         f"{check['label']}'s month-to-date hold is {pct(check['hold'])} on a drop of "
