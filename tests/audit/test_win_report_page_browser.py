@@ -48,7 +48,7 @@ def test_the_auditor_reads_the_count_the_win_and_the_investigation(
     drop = page.locator("#drop")
     drop.scroll_into_view_if_needed()
     assert drop.get_by_role("heading", name="Drop and count (2 boxes)").is_visible()
-    counted = drop.locator("tr", has_text="Counted")
+    counted = drop.locator("tbody tr", has_text="Counted")
     assert counted.count() == 1
     text = counted.inner_text()
     for words in (day["name"], "$700.00", "$400.00", "−$300.00", "Cole Count", "Cora Count", "S-"):
