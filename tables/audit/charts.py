@@ -245,12 +245,12 @@ def win_and_hold(report: Mapping[str, Any], *, dpi: int = 160) -> bytes:
     for y, row in zip(ys, rows, strict=True):
         hold = row["hold"]
         words = "no drop" if hold is None else f"hold {100 * hold:.1f}%"
-        ax.annotate(
+        ax.annotate(  # right of the bar's far end, or of zero for a loss: clear of the names
             words,
-            (row["win"], y),
-            xytext=(4 if row["win"] >= 0 else -4, 0),
+            (max(row["win"], row["electronic_win"], 0), y),
+            xytext=(4, 0),
             textcoords="offset points",
-            ha="left" if row["win"] >= 0 else "right",
+            ha="left",
             va="center",
             fontsize=6,
             color=MUTED,

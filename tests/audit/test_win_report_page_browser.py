@@ -86,7 +86,7 @@ def test_the_auditor_reads_the_count_the_win_and_the_investigation(
     assert "Hold outside its band" in page.locator("#findings").inner_text()
 
     no_sideways_scroll(page)
-    for testid in ("drop-boxes", "win-by-table"):
+    for testid in ("drop-boxes", "win-by-table", "hold-investigations"):
         where = page.evaluate(_IN_BOX, testid)
         assert where["boxLeft"] >= 0, where
         assert where["boxRight"] <= where["width"] + 1, where
