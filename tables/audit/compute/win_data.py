@@ -23,6 +23,7 @@ import bisect
 import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.conf import settings
 from django.db.models import Q, Sum
@@ -117,10 +118,10 @@ def _drop(periods: Periods, out: dict[Key, WinFigures]) -> None:
     for box in counted.values():
         if not box.variance:
             continue
-        at = last.get(box.pk)
-        if at is not None and start <= at < end:
-            period = periods.of_moment(at)
-        elif at is None and periods.first <= box.gaming_day <= periods.last:
+        last_at = last.get(box.pk)
+        if last_at is not None and start <= last_at < end:
+            period = periods.of_moment(last_at)
+        elif last_at is None and periods.first <= box.gaming_day <= periods.last:
             period = periods.of_moment(gaming_day_bounds(box.gaming_day)[0], box.gaming_day)
         else:
             continue
@@ -293,7 +294,7 @@ def _tray(periods: Periods, out: dict[Key, WinFigures]) -> None:
              WHERE t.gaming_day = %s
              GROUP BY 1, 2, 3
         """
-        params: list[object] = [bounds, periods.first]
+        params: list[Any] = [bounds, periods.first]
     else:
         sql = """
             SELECT tb.id, t.gaming_day, t.kind, SUM(e.amount)

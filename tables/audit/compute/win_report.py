@@ -98,7 +98,7 @@ class DayWin:
         subjects += [
             ("game", game, GAME_NAMES.get(game, game), None, ids) for game, ids in sorted(games.items())
         ]
-        for scope, key, label, table_id, ids in subjects:
+        for scope, key, label, subject_table, ids in subjects:
             item = total([tables[pk] for pk in ids])
             if not item.drop:
                 continue
@@ -117,7 +117,7 @@ class DayWin:
                     "scope": scope,
                     "key": key,
                     "label": label,
-                    "table": table_id,
+                    "table": subject_table,
                     "drop": item.drop,
                     "win": item.win,
                     "hold": item.hold,
