@@ -49,7 +49,6 @@ class DemoTable:
     rules: dict[str, Any] = field(default_factory=dict)
     short_at_close: int = 0  # last night's closing count came up this much short
     cash_buy_ins: tuple[int, ...] = ()  # last night: its first seated players bought chips with cash
-    drop_short: int = 0  # last night's drop box was counted this much short of what it recorded
 
     def create_kwargs(self) -> dict[str, Any]:
         spec = {"name": self.name, "game": self.game, "min_bet": self.min_bet, "max_bet": self.max_bet}
@@ -58,7 +57,7 @@ class DemoTable:
 
 TABLES = [
     DemoTable("Faro 1", "faro", 500, 50_000, 2_000_000, 5, 6, cash_buy_ins=(50_000, 20_000)),
-    DemoTable("Faro 2", "faro", 1_000, 100_000, 4_000_000, 4, 0, cash_buy_ins=(100_000,), drop_short=2_000),
+    DemoTable("Faro 2", "faro", 1_000, 100_000, 4_000_000, 4, 0),
     DemoTable("Farmer 1", "farmer", 100, 5_000, 100_000, 4, 4, 2, ante=500),
     DemoTable("Fan Tan 1", "fan_tan", 100, 5_000, 100_000, 4, 4, 2, ante=100, cash_buy_ins=(10_000,)),
     DemoTable("Newmarket 1", "newmarket", 100, 5_000, 100_000, 4, 4, 2, ante=100),
@@ -150,10 +149,7 @@ def deal_last_night(
         count = table.tray.balance - min(spec.short_at_close, table.tray.balance)
         services.close_table(actor=dealer_of(table), table_id=table.pk, closing_inventory=count)
     advance(PASS_LENGTH)
-    short = {
-        table.pk: -spec.drop_short for spec, table in zip(TABLES, tables, strict=True) if spec.drop_short
-    }
-    count_the_drop(tables=tables, team=count_team, cashier=cashier, errors=short)
+    count_the_drop(tables=tables, team=count_team, cashier=cashier)
     return Round.objects.filter(table__in=tables, status=RoundStatus.SETTLED).count()
 
 
