@@ -7,6 +7,7 @@ tests/conftest.py, so every folder's browser tests share it.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 from typing import Any
@@ -38,10 +39,25 @@ ARGS = [
 ]
 
 
+# The contexts the running test opened; tests/conftest.py closes them when it ends. A page left
+# open keeps polling and keeps its keep-alive socket, and with it a live-server thread and that
+# thread's PostgreSQL connection: a run's leftovers would exhaust the server's connections.
+_opened: list[Any] = []
+
+
 def open_page(browser: Any, live_server: Any, viewport: dict[str, int] = TABLET) -> Any:
     context = browser.new_context(viewport=viewport, base_url=live_server.url)
+    _opened.append(context)
     context.set_default_timeout(10_000)
     return context.new_page()
+
+
+def close_pages() -> None:
+    """Close every context the test opened (one already closed by the test is skipped)."""
+    while _opened:
+        context = _opened.pop()
+        with contextlib.suppress(Exception):  # Chromium already gone: nothing left to close
+            context.close()
 
 
 def shot(page: Any, name: str) -> Path:

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from casino.models import Player, Role, User
 from ledger.services import ensure_system_accounts
 from tests import factories, stages
-from tests.browser import ARGS, CHROMIUM, SHOTS
+from tests.browser import ARGS, CHROMIUM, SHOTS, close_pages
 from tests.celery_support import route_all_tasks_to
 
 
@@ -150,6 +150,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 def pytest_runtest_teardown(item: pytest.Item) -> None:
     stages.running(None)
+    if item.get_closest_marker("browser") is not None:
+        close_pages()
 
 
 @pytest.fixture(scope="session")
