@@ -36,6 +36,10 @@ API_MD_ENDPOINTS = {
     ("POST", "/api/v1/tables/{id}/credits/{id}/approve"),
     ("POST", "/api/v1/tables/{id}/seats"),
     ("DELETE", "/api/v1/tables/{id}/seats/{player}"),
+    ("POST", "/api/v1/tables/{id}/cash-buy-ins"),
+    ("GET", "/api/v1/drop-boxes"),
+    ("POST", "/api/v1/drop-boxes/{id}/remove"),
+    ("POST", "/api/v1/drop-boxes/{id}/count"),
 }
 MONEY_POSTS = {
     "/api/v1/cage/buy-ins",
@@ -46,6 +50,7 @@ MONEY_POSTS = {
     "/api/v1/tables/{}/credits",
     "/api/v1/tables/{}/fills/{}/approve",
     "/api/v1/tables/{}/credits/{}/approve",
+    "/api/v1/tables/{}/cash-buy-ins",
 }
 API_MD = Path("/work/shared/API.md")
 SECTIONS = ("## Conventions", "## People", "## Cage", "## Tables")

@@ -53,8 +53,12 @@ def test_a_cash_buy_in_takes_two_taps_and_says_where_the_cash_went(
     kate.click()
     five_hundred.click()
 
+    confirmed(page, "Kate Elder bought $500.00 of chips with cash; in drop box")
     box = DropBox.objects.get(table=world.faro)
-    confirmed(page, f"Kate Elder bought $500.00 of chips with cash; in drop box {box.number}.")
+    assert (
+        f"Kate Elder bought $500.00 of chips with cash; in drop box {box.number}."
+        in receipt(page).inner_text()
+    )
     words = receipt(page).inner_text()
     assert "Kate Elder has $2,500.00 available to play." in words
     assert f"Drop box {box.number} has $500.00 of cash recorded into it." in words
