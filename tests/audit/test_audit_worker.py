@@ -145,7 +145,9 @@ def test_a_simulated_night_closes_and_matches_the_ledger(
             row["ledger_win"],
             0,
         )
-        assert row["hold_pct"] == (round(100 * row["house_win"] / row["handle"], 2) if row["handle"] else None)
+        assert row["hold_pct"] == (
+            round(100 * row["house_win"] / row["handle"], 2) if row["handle"] else None
+        )
         if row["handle"]:
             # theo may be negative: the odd bet favours the player early in a deal (faro_edge)
             band = row["theo_band"]
