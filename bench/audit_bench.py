@@ -16,9 +16,13 @@ from the real pieces: players buy in at the cage, each table opens with a counte
 each accepted action becomes a ``RoundAction`` row with its ``RoundSettlement`` rows and a
 balanced ledger transfer exactly as ``tables.rounds`` would post it, trays get fills when
 they run low, dealers change halfway, tables close with a count (5 % of them off by a few
-dollars), players cash out. Every round replays and every transfer balances, so the audit
-does all of its work, findings included. Rows are written with COPY (triggers off for the
-load only, ``session_replication_role = replica``); the audit then reads them like any other.
+dollars), players cash out. Some players buy their chips with cash at the table instead
+(the chips leave the tray, the cash goes into the table's drop box), and after the close the
+count team removes and counts every box that took cash (a drop slip each, a few a bill off),
+so the audit's drop, win and hold have a real night too. Every round replays and every
+transfer balances, so the audit does all of its work, findings included. Rows are written
+with COPY (triggers off for the load only, ``session_replication_role = replica``); the audit
+then reads them like any other.
 """
 
 from __future__ import annotations
@@ -55,6 +59,9 @@ PLAYERS_PER_TABLE = 5
 OPENING = 2_000_000  # cents in a Faro tray at opening, as tables.simulation.night's spec
 SMALL_OPENING = 150_000  # every fourth $5 table opens light, so fills (and credits) happen
 COUNT_ERRORS = (-5_000, -1_000, 2_500, 5_000)
+CASH_AT_TABLE = 0.1  # each round, a seated player buys $500.00 of chips with cash at the table this often
+CASH_BUY_IN = 50_000
+DROP_ERRORS = (-2_000, 2_000)  # a box counted a $20 bill off, 5 % of them
 
 
 def prepare_template() -> None:
@@ -206,12 +213,21 @@ def _set_times(cursor: Any, table: str, column: str, values: dict[int, dt.dateti
 
 def build_night(params: dict[str, Any]) -> dict[str, Any]:
     """Generate and load one gaming day of ``params['tables']`` Faro tables."""
+    import time_machine
     from django.db import connection, transaction
 
     from casino.models import Player, Role, User
     from ledger.gaming_day import gaming_day_bounds, gaming_day_for
     from ledger.models import Account, AccountKind, AccountPurpose
-    from tables.accounts import layout_code, open_over_short, tray_code
+    from tables.accounts import (
+        drop_code,
+        layout_code,
+        open_count_room,
+        open_over_short,
+        open_table_cash,
+        tray_code,
+    )
+    from tables.drop.models import DropBox, drop_box_number
     from tables.games.base import TableContext
     from tables.games.cards import FULL_DECK
     from tables.games.errors import IllegalAction
@@ -227,10 +243,13 @@ def build_night(params: dict[str, Any]) -> dict[str, Any]:
         table_win,
     )
     from tables.simulation.bots import chip_amount, faro_bets
+    from tables.simulation.drop import bills_for
+    from tables.slips.models import Slip, SlipCounter
 
     n_tables: int = params["tables"]
     n_rounds: int = params["rounds"]
     rng = random.Random(params.get("seed", 1))
+    cash_rng = random.Random(f"{params.get('seed', 1)}:cash")  # the rest of the night stays as it was
     day = gaming_day_for() - dt.timedelta(days=1)
     start, end = gaming_day_bounds(day)
     ledger = Ledger(day=day)
@@ -244,6 +263,11 @@ def build_night(params: dict[str, Any]) -> dict[str, Any]:
         cashier = User.objects.create(
             username="bench-cashier", role=Role.CASHIER, name="Cashier", password="!"
         )
+        counter = User.objects.create(
+            username="bench-count", role=Role.COUNT_TEAM, name="Count Team", password="!"
+        )
+        table_cash = open_table_cash().pk
+        count_room = open_count_room().pk
         n_dealers = n_tables + max(2, n_tables // 4)
         dealers = User.objects.bulk_create(
             [
@@ -310,6 +334,31 @@ def build_night(params: dict[str, Any]) -> dict[str, Any]:
                 )
             ]
         )
+
+        # Each table's first drop box (ids taken now: the cash buy-ins name theirs).
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT nextval(pg_get_serial_sequence('tables_dropbox', 'id')) FROM generate_series(1, %s)",
+                [n_tables],
+            )
+            box_of = {t.pk: row[0] for t, row in zip(tables, cursor.fetchall(), strict=True)}
+        drop_of = {
+            a.holder: a.pk
+            for a in Account.objects.bulk_create(
+                [
+                    Account(
+                        code=drop_code(box_of[t.pk]),
+                        kind=AccountKind.ASSET,
+                        purpose=AccountPurpose.DROP,
+                        name=f"Drop box {drop_box_number(t.pk, 1)} at {t.name}",
+                        holder=str(t.pk),
+                    )
+                    for t in tables
+                ]
+            )
+        }
+        recorded: dict[int, int] = defaultdict(int)
+        cash_buy_ins = 0
 
         # The night's timeline: open 1 h in, deal for ten hours, close 30 min before cash-outs.
         opened_at = start + dt.timedelta(hours=1)
@@ -425,6 +474,24 @@ def build_night(params: dict[str, Any]) -> dict[str, Any]:
                     )
                     request_times[request_id] = at
                 for pid in seated[table.pk].values():
+                    if cash_rng.random() < CASH_AT_TABLE and ledger.balance(tray) > 2 * CASH_BUY_IN:
+                        cash_buy_ins += 1
+                        ledger.post(
+                            key=f"cash_buy_in:{cash_buy_ins}",
+                            kind="cash_buy_in",
+                            legs=[
+                                (tray, wallet_of[pid], CASH_BUY_IN),
+                                (table_cash, drop_of[str(table.pk)], CASH_BUY_IN),
+                            ],
+                            at=at,
+                            meta={
+                                "table": table.pk,
+                                "player": pid,
+                                "drop_box": box_of[table.pk],
+                                "staff": dealer,
+                            },
+                        )
+                        recorded[table.pk] += CASH_BUY_IN
                     if ledger.balance(wallet_of[pid]) < table.min_bet * 4:
                         ledger.post(
                             key=f"buy_in:{pid}:{buy_ins}",
@@ -541,6 +608,78 @@ def build_night(params: dict[str, Any]) -> dict[str, Any]:
             session.drop = 0
             session.closed_by_id = second_dealer[table.pk]
             session.closed_at = closed_at
+        # The count: every box that took cash, removed after the close and counted into a drop slip
+        # the cashier signed (the cash from the count room into the cage, a variance to over/short).
+        counted_at = closed_at + dt.timedelta(minutes=20)
+        boxes: list[DropBox] = []
+        slips: list[Slip] = []
+        for table in tables:
+            box_id, cash = box_of[table.pk], recorded[table.pk]
+            number = drop_box_number(table.pk, 1)
+            if not cash:
+                boxes.append(DropBox(id=box_id, table=table, sequence=1, number=number, gaming_day=day))
+                continue
+            found = max(cash + (rng.choice(DROP_ERRORS) if cash_rng.random() < 0.05 else 0), 0)
+            count_transfer = ledger.post(
+                key=f"drop_count:{box_id}",
+                kind="drop_count",
+                legs=[(drop_of[str(table.pk)], count_room, cash)],
+                at=counted_at,
+                meta={"table": table.pk, "drop_box": box_id, "by": counter.pk},
+            )
+            serial = len(slips) + 1
+            legs = [(count_room, cage, min(cash, found))]
+            if found > cash:
+                legs.append((over_short, cage, found - cash))
+            elif cash > found:
+                legs.append((count_room, over_short, cash - found))
+            slip = Slip(
+                id=None,
+                kind="drop",
+                year=day.year,
+                serial=serial,
+                number=f"D-{day.year}-{serial:06d}",
+                status="final",
+                table=table,
+                gaming_day=day,
+                reason="No markers in the box.",
+                count=bills_for(found),
+                amount=found,
+                expected=cash,
+                variance=found - cash,
+                requested_by=counter,
+                needs=[],
+                step=2,
+            )
+            slip.receipt_transfer_id = ledger.post(
+                key=f"slip:drop:{serial}:receipt",
+                kind="drop_receipt",
+                legs=legs,
+                at=counted_at,
+                meta={"table": table.pk, "number": slip.number, "by": cashier.pk},
+            )
+            slips.append(slip)
+            boxes.append(
+                DropBox(
+                    id=box_id,
+                    table=table,
+                    sequence=1,
+                    number=number,
+                    gaming_day=day,
+                    status="counted",
+                    recorded=cash,
+                    counted=found,
+                    seal=f"B-{box_id}",
+                    removed_by=counter,
+                    removed_at=counted_at,
+                    counted_by=counter,
+                    counted_at=counted_at,
+                    count_transfer_id=count_transfer,
+                )
+            )
+            boxes.append(
+                DropBox(table=table, sequence=2, number=drop_box_number(table.pk, 2), gaming_day=day)
+            )
         for player in players:
             balance = ledger.balance(wallet_of[player.pk])
             if balance > 0:
@@ -611,6 +750,22 @@ def build_night(params: dict[str, Any]) -> dict[str, Any]:
                 rows.settlements,
             )
             TrayRequest.objects.bulk_create(tray_requests)
+            with time_machine.travel(counted_at, tick=False):  # auto_now_add: the slip's and box's time
+                Slip.objects.bulk_create(slips)
+                slip_of = {slip.table_id: slip.pk for slip in slips}
+                for box in boxes:
+                    if box.status == "counted":
+                        box.slip_id = slip_of[box.table_id]
+                DropBox.objects.bulk_create(boxes)
+            # The first boxes went to the tables at the opening (the triggers that keep a box are off).
+            _set_times(
+                cursor,
+                "tables_dropbox",
+                "placed_at",
+                {box.pk: opened_at for box in boxes if box.sequence == 1},
+            )
+            if slips:
+                SlipCounter.objects.create(kind="drop", year=day.year, last=len(slips))
             cursor.execute("SET session_replication_role = DEFAULT")
             TableSession.objects.bulk_update(
                 sessions,
@@ -652,6 +807,7 @@ def build_night(params: dict[str, Any]) -> dict[str, Any]:
                 "tables_roundaction",
                 "tables_roundsettlement",
                 "tables_trayrequest",
+                "tables_dropbox",
             ):
                 cursor.execute(
                     f"SELECT setval(pg_get_serial_sequence('{table_name}', 'id'), "
@@ -665,6 +821,8 @@ def build_night(params: dict[str, Any]) -> dict[str, Any]:
         "actions": len(rows.actions),
         "settlements": len(rows.settlements),
         "transfers": len(ledger.transfers),
+        "cash_buy_ins": cash_buy_ins,
+        "boxes_counted": len(slips),
         "entries": len(ledger.entries),
         "generate_s": generated,
         "load_s": time.monotonic() - started - generated,
@@ -713,6 +871,9 @@ def build_and_audit(params: dict[str, Any]) -> dict[str, Any]:
         "handle": data.get("summary", {}).get("handle"),
         "hold_pct": data.get("summary", {}).get("hold_pct"),
         "theo_hold_pct": data.get("summary", {}).get("theo_hold_pct"),
+        "drop": (data.get("win") or {}).get("totals", {}).get("drop"),
+        "win_difference": (data.get("win") or {}).get("totals", {}).get("difference"),
+        "hold_investigations": len(data.get("hold_investigations", [])),
     }
     # A second run: what a rerun costs (the close is a no-op, the report is replaced).
     began = time.monotonic()
@@ -766,7 +927,9 @@ def render(results: list[dict[str, Any]], *, rounds: int, pdf: bool) -> str:
         "Loading (not timed as part of the audit): "
         + "; ".join(
             f"{r['tables']} tables generated in {r['generate_s']:.0f} s, loaded in {r['load_s']:.0f} s, "
-            f"its rounds rated (as the floor does while they settle) in {r['rate_s']:.1f} s"
+            f"its rounds rated (as the floor does while they settle) in {r['rate_s']:.1f} s, "
+            f"{r.get('cash_buy_ins', 0):,} cash buy-ins at the tables, "
+            f"{r.get('boxes_counted', 0)} drop boxes counted"
             for r in results
         )
         + ".",

@@ -20,6 +20,7 @@ from tables.api import round_views as rounds
 from tables.api import slip_views as slips
 from tables.api import transit_views as transit
 from tables.api import views as tables
+from tables.api import win_views
 
 
 def decisions(prefix: str, approve: type[APIView], refuse: type[APIView], *, name: str) -> list[URLPattern]:
@@ -110,6 +111,7 @@ urlpatterns += [
 urlpatterns += [
     path("gaming-days/<str:day>/close", audits.GamingDayCloseApi.as_view(), name="gaming-day-close"),
     path("gaming-days/<str:day>/report", audits.GamingDayReportApi.as_view(), name="gaming-day-report"),
+    path("gaming-days/<str:day>/win", win_views.GamingDayWinApi.as_view(), name="gaming-day-win"),
     path("evidence/<str:day>", evidence.EvidenceCheckpointApi.as_view(), name="evidence-checkpoint"),
     path("evidence/<str:day>/export", evidence.EvidenceExportApi.as_view(), name="evidence-export"),
     path("evidence/<str:day>/proof", evidence.EvidenceProofApi.as_view(), name="evidence-proof"),

@@ -37,3 +37,22 @@ BILL_VALUES = tuple(
 )
 # A drop box still at its table this many gaming days after it went there raises drop_box_overdue.
 DROP_BOX_OVERDUE_DAYS = env.int("DROP_BOX_OVERDUE_DAYS", default=2)
+
+
+def _shifts(text: str) -> tuple[tuple[str, int], ...]:
+    """``"Day:8,Swing:8,Graveyard:8"`` → ``(("Day", 8), …)``: the pit's shifts in order from the
+    gaming day's rollover, each a whole number of hours; together they make the day's 24."""
+    shifts = []
+    for item in text.split(","):
+        name, _, hours = item.strip().partition(":")
+        shifts.append((name.strip(), int(hours)))
+    if sum(hours for _, hours in shifts) != 24 or any(hours <= 0 or not name for name, hours in shifts):
+        raise ValueError(f"WIN_SHIFTS must name shifts of whole hours that make 24: {text!r}")
+    return tuple(shifts)
+
+
+# The shifts win and hold are reported by (GET /gaming-days/{date}/win?by=shift), from the rollover.
+WIN_SHIFTS = _shifts(env("WIN_SHIFTS", default="Day:8,Swing:8,Graveyard:8"))
+# A table's or a game's month-to-date hold outside this band of its expected hold opens a
+# hold_investigation (docs/ledger.md "Win as the regulator reads it"); 1.96: a 95 % band.
+HOLD_BAND_Z = env.float("HOLD_BAND_Z", default=1.96)

@@ -28,8 +28,9 @@ from ledger.evidence.records import (
 from ledger.evidence.signing import signature_problem
 
 # The tray postings that are not play, as the night audit leaves them out of a table's win
-# (tables/audit/compute/tables.py): chips the cage sent or took, and counts' adjustments.
-NON_PLAY_KINDS = frozenset({"fill", "credit", "table_issue", "count_variance"})
+# (tables/audit/compute/tables.py): chips the cage sent or took, counts' adjustments, and chips
+# that left for the drop box (sold for cash at the table, lent on a marker).
+NON_PLAY_KINDS = frozenset({"fill", "credit", "table_issue", "count_variance", "cash_buy_in", "marker"})
 TRAY_PREFIX, RAKE = "tray:", "rake"
 
 

@@ -70,7 +70,14 @@ class AlertListApi(FilteredListApi, APIView):
 
 class AlertResolveApi(APIView):
     class InputSerializer(serializers.Serializer):
-        note = serializers.CharField(max_length=NOTE_MAX, help_text="what the pit boss found")
+        # Blank or missing reaches the service, which asks for the note in words (400).
+        note = serializers.CharField(
+            max_length=NOTE_MAX,
+            allow_blank=True,
+            required=False,
+            default="",
+            help_text="what the pit boss found",
+        )
 
         def validate_note(self, value: str) -> str:
             if not isinstance(self.initial_data.get("note"), str):  # DRF would turn 5 into "5"

@@ -136,7 +136,8 @@ class GamingDayReportApi(APIView):
                     "json: the report; pdf: the printable report (summary, findings and variances first, "
                     "tables, charts); csv: a ZIP with one CSV file per section (summary.csv, findings.csv, "
                     "variances.csv, tables.csv, dealers.csv, players.csv, cash_flow.csv, mtl.csv, ctr.csv, "
-                    "checks.csv, trial_balance.csv, corrections.csv), amounts in cents."
+                    "checks.csv, trial_balance.csv, corrections.csv, the slips' four, drop_boxes.csv, "
+                    "win.csv, win_lines.csv, hold_investigations.csv), each amount in cents and in dollars."
                 ),
             ),
         ],

@@ -1,4 +1,4 @@
-"""The report's three charts, drawn with matplotlib's Agg backend (no display, thread-safe use).
+"""The report's charts, drawn with matplotlib's Agg backend (no display, thread-safe use).
 
 Each function takes the stored report (tables.audit.report.ReportData) and returns PNG
 bytes, so the PDF and the auditors' HTML page show the very same pictures.
@@ -221,14 +221,62 @@ def cash_flow(report: Mapping[str, Any], *, dpi: int = 160) -> bytes:
     return _finished(figure, ax, "The day's cash flow at the cage (casino time)", dpi)
 
 
+@_styled
+def win_and_hold(report: Mapping[str, Any], *, dpi: int = 160) -> bytes:
+    """Each table's win as the regulator reads it (bars) against the ledger's win (ticks), with
+    its hold written at the bar's end."""
+    rows = sorted((report.get("win") or {}).get("by_table", []), key=lambda r: r["win"])
+    title = "Win and hold by table (drop-based), with the ledger's win"
+    if len(rows) > MAX_BARS:
+        half = MAX_BARS // 2
+        title += f" (the {half} lowest and {half} highest of {len(rows)})"
+        rows = rows[:half] + rows[-half:]
+    figure = Figure(figsize=(WIDTH, max(1.6, 0.18 * len(rows) + 0.8)))
+    ax = figure.add_subplot()
+    if not rows:
+        _empty(ax, "No table had a drop or play this day")
+        return _finished(figure, ax, title, dpi)
+    ys = list(range(len(rows)))
+    wins = [r["win"] for r in rows]
+    ax.barh(ys, wins, color=[HOUSE if w >= 0 else LOSS for w in wins], height=0.7, label="win (drop-based)")
+    ax.scatter(
+        [r["electronic_win"] for r in rows], ys, marker="|", s=120, color=THEO, zorder=3, label="ledger's win"
+    )
+    for y, row in zip(ys, rows, strict=True):
+        hold = row["hold"]
+        words = "no drop" if hold is None else f"hold {100 * hold:.1f}%"
+        ax.annotate(  # right of the bar's far end, or of zero for a loss: clear of the names
+            words,
+            (max(row["win"], row["electronic_win"], 0), y),
+            xytext=(4, 0),
+            textcoords="offset points",
+            ha="left",
+            va="center",
+            fontsize=6,
+            color=MUTED,
+        )
+    ax.set_yticks(ys)
+    ax.set_yticklabels([r["label"] for r in rows], fontsize=7)
+    ax.axvline(0, color="#333", linewidth=0.8)
+    ax.xaxis.set_major_formatter(FuncFormatter(_dollars))
+    ax.grid(axis="x", color="#ddd", linewidth=0.6)
+    ax.set_axisbelow(True)
+    ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), fontsize=7, frameon=False, ncols=2)
+    return _finished(figure, ax, title, dpi)
+
+
 def data_uri(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
 def all_charts(report: Mapping[str, Any], *, dpi: int = 160) -> dict[str, str]:
-    """The three charts as data URIs, keyed as the templates use them."""
-    return {
+    """The charts as data URIs, keyed as the templates use them (win and hold only for a report
+    that has them)."""
+    charts = {
         "win_by_table": data_uri(win_by_table(report, dpi=dpi)),
         "hold_vs_theo": data_uri(hold_vs_theoretical(report, dpi=dpi)),
         "cash_flow": data_uri(cash_flow(report, dpi=dpi)),
     }
+    if report.get("win"):
+        charts["win_and_hold"] = data_uri(win_and_hold(report, dpi=dpi))
+    return charts

@@ -22,6 +22,10 @@ person reads it ("$1,234.50", a loss "−$5.00": ``casino.money.format_dollars``
     credit.csv        one row: markers issued (count and amount), redeemed (cash, chips), outstanding
     credit_aging.csv  what is owed at the day's end by age: 0-30, 31-60, 61-90, over 90 days
     credit_markers.csv every marker owed at the day's end, oldest first, with its age
+    drop_boxes.csv    the day's drop boxes: seal, recorded, counted, variance, who counted
+    win.csv           win and hold by table, game and shift, then the day, month and year to date
+    win_lines.csv     each row's difference from the ledger's win, line by line
+    hold_investigations.csv  month-to-date holds outside their band
 """
 
 from __future__ import annotations
@@ -56,9 +60,10 @@ def _cell(value: Any) -> Any:
 # accounts) and ids keep their names.
 MONEY_FIELDS = frozenset({
     "amount", "amount_reversed", "balance", "cash_in", "cash_out", "closer", "counted", "credits",
-    "day_total", "debits", "expected", "fills", "handle", "house_win", "ledger", "ledger_win", "opener",
-    "rake", "recorded_variance", "result", "theo", "variance", "win",
-    "issued_total", "redeemed", "redeemed_cash", "redeemed_chips", "outstanding",
+    "day_total", "debits", "difference", "drop", "electronic_win", "expected", "fills", "handle",
+    "house_win", "issued_total", "ledger", "ledger_win", "markers_amount", "opener", "outstanding", "rake",
+    "recorded", "recorded_variance", "redeemed", "redeemed_cash", "redeemed_chips", "result",
+    "theo", "variance", "win",
 })  # fmt: skip
 
 
@@ -128,6 +133,27 @@ CREDIT_COLUMNS = (
 )
 
 
+WIN_COLUMNS = ["grouping", *(name for name in _columns(shape.WinRowData) if name != "explanation")]
+WIN_LINE_COLUMNS = ["grouping", "key", "label", *_columns(shape.WinLineData)]
+# (grouping, the report's key): the day's rows, then the periods, in the order win.csv lists them.
+WIN_GROUPS = (("table", "by_table"), ("game", "by_game"), ("shift", "by_shift"))
+WIN_PERIODS = ("totals", "month_to_date", "year_to_date")
+
+
+def _win_rows(win: Mapping[str, Any]) -> list[dict[str, Any]]:
+    rows = [{"grouping": grouping, **row} for grouping, key in WIN_GROUPS for row in win.get(key, [])]
+    rows += [{"grouping": "period", **win[key]} for key in WIN_PERIODS if key in win]
+    return rows
+
+
+def _win_lines(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {"grouping": row["grouping"], "key": row["key"], "label": row["label"], **line}
+        for row in rows
+        for line in row.get("explanation", [])
+    ]
+
+
 def sections(report: Mapping[str, Any]) -> dict[str, bytes]:
     """File name → CSV bytes, in the order the ZIP lists them."""
     summary = {"gaming_day": report["gaming_day"], **report["summary"]}
@@ -135,6 +161,7 @@ def sections(report: Mapping[str, Any]) -> dict[str, bytes]:
     cash = report.get("cash_reporting") or NO_CASH_REPORTING
     credit = report.get("credit") or {"issued": 0, "aging": [], "markers": []}
     trial = report["trial_balance"]
+    win_rows = _win_rows(report.get("win") or {})
     total = {
         "purpose": "TOTAL",
         "accounts": sum(p["accounts"] for p in trial["by_purpose"]),
@@ -165,6 +192,10 @@ def sections(report: Mapping[str, Any]) -> dict[str, bytes]:
         "credit.csv": _csv(CREDIT_COLUMNS, [{**credit, "issued_total": credit["issued"]}]),
         "credit_aging.csv": _csv(_columns(shape.CreditAgingData), credit["aging"]),
         "credit_markers.csv": _csv(_columns(shape.CreditMarkerData), credit["markers"]),
+        "drop_boxes.csv": _csv(_columns(shape.DropBoxData), report.get("drop", [])),
+        "win.csv": _csv(WIN_COLUMNS, win_rows),
+        "win_lines.csv": _csv(WIN_LINE_COLUMNS, _win_lines(win_rows)),
+        "hold_investigations.csv": _csv(_columns(shape.HoldCheckData), report.get("hold_investigations", [])),
     }
 
 

@@ -92,7 +92,19 @@ def report_context(
     players, omitted = _players_for_print(report) if for_print else (list(report.get("players", [])), 0)
     variances = [v for v in report.get("variances", []) if v["amount"]]
     tone, headline = verdict(report)
+    win = report.get("win") or {}
+    periods = [win[k] for k in ("totals", "month_to_date", "year_to_date") if k in win]
     return {
+        "win_tables": [
+            (heading, rows, testid)
+            for heading, rows, testid in (
+                ("By table", win.get("by_table", []), "win-by-table"),
+                ("By game", win.get("by_game", []), "win-by-game"),
+                ("By shift", win.get("by_shift", []), "win-by-shift"),
+                ("The day, the month and the year to date", periods, "win-periods"),
+            )
+            if rows
+        ],
         "report": report,
         "verdict_tone": tone,
         "verdict": headline,

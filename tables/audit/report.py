@@ -379,6 +379,109 @@ class CreditData(TypedDict):
     markers: Annotated[list[CreditMarkerData], Doc("markers owed at the end of the day, oldest first")]
 
 
+WIN_GROUPINGS = ("table", "game", "shift")
+WIN_LINE_CODES = (
+    "tray_count_variance",
+    "drop_count_variance",
+    "cash_not_in_counted_drop",
+    "markers_outstanding",
+    "unexplained",
+)
+HOLD_SCOPES = ("table", "game")
+HOLD_BASES = ("theo", "ledger")
+DROP_BOX_STATUSES = ("at_table", "removed", "counted")
+
+
+class WinLineData(TypedDict):
+    """One part of ``difference`` (win − electronic_win), in words."""
+
+    code: Annotated[str, Doc(choices=WIN_LINE_CODES)]
+    words: str
+    amount: Annotated[int, Doc("cents")]
+
+
+class WinRowData(TypedDict):
+    """Win as the regulator reads it for one table, game, shift or period (cents)."""
+
+    key: Annotated[str, Doc("the table's id, the game, the shift's name, or the period")]
+    label: Annotated[str, Doc("the same in words: the table's name, the game's, the shift's hours")]
+    drop: Annotated[int, Doc("cash counted in the boxes plus markers found in them")]
+    fills: int
+    credits: int
+    opener: Annotated[int, Doc("the opener's count (over days: the days' openers added)")]
+    closer: Annotated[int, Doc("the closer's count (a table still open: its tray now)")]
+    win: Annotated[int, Doc("drop - fills + credits + (closer - opener)")]
+    hold: Annotated[float | None, Doc("win / drop as a ratio (4 places); null with no drop")]
+    electronic_win: Annotated[int, Doc("the ledger's win from play: the tray's postings of the rounds")]
+    difference: Annotated[int, Doc("win - electronic_win, explained line by line in explanation")]
+    counted: Annotated[bool, Doc("false while a box of the period with cash in it is not yet counted")]
+    explanation: list[WinLineData]
+
+
+class WinData(TypedDict):
+    """``GET /gaming-days/{date}/win``."""
+
+    gaming_day: Annotated[str, Doc(day=True)]
+    by: Annotated[str, Doc(choices=WIN_GROUPINGS)]
+    rows: list[WinRowData]
+    totals: WinRowData
+    month_to_date: WinRowData
+    year_to_date: WinRowData
+
+
+class WinSectionData(TypedDict):
+    """The report's win and hold: the day by table, game and shift, and the periods to date."""
+
+    by_table: list[WinRowData]
+    by_game: list[WinRowData]
+    by_shift: list[WinRowData]
+    totals: WinRowData
+    month_to_date: WinRowData
+    year_to_date: WinRowData
+
+
+class HoldCheckData(TypedDict):
+    """A table's or a game's month-to-date hold against its 95 % band (docs/ledger.md)."""
+
+    scope: Annotated[str, Doc(choices=HOLD_SCOPES)]
+    key: str
+    label: str
+    table: int | None
+    drop: Annotated[int, Doc("month to date, cents")]
+    win: Annotated[int, Doc("month to date, cents")]
+    hold: float | None
+    expected_hold: float | None
+    low: float | None
+    high: float | None
+    basis: Annotated[
+        str,
+        Doc(
+            "theo: the bets' theoretical win and variance; ledger: the rounds' win and spread",
+            choices=HOLD_BASES,
+        ),
+    ]
+    outside: Annotated[bool, Doc("the hold left the band: a hold_investigation alert is open for it")]
+
+
+class DropBoxData(TypedDict):
+    """A drop box of the day: where it is, its seal, what was recorded into it and what the count found."""
+
+    number: str
+    table: int
+    table_name: str
+    status: Annotated[str, Doc(choices=DROP_BOX_STATUSES)]
+    seal: str
+    recorded: Annotated[int, Doc("cash recorded into it at the table, cents")]
+    counted: Annotated[int | None, Doc("cash the count found, cents")]
+    variance: Annotated[int | None, Doc("counted - recorded, cents")]
+    markers_amount: Annotated[int, Doc("markers found in it, cents")]
+    removed_by: str
+    removed_at: Annotated[str | None, Doc(moment=True)]
+    counted_by: Annotated[list[str], Doc("the count team members who signed the drop slip")]
+    counted_at: Annotated[str | None, Doc(moment=True)]
+    slip: Annotated[str | None, Doc("the drop slip's number")]
+
+
 class SummaryData(TypedDict):
     tables: int
     open_tables: int
@@ -447,6 +550,12 @@ class ReportData(TypedDict):
     # Absent from reports stored before credit play existed.
     credit: NotRequired[
         Annotated[CreditData, Doc("markers issued, redeemed and outstanding, with their aging")]
+    ]
+    # Absent from reports stored before drop boxes existed.
+    drop: NotRequired[Annotated[list[DropBoxData], Doc("the day's drop boxes and their count")]]
+    win: NotRequired[Annotated[WinSectionData, Doc("win and hold as the regulator reads them")]]
+    hold_investigations: NotRequired[
+        Annotated[list[HoldCheckData], Doc("month-to-date holds outside their band, tables and games")]
     ]
 
 

@@ -43,6 +43,12 @@ COMPONENTS: dict[Any, str] = {
     shape.CreditAgingData: "AuditCreditAging",
     shape.CreditData: "AuditCredit",
     shape.SummaryData: "Summary",
+    shape.WinLineData: "WinLine",
+    shape.WinRowData: "WinRow",
+    shape.WinData: "Win",
+    shape.WinSectionData: "AuditWin",
+    shape.HoldCheckData: "HoldInvestigation",
+    shape.DropBoxData: "AuditDropBox",
     shape.ProgressData: "Progress",
 }
 _SCALARS: dict[Any, type[serializers.Field]] = {

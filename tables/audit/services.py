@@ -34,6 +34,7 @@ from ledger.gaming_day import gaming_day_bounds, gaming_day_for
 from ledger.models import ClosedGamingDay
 from ledger.services import close_gaming_day
 from tables.audit.compute import compute_audit
+from tables.audit.investigations import raise_hold_investigations
 from tables.audit.models import AuditReport, AuditStatus
 from tables.audit.runner import LOCK_CLASS as LOCK_CLASS  # re-exported: the sweep's tests hold it
 from tables.audit.runner import AuditBusy, Heartbeat, Progress, ProgressCallback, audit_lock
@@ -302,6 +303,7 @@ def run_audit(
                 )
                 raise
             with transaction.atomic():
+                raise_hold_investigations(day=report.gaming_day, checks=data.get("hold_investigations", []))
                 AuditReport.objects.filter(pk=report_id).update(
                     status=AuditStatus.DONE,
                     finished_at=timezone.now(),

@@ -32,6 +32,14 @@ SLIP_ALERT_KINDS: dict[str, str] = {
 SLIP_ALERT_MONEY = frozenset({"counted", "expected", "variance", "amount", "recorded"})
 
 
+# Kinds the end-of-night audit raises (tables.audit.investigations): a table's or a game's
+# month-to-date hold outside its band; and their evidence keys that hold cents.
+AUDIT_ALERT_KINDS: dict[str, str] = {
+    "hold_investigation": AlertSeverity.HIGH,
+}
+AUDIT_ALERT_MONEY = frozenset({"drop", "win", "electronic_win"})
+
+
 class Alert(models.Model):
     """A detector's finding (tables.detection), or a count's variance (tables.slips.alerts), kept
     until a pit boss resolves it with a note.

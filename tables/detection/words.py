@@ -125,6 +125,14 @@ GLANCE: dict[str, tuple[tuple[str, str], ...]] = {
         ("amount", "amount"),
         ("minutes", "{} minutes in transit"),
     ),
+    # A month-to-date hold outside its band (tables.audit.investigations), raised by the audit.
+    "hold_investigation": (
+        ("drop", "drop"),
+        ("win", "win"),
+        ("hold_pct", "hold"),
+        ("low_pct", "band from"),
+        ("high_pct", "to"),
+    ),
     # A drop box left at its table too long (tables.drop.overdue), not by a detector.
     "drop_box_overdue": (
         ("box", "box"),
@@ -143,7 +151,7 @@ REFERENCES = {  # an id, as the reference the naming pass puts a name on
     "table": "table",
 }
 FRACTIONS = frozenset({"ratio", "share", "threshold_ratio"})  # 0.5 → 50%
-PERCENTAGES = frozenset({"hold_pct", "theo_hold_pct"})  # stored as 12.34 → 12.34%
+PERCENTAGES = frozenset({"hold_pct", "theo_hold_pct", "low_pct", "high_pct"})  # stored as 12.34 → 12.34%
 CHANCES = frozenset({"p_value", "chance"})  # 0.00032 → 1 in 3,100
 SECONDS = frozenset({"seconds_before_close"})
 

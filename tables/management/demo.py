@@ -26,8 +26,10 @@ from tables.audit.models import AuditReport, AuditStatus
 from tables.audit.services import request_audit, run_audit
 from tables.credit.models import CreditLine, Marker
 from tables.credit.services import issue_marker, set_credit_line
+from tables.drop.services import cash_buy_in
 from tables.models import Round, RoundStatus, Seat, Table, TableSession, TableStatus
 from tables.selectors import last_closing_count
+from tables.simulation.drop import count_the_drop
 from tables.simulation.night import Night, NightConfig, dealer_of, evening_of
 
 DEMO_SEED = 2026
@@ -49,6 +51,7 @@ class DemoTable:
     ante: int = 0
     rules: dict[str, Any] = field(default_factory=dict)
     short_at_close: int = 0  # last night's closing count came up this much short
+    cash_buy_ins: tuple[int, ...] = ()  # last night: its first seated players bought chips with cash
 
     def create_kwargs(self) -> dict[str, Any]:
         spec = {"name": self.name, "game": self.game, "min_bet": self.min_bet, "max_bet": self.max_bet}
@@ -56,10 +59,10 @@ class DemoTable:
 
 
 TABLES = [
-    DemoTable("Faro 1", "faro", 500, 50_000, 2_000_000, 5, 6),
+    DemoTable("Faro 1", "faro", 500, 50_000, 2_000_000, 5, 6, cash_buy_ins=(50_000, 20_000)),
     DemoTable("Faro 2", "faro", 1_000, 100_000, 4_000_000, 4, 0),
     DemoTable("Farmer 1", "farmer", 100, 5_000, 100_000, 4, 4, 2, ante=500),
-    DemoTable("Fan Tan 1", "fan_tan", 100, 5_000, 100_000, 4, 4, 2, ante=100),
+    DemoTable("Fan Tan 1", "fan_tan", 100, 5_000, 100_000, 4, 4, 2, ante=100, cash_buy_ins=(10_000,)),
     DemoTable("Newmarket 1", "newmarket", 100, 5_000, 100_000, 4, 4, 2, ante=100),
     DemoTable("Tonk 1", "tonk", 100, 10_000, 100_000, 3, 3, ante=500, short_at_close=2_500),
     DemoTable("Card room 1", "stakes", 100, 5_000, 50_000, 3, 3, 3, ante=200, rules={"variant": "gops"}),
@@ -114,9 +117,16 @@ def _seat(table: Table, players: list[Player], want: int, *, start: int) -> int:
 
 
 def deal_last_night(
-    *, tables: list[Table], players: list[Player], advance: Callable[[dt.timedelta], Any]
+    *,
+    tables: list[Table],
+    players: list[Player],
+    advance: Callable[[dt.timedelta], Any],
+    count_team: tuple[User, User],
+    cashier: User,
 ) -> int:
-    """Open every table with its counted tray and seat it, deal a few passes, close on the count.
+    """Open every table with its counted tray and seat it, some players buying chips with cash at
+    the table, deal a few passes, close on the count; then the count team removes and counts the
+    drop boxes (``tables.simulation.drop``), so the audit has a real count and a win row.
 
     Call it with the clock at last night (``last_night_moment``); ``advance`` moves that clock
     on between passes, so the night has hours. The bots are the simulated night's
@@ -126,7 +136,11 @@ def deal_last_night(
     start = 0
     for spec, table in zip(TABLES, tables, strict=True):
         services.open_table(actor=dealer_of(table), table_id=table.pk, opening_inventory=spec.opener)
+        first = start
         start = _seat(table, players, spec.seats_last_night, start=start)
+        for offset, amount in enumerate(spec.cash_buy_ins):
+            player = players[(first + offset) % len(players)]
+            cash_buy_in(actor=dealer_of(table), table_id=table.pk, player_id=player.pk, amount=amount)
     for number in range(1, max(spec.rounds_last_night for spec in TABLES) + 1):
         advance(PASS_LENGTH)
         for spec, table in zip(TABLES, tables, strict=True):
@@ -137,6 +151,8 @@ def deal_last_night(
         table.tray.refresh_from_db()
         count = table.tray.balance - min(spec.short_at_close, table.tray.balance)
         services.close_table(actor=dealer_of(table), table_id=table.pk, closing_inventory=count)
+    advance(PASS_LENGTH)
+    count_the_drop(tables=tables, team=count_team, cashier=cashier)
     return Round.objects.filter(table__in=tables, status=RoundStatus.SETTLED).count()
 
 

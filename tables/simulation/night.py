@@ -40,6 +40,7 @@ from tables.models import LIVE_ROUND_STATUSES, Seat, Table, TableStatus
 from tables.round_state import engine_state
 from tables.rounds import apply_round_action, log_refused_action, start_round
 from tables.simulation.bots import chip_amount, faro_bets, pick_action
+from tables.simulation.drop import count_the_drop, maybe_cash_buy_in
 from tables.simulation.floor import NightHooks, signed_tray_change
 from tables.simulation.specs import GAME_MIX, SPECS, STAKES_VARIANTS
 
@@ -67,6 +68,8 @@ class NightSummary:
     cash_outs: int = 0
     fills: int = 0
     credits: int = 0
+    cash_buy_ins: int = 0
+    boxes_counted: int = 0
     dealer_changes: int = 0
     count_errors: list[dict[str, Any]] = field(default_factory=list)
     transfers: int = 0
@@ -103,6 +106,8 @@ class Night:
     ) -> None:
         self.config = config
         self.rng = random.Random(config.seed)
+        # Cash at the tables draws from its own stream, so the rest of a seed's night stays as it was.
+        self.cash_rng = random.Random(f"{config.seed}:cash")
         self.progress = progress or (lambda _n: None)
         self.summary = NightSummary()
         self.pass_number = 0
@@ -121,6 +126,10 @@ class Night:
     def cast(self) -> None:
         self.pit = [self._staff(f"sim-pit-{i}", Role.PIT_BOSS, f"Pit Boss {i}") for i in (1, 2)]
         self.cashier = self._staff("sim-cashier-1", Role.CASHIER, "Cashier 1")
+        self.count_team = (
+            self._staff("sim-count-1", Role.COUNT_TEAM, "Count Team 1"),
+            self._staff("sim-count-2", Role.COUNT_TEAM, "Count Team 2"),
+        )
         tables = self.config.tables + self.hooks.extra_tables()
         dealers = tables + max(2, tables // 4)
         self.dealers = [
@@ -230,6 +239,10 @@ class Night:
             if self.available(player) < table.min_bet * 4 + table.ante * 4:
                 self._buy_in(player)
             services.seat_player(actor=dealer_of(table), table_id=table.pk, player_id=player.pk)
+            if SPECS[table.game].opening and maybe_cash_buy_in(
+                rng=self.cash_rng, table=table, dealer=dealer_of(table), player=player
+            ):
+                self.summary.cash_buy_ins += 1
 
     def _act(self, table: Table, round_id: int, action: dict[str, Any]) -> str | None:
         """Play ``action``; the code of its refusal, or None when it was taken."""
@@ -372,6 +385,19 @@ class Night:
                 self.summary.count_errors.append({"table": table.pk, "name": table.name, "error": error})
             count = self.hooks.closing_count(table, count)
             services.close_table(actor=dealer_of(table), table_id=table.pk, closing_inventory=count)
+        self.count_drop()
+
+    def count_drop(self) -> None:
+        """The count team removes and counts every box that took cash; with count errors on, a box
+        is sometimes a bill off."""
+        errors = {}
+        for table in self.table_list:
+            if self.config.count_error_rate and self.cash_rng.random() < self.config.count_error_rate:
+                errors[table.pk] = self.cash_rng.choice((-10_000, -2_000, 2_000))
+        boxes = count_the_drop(
+            tables=self.table_list, team=self.count_team, cashier=self.cashier, errors=errors
+        )
+        self.summary.boxes_counted += len(boxes)
 
     def cash_out_everyone(self) -> None:
         for player in self.players:

@@ -47,6 +47,8 @@ FINDING_TITLES = {
     "count_variance": "Count variance",
     "credit_ledger_mismatch": "Markers differ from the ledger's receivable",
     "drop_box_overdue": "Drop box not removed",
+    "drop_count_variance": "Drop box counted off what was recorded",
+    "hold_investigation": "Hold outside its band",
     "ctr_required": "CTR required",
     "ctr_without_identification": "CTR with no identification on file",
     "marker_past_deadline": "Marker past its collection deadline",
@@ -129,6 +131,22 @@ def percent(value: Any) -> str:
     if value is None or value == "":
         return "—"
     return f"{float(value):.2f} %".replace("-", MINUS)
+
+
+@register.filter
+def ratio_percent(value: Any) -> str:
+    """A ratio (0.0714, a hold) as "7.14 %"; None (no drop) → an em dash."""
+    if value is None or value == "":
+        return "—"
+    return percent(100 * float(value))
+
+
+@register.filter
+def box_status(status: Any) -> str:
+    """A drop box's status in words."""
+    return _words(
+        status, {"at_table": "At the table", "removed": "Waiting for the count", "counted": "Counted"}
+    )
 
 
 @register.filter

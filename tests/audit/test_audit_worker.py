@@ -31,7 +31,7 @@ from tests.audit.conftest import TaskStates
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_commits")]
 
-NON_PLAY = ("fill", "credit", "table_issue", "count_variance")
+NON_PLAY = ("fill", "credit", "table_issue", "count_variance", "cash_buy_in")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "build" / "audit"
 
 
@@ -92,6 +92,7 @@ def ledger_player(day: Any, player: Player) -> dict[str, int]:
         "cash_out": -_entries(day, transfer__kind="cash_out", **wallet),
         "result": Entry.objects.filter(transfer__gaming_day=day, account=player.wallet)
         .filter(transfer__meta__has_key="table")
+        .exclude(transfer__kind="cash_buy_in")  # chips bought with cash at a table: not play
         .aggregate(s=Sum("amount"))["s"]
         or 0,
     }
@@ -119,6 +120,9 @@ def test_a_simulated_night_closes_and_matches_the_ledger(
     assert all(check["passed"] for check in report["checks"]), report["checks"]
     tables = {row["id"]: row for row in report["tables"]}
     assert set(tables) == set(summary.table_ids)
+    regulator = {row["key"]: row for row in report["win"]["by_table"]}
+    assert summary.cash_buy_ins > 0
+    assert summary.boxes_counted > 0
     for table in Table.objects.filter(pk__in=summary.table_ids):
         expected = ledger_table(day, table)
         row = tables[table.pk]
@@ -131,8 +135,19 @@ def test_a_simulated_night_closes_and_matches_the_ledger(
         # no count variance and Faro's no rake, the rounds' win is the count's and the ledger's.
         rated = RoundStat.objects.filter(table=table).aggregate(handle=Sum("handle"), win=Sum("win"))
         assert (row["handle"], row["house_win"]) == (rated["handle"] or 0, rated["win"] or 0)
-        assert row["house_win"] == row["win"] == row["ledger_win"]
-        assert row["hold_pct"] == (round(100 * row["win"] / row["handle"], 2) if row["handle"] else None)
+        # Chips sold for cash at the table left the tray for the drop box: the count's win misses
+        # them, the regulator's win (drop − fills + credits + closer − opener) has them back.
+        sold = -_entries(day, transfer__kind="cash_buy_in", account=table.tray)
+        assert row["house_win"] == row["ledger_win"] == row["win"] + sold
+        drop_row = regulator[str(table.pk)]
+        assert (drop_row["win"], drop_row["electronic_win"], drop_row["difference"]) == (
+            row["ledger_win"],
+            row["ledger_win"],
+            0,
+        )
+        assert row["hold_pct"] == (
+            round(100 * row["house_win"] / row["handle"], 2) if row["handle"] else None
+        )
         if row["handle"]:
             # theo may be negative: the odd bet favours the player early in a deal (faro_edge)
             band = row["theo_band"]

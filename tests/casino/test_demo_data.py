@@ -110,6 +110,14 @@ def test_the_demo_floor_runs_every_game_at_once_after_an_audited_night() -> None
     assert [check_round(r).problems for r in settled] == [[]] * len(settled)
     report = AuditReport.objects.get(gaming_day=yesterday)
     assert (report.status, report.findings) == (AuditStatus.DONE, 0)
+    # The count team counted the boxes that took cash; the auditor has a drop and a win row.
+    counted = [box for box in report.data["drop"] if box["status"] == "counted"]
+    assert {box["table_name"] for box in counted} == {"Faro 1", "Fan Tan 1"}
+    assert all(box["variance"] == 0 and len(box["counted_by"]) == 2 for box in counted)
+    faro = next(row for row in report.data["win"]["by_table"] if row["label"] == "Faro 1")
+    assert faro["drop"] == 70_000
+    assert faro["win"] == faro["drop"] - faro["fills"] + faro["credits"] + faro["closer"] - faro["opener"]
+    assert faro["difference"] == 0
     # Each dealer is credited with their own table's night, once: from their assignment to the
     # day's end (their shift runs on), not the seven tables' nights summed onto one person.
     _, day_end = gaming_day_bounds(yesterday)

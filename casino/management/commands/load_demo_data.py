@@ -46,6 +46,8 @@ STAFF = [
     ("dealer8", "Drew Dealer", Role.DEALER),
     ("cashier", "Cass Cashier", Role.CASHIER),
     ("auditor", "Audrey Auditor", Role.AUDITOR),
+    ("count", "Cora Count", Role.COUNT_TEAM),
+    ("count2", "Cole Count", Role.COUNT_TEAM),
 ]
 PLAYERS = [
     *("Wyatt Earp", "Doc Holliday", "Kate Elder", "Bat Masterson", "Lottie Deno", "Poker Alice"),
@@ -173,7 +175,13 @@ class Command(BaseCommand):
 
     def _last_night(self, staff: dict[str, User], advance: Callable[[dt.timedelta], Any]) -> int:
         players = ensure_players(staff["cashier"])
-        return demo.deal_last_night(tables=ensure_tables(staff), players=players, advance=advance)
+        return demo.deal_last_night(
+            tables=ensure_tables(staff),
+            players=players,
+            advance=advance,
+            count_team=(staff["count"], staff["count2"]),
+            cashier=staff["cashier"],
+        )
 
     def _print_accounts(self, seconds: float) -> None:
         self.stdout.write(self.style.SUCCESS(f"Demo data ready ({seconds:.0f} s). Sign in with these:"))

@@ -4,7 +4,8 @@ One module per section: ``tables`` (the count against the ledger), ``people`` (h
 theo by table, player and dealer, read from the ratings' rows; time at the tables), ``cage``
 (cash, CTR and MTL, cash flow), ``ledger`` (trial balance, zero-sum, stored balances,
 settlements and reversals), ``rounds`` (replay, commitments), ``corrections``, ``slips`` (the
-pit's books: series, voids, variances, chips in transit); ``assemble``
+pit's books: series, voids, variances, chips in transit), ``win_report`` (the drop boxes, win and
+hold as the regulator reads them, holds outside their band); ``assemble``
 builds the report dict. Each section fills in one ``AuditState``; a section that raises
 becomes a finding and the others still run.
 
@@ -47,6 +48,7 @@ from tables.audit.compute.rounds import load_rounds, section_rounds
 from tables.audit.compute.slips import section_slips
 from tables.audit.compute.state import AuditState, ProgressSink
 from tables.audit.compute.tables import finish_tables, section_tables
+from tables.audit.compute.win_report import section_drop_and_win
 from tables.ratings.services import rate_unrated_rounds
 
 logger = logging.getLogger(__name__)
@@ -68,6 +70,7 @@ LEDGER_SECTIONS: list[tuple[str, Section]] = [
     ("corrections", section_corrections),
     ("slips", section_slips),
     ("credit", section_credit),
+    ("drop and win", section_drop_and_win),
 ]
 SECTIONS = len(LEDGER_SECTIONS) + 1  # progress steps besides one per replayed round: + table results
 CHECK_ORDER = (

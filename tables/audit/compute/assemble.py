@@ -136,5 +136,9 @@ def assemble(audit: AuditState, *, began: float, closed_at: dt.datetime | None) 
         "slips": audit.slips or {"series": [], "voids": [], "variances": [], "in_transit": []},
         "cash_reporting": audit.cash_reporting or {"mtl": [], "ctrs": [], "refused": []},
         "credit": audit.credit or NO_CREDIT,
+        "drop": audit.drop,
+        "hold_investigations": audit.hold_investigations,
     }
+    if audit.win is not None:
+        data["win"] = audit.win
     return dict(data)

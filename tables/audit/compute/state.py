@@ -97,6 +97,9 @@ class AuditState:
     slips: shape.SlipsData | None = None
     cash_reporting: shape.CashReportingData | None = None
     credit: shape.CreditData | None = None
+    drop: list[shape.DropBoxData] = field(default_factory=list)
+    win: shape.WinSectionData | None = None
+    hold_investigations: list[shape.HoldCheckData] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     _counted: Counter[str] = field(default_factory=Counter)
     _lock: threading.Lock = field(default_factory=threading.Lock)

@@ -14,6 +14,7 @@ from casino.money import format_dollars
 from tables import sql
 from tables.audit import report as shape
 from tables.audit.compute.state import AuditState, TableAcc, add_tables, sql_rows
+from tables.audit.compute.win_data import CASH_BUY_IN, MARKER, NOT_PLAY
 from tables.models import (
     RoundStatus,
     Table,
@@ -26,7 +27,8 @@ from tables.slips.effects import CREDIT, CREDIT_RETURN, FILL
 from tables.slips.models import Slip, SlipKind
 
 # Tray postings that are not play: the rest (bets lost, wins paid, splits …) is the house's win.
-NON_PLAY_TRAY_KINDS = frozenset({FILL, CREDIT, CREDIT_RETURN, "table_issue", "count_variance"})
+# Chips sold for cash at the table and lent on markers leave the tray for the drop box.
+NON_PLAY_TRAY_KINDS = NOT_PLAY
 
 
 def tray_slips_of_day(day: dt.date) -> list[tuple[int, str, int]]:
@@ -206,7 +208,10 @@ def _table_row(audit: AuditState, acc: TableAcc, ledger_win: int) -> shape.Table
         if opener is not None and closer is not None
         else None
     )
-    variance = win - ledger_win if win is not None else None
+    # Chips that left the tray for the drop (sold for cash, lent on markers) are in the count's
+    # win but not in play: the drop pays for them (win and hold, tables.audit.compute.win).
+    to_drop = acc.tray_by_kind.get(CASH_BUY_IN, 0) + acc.tray_by_kind.get(MARKER, 0)
+    variance = win - ledger_win - to_drop if win is not None else None
     recorded = sum((s.closing_variance or 0) for s in sessions) + sum(
         s.opening_variance for s in sessions[1:]
     )

@@ -77,6 +77,8 @@ class Command(BaseCommand):
             ("cash-outs", summary.cash_outs),
             ("fills", summary.fills),
             ("credits", summary.credits),
+            ("cash buy-ins at tables", summary.cash_buy_ins),
+            ("drop boxes counted", summary.boxes_counted),
             ("dealer changes", summary.dealer_changes),
             ("count errors injected", len(summary.count_errors)),
             ("transfers", summary.transfers),
