@@ -155,7 +155,7 @@ def test_run_audit_closes_the_day_and_reports_progress(auditor: User, login: Any
     archive = client.get(f"/api/v1/gaming-days/{day}/report", {"format": "csv"})
     with zipfile.ZipFile(io.BytesIO(archive.content)) as files:
         # corrections.csv, four of slips and four of the drop, win and hold beside the eleven sections
-        assert len(files.namelist()) == 20
+        assert len(files.namelist()) == 26
         summary = files.read(f"audit-{day}/summary.csv").decode().splitlines()
         assert summary[0].startswith("gaming_day,tables,open_tables,rounds")
         assert summary[1].startswith(f"{day},0,0,0")
