@@ -24,6 +24,7 @@ from ledger.services import Leg, open_account, post_transfer
 from tables import sql
 from tables.accounts import CAGE, OVER_SHORT, RAKE, layout_code, open_over_short, tray_code
 from tables.amounts import check_cents
+from tables.drop.services import CASH_BUY_IN
 from tables.games.errors import IllegalAction
 from tables.games.input_checks import is_int
 from tables.games.registry import is_house_banked, validate_rules
@@ -47,7 +48,6 @@ from tables.slips.models import Slip, SlipKind
 from tables.slips.transit import approve_transit_slip, refuse_transit_slip, request_transit_slip
 
 MAX_SEATS = 12
-DROP_KINDS = ("bet", "ante")
 
 
 def _check_limits(min_bet: int, max_bet: int) -> None:
@@ -299,19 +299,17 @@ def open_table(
 
 
 def session_drop(*, table: Table, since: Any) -> int:
-    """Chips players staked at the table (Faro bets, pot-game antes): the electronic drop.
-
-    Payments between players (a Farmer bust, a Tonk drop) move chips among players, not
-    into the game, so they are not drop; the house's share of those games is the rake.
-    """
+    """The cash recorded into the table's drop box since ``since`` (API.md: a session's ``drop``),
+    whichever box was at the table then: the count reads the boxes later, the regulator's win
+    from that count (tables.audit.compute.win)."""
     total = Entry.objects.filter(
-        account__purpose=AccountPurpose.WALLET,
-        amount__lt=0,
-        transfer__kind__in=DROP_KINDS,
+        account__purpose=AccountPurpose.DROP,
+        amount__gt=0,
+        transfer__kind=CASH_BUY_IN,
         transfer__meta__table=table.pk,
         created_at__gte=since,
     ).aggregate(total=Sum("amount"))["total"]
-    return -(total or 0)
+    return total or 0
 
 
 def session_rake(*, table: Table, since: Any) -> int:

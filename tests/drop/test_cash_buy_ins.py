@@ -241,3 +241,27 @@ def test_concurrent_buy_ins_at_a_table_with_no_box_place_one_box() -> None:
     assert box.recorded == sum(1_000 + i for i in range(n))
     assert Account.objects.get(code=drop_code(box.pk)).balance == box.recorded
     assert get_trial_balance().balanced
+
+
+def test_closing_the_table_reports_the_cash_recorded_into_its_box_as_the_drop(
+    open_table: Table, dealer: User, player: Player, login: Any, counter: User
+) -> None:
+    """API.md: a session's ``drop`` is the cash recorded into the table's drop box, across a box
+    removed mid-session and the one that replaced it."""
+    client = login(dealer)
+    first = client.post(_url(open_table), {"player": player.pk, "amount": 20_000}, format="json").json()
+    removed = login(counter).post(
+        f"/api/v1/drop-boxes/{first['drop_box']}/remove", {"seal": "S-1"}, format="json"
+    )
+    assert removed.status_code == 200, removed.content
+    assert (
+        client.post(_url(open_table), {"player": player.pk, "amount": 5_000}, format="json").status_code
+        == 201
+    )
+
+    closed = client.post(
+        f"/api/v1/tables/{open_table.pk}/close", {"closing_inventory": 75_000}, format="json"
+    )
+
+    assert closed.status_code == 200, closed.content
+    assert closed.json()["drop"] == 25_000
