@@ -9,226 +9,97 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     initial = True
 
     dependencies = [
-        ("auth", "0012_alter_user_first_name_max_length"),
-        ("ledger", "0001_squashed_0009_ledger"),
+        ('auth', '0012_alter_user_first_name_max_length'),
+        ('ledger', '0001_squashed_0009_ledger'),
     ]
 
     operations = [
         migrations.CreateModel(
-            name="User",
+            name='User',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("password", models.CharField(max_length=128, verbose_name="password")),
-                ("last_login", models.DateTimeField(blank=True, null=True, verbose_name="last login")),
-                (
-                    "is_superuser",
-                    models.BooleanField(
-                        default=False,
-                        help_text="Designates that this user has all permissions without explicitly assigning them.",
-                        verbose_name="superuser status",
-                    ),
-                ),
-                (
-                    "username",
-                    models.CharField(
-                        error_messages={"unique": "A user with that username already exists."},
-                        help_text="Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only.",
-                        max_length=150,
-                        unique=True,
-                        validators=[django.contrib.auth.validators.UnicodeUsernameValidator()],
-                        verbose_name="username",
-                    ),
-                ),
-                ("first_name", models.CharField(blank=True, max_length=150, verbose_name="first name")),
-                ("last_name", models.CharField(blank=True, max_length=150, verbose_name="last name")),
-                ("email", models.EmailField(blank=True, max_length=254, verbose_name="email address")),
-                (
-                    "is_staff",
-                    models.BooleanField(
-                        default=False,
-                        help_text="Designates whether the user can log into this admin site.",
-                        verbose_name="staff status",
-                    ),
-                ),
-                (
-                    "is_active",
-                    models.BooleanField(
-                        default=True,
-                        help_text="Designates whether this user should be treated as active. Unselect this instead of deleting accounts.",
-                        verbose_name="active",
-                    ),
-                ),
-                (
-                    "date_joined",
-                    models.DateTimeField(default=django.utils.timezone.now, verbose_name="date joined"),
-                ),
-                ("name", models.CharField(blank=True, max_length=150)),
-                (
-                    "role",
-                    models.CharField(
-                        choices=[
-                            ("admin", "Admin"),
-                            ("pit_boss", "Pit boss"),
-                            ("dealer", "Dealer"),
-                            ("cashier", "Cashier"),
-                            ("auditor", "Auditor"),
-                            ("player", "Player"),
-                        ],
-                        default="player",
-                        max_length=10,
-                    ),
-                ),
-                (
-                    "groups",
-                    models.ManyToManyField(
-                        blank=True,
-                        help_text="The groups this user belongs to. A user will get all permissions granted to each of their groups.",
-                        related_name="user_set",
-                        related_query_name="user",
-                        to="auth.group",
-                        verbose_name="groups",
-                    ),
-                ),
-                (
-                    "user_permissions",
-                    models.ManyToManyField(
-                        blank=True,
-                        help_text="Specific permissions for this user.",
-                        related_name="user_set",
-                        related_query_name="user",
-                        to="auth.permission",
-                        verbose_name="user permissions",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('password', models.CharField(max_length=128, verbose_name='password')),
+                ('last_login', models.DateTimeField(blank=True, null=True, verbose_name='last login')),
+                ('is_superuser', models.BooleanField(default=False, help_text='Designates that this user has all permissions without explicitly assigning them.', verbose_name='superuser status')),
+                ('username', models.CharField(error_messages={'unique': 'A user with that username already exists.'}, help_text='Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only.', max_length=150, unique=True, validators=[django.contrib.auth.validators.UnicodeUsernameValidator()], verbose_name='username')),
+                ('first_name', models.CharField(blank=True, max_length=150, verbose_name='first name')),
+                ('last_name', models.CharField(blank=True, max_length=150, verbose_name='last name')),
+                ('email', models.EmailField(blank=True, max_length=254, verbose_name='email address')),
+                ('is_staff', models.BooleanField(default=False, help_text='Designates whether the user can log into this admin site.', verbose_name='staff status')),
+                ('is_active', models.BooleanField(default=True, help_text='Designates whether this user should be treated as active. Unselect this instead of deleting accounts.', verbose_name='active')),
+                ('date_joined', models.DateTimeField(default=django.utils.timezone.now, verbose_name='date joined')),
+                ('name', models.CharField(blank=True, max_length=150)),
+                ('role', models.CharField(choices=[('admin', 'Admin'), ('pit_boss', 'Pit boss'), ('dealer', 'Dealer'), ('cashier', 'Cashier'), ('auditor', 'Auditor'), ('player', 'Player')], default='player', max_length=10)),
+                ('groups', models.ManyToManyField(blank=True, help_text='The groups this user belongs to. A user will get all permissions granted to each of their groups.', related_name='user_set', related_query_name='user', to='auth.group', verbose_name='groups')),
+                ('user_permissions', models.ManyToManyField(blank=True, help_text='Specific permissions for this user.', related_name='user_set', related_query_name='user', to='auth.permission', verbose_name='user permissions')),
             ],
             managers=[
-                ("objects", django.contrib.auth.models.UserManager()),
+                ('objects', django.contrib.auth.models.UserManager()),
             ],
         ),
         migrations.CreateModel(
-            name="ApiToken",
+            name='ApiToken',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("digest", models.CharField(max_length=64, unique=True)),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
-                ("expires_at", models.DateTimeField()),
-                ("revoked_at", models.DateTimeField(blank=True, null=True)),
-                ("last_used_at", models.DateTimeField(blank=True, null=True)),
-                (
-                    "user",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="api_tokens",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('digest', models.CharField(max_length=64, unique=True)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('expires_at', models.DateTimeField()),
+                ('revoked_at', models.DateTimeField(blank=True, null=True)),
+                ('last_used_at', models.DateTimeField(blank=True, null=True)),
+                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='api_tokens', to=settings.AUTH_USER_MODEL)),
             ],
         ),
         migrations.CreateModel(
-            name="AuditLog",
+            name='AuditLog',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("at", models.DateTimeField(auto_now_add=True, db_index=True)),
-                ("action", models.CharField(db_index=True, max_length=60)),
-                ("object_type", models.CharField(max_length=40)),
-                ("object_id", models.CharField(max_length=40)),
-                ("data", models.JSONField(blank=True, default=dict)),
-                ("request_id", models.CharField(blank=True, max_length=64)),
-                ("remote_addr", models.GenericIPAddressField(blank=True, null=True)),
-                (
-                    "actor",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('at', models.DateTimeField(auto_now_add=True, db_index=True)),
+                ('action', models.CharField(db_index=True, max_length=60)),
+                ('object_type', models.CharField(max_length=40)),
+                ('object_id', models.CharField(max_length=40)),
+                ('data', models.JSONField(blank=True, default=dict)),
+                ('request_id', models.CharField(blank=True, max_length=64)),
+                ('remote_addr', models.GenericIPAddressField(blank=True, null=True)),
+                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, to=settings.AUTH_USER_MODEL)),
             ],
         ),
         migrations.CreateModel(
-            name="IdempotencyRecord",
+            name='IdempotencyRecord',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("key", models.CharField(max_length=200)),
-                ("method", models.CharField(max_length=10)),
-                ("path", models.CharField(max_length=300)),
-                ("request_hash", models.CharField(max_length=64)),
-                ("status_code", models.PositiveSmallIntegerField(null=True)),
-                ("response_body", models.JSONField(null=True)),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
-                (
-                    "user",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE, to=settings.AUTH_USER_MODEL
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('key', models.CharField(max_length=200)),
+                ('method', models.CharField(max_length=10)),
+                ('path', models.CharField(max_length=300)),
+                ('request_hash', models.CharField(max_length=64)),
+                ('status_code', models.PositiveSmallIntegerField(null=True)),
+                ('response_body', models.JSONField(null=True)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to=settings.AUTH_USER_MODEL)),
             ],
         ),
         migrations.CreateModel(
-            name="Player",
+            name='Player',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
-                (
-                    "user",
-                    models.OneToOneField(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="player",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "wallet",
-                    models.OneToOneField(
-                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="ledger.account"
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('user', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='player', to=settings.AUTH_USER_MODEL)),
+                ('wallet', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='ledger.account')),
             ],
         ),
         migrations.AddConstraint(
-            model_name="user",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    ("role__in", ["admin", "pit_boss", "dealer", "cashier", "auditor", "player"])
-                ),
-                name="casino_user_role_valid",
-            ),
+            model_name='user',
+            constraint=models.CheckConstraint(condition=models.Q(('role__in', ['admin', 'pit_boss', 'dealer', 'cashier', 'auditor', 'player'])), name='casino_user_role_valid'),
         ),
         migrations.AddIndex(
-            model_name="auditlog",
-            index=models.Index(fields=["object_type", "object_id"], name="casino_audit_object"),
+            model_name='auditlog',
+            index=models.Index(fields=['object_type', 'object_id'], name='casino_audit_object'),
         ),
         migrations.AddConstraint(
-            model_name="idempotencyrecord",
-            constraint=models.UniqueConstraint(fields=("user", "key"), name="casino_idempotency_user_key"),
+            model_name='idempotencyrecord',
+            constraint=models.UniqueConstraint(fields=('user', 'key'), name='casino_idempotency_user_key'),
         ),
     ]

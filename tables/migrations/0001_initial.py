@@ -7,612 +7,232 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     initial = True
 
     dependencies = [
-        ("casino", "0001_initial"),
-        ("ledger", "0001_squashed_0009_ledger"),
+        ('casino', '0001_initial'),
+        ('ledger', '0001_squashed_0009_ledger'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name="Round",
+            name='Round',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                (
-                    "game",
-                    models.CharField(
-                        choices=[
-                            ("faro", "Faro"),
-                            ("farmer", "Farmer"),
-                            ("fan_tan", "Fan Tan"),
-                            ("newmarket", "Newmarket"),
-                            ("tonk", "Tonk"),
-                            ("stakes", "Stakes (result-keyed)"),
-                        ],
-                        max_length=12,
-                    ),
-                ),
-                ("number", models.PositiveIntegerField(help_text="the table's round counter")),
-                (
-                    "status",
-                    models.CharField(
-                        choices=[
-                            ("betting", "Betting"),
-                            ("in_play", "In Play"),
-                            ("settled", "Settled"),
-                            ("void", "Void"),
-                        ],
-                        default="betting",
-                        max_length=8,
-                    ),
-                ),
-                (
-                    "shoe",
-                    models.CharField(
-                        choices=[("electronic", "Electronic"), ("manual", "Manual")], max_length=10
-                    ),
-                ),
-                ("rules", models.JSONField(default=dict)),
-                (
-                    "context",
-                    models.JSONField(default=dict, help_text="seats, limits, ante and carry at the start"),
-                ),
-                (
-                    "players",
-                    django.contrib.postgres.fields.ArrayField(
-                        base_field=models.BigIntegerField(), default=list, help_text="players dealt in"
-                    ),
-                ),
-                ("commitment", models.CharField(blank=True, max_length=64)),
-                (
-                    "seed",
-                    models.CharField(
-                        blank=True, help_text="revealed by /verify once the round ends", max_length=64
-                    ),
-                ),
-                ("extra_seeds", models.JSONField(blank=True, default=list)),
-                ("state", models.JSONField(default=dict)),
-                (
-                    "carry",
-                    models.JSONField(blank=True, default=dict, help_text="what the next round inherits"),
-                ),
-                (
-                    "holds",
-                    models.JSONField(blank=True, default=dict, help_text="player id -> ledger hold id"),
-                ),
-                ("version", models.PositiveIntegerField(default=0)),
-                ("started_at", models.DateTimeField(auto_now_add=True)),
-                ("ended_at", models.DateTimeField(blank=True, null=True)),
-                (
-                    "started_by",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('game', models.CharField(choices=[('faro', 'Faro'), ('farmer', 'Farmer'), ('fan_tan', 'Fan Tan'), ('newmarket', 'Newmarket'), ('tonk', 'Tonk'), ('stakes', 'Stakes (result-keyed)')], max_length=12)),
+                ('number', models.PositiveIntegerField(help_text="the table's round counter")),
+                ('status', models.CharField(choices=[('betting', 'Betting'), ('in_play', 'In Play'), ('settled', 'Settled'), ('void', 'Void')], default='betting', max_length=8)),
+                ('shoe', models.CharField(choices=[('electronic', 'Electronic'), ('manual', 'Manual')], max_length=10)),
+                ('rules', models.JSONField(default=dict)),
+                ('context', models.JSONField(default=dict, help_text='seats, limits, ante and carry at the start')),
+                ('players', django.contrib.postgres.fields.ArrayField(base_field=models.BigIntegerField(), default=list, help_text='players dealt in')),
+                ('commitment', models.CharField(blank=True, max_length=64)),
+                ('seed', models.CharField(blank=True, help_text='revealed by /verify once the round ends', max_length=64)),
+                ('extra_seeds', models.JSONField(blank=True, default=list)),
+                ('state', models.JSONField(default=dict)),
+                ('carry', models.JSONField(blank=True, default=dict, help_text='what the next round inherits')),
+                ('holds', models.JSONField(blank=True, default=dict, help_text='player id -> ledger hold id')),
+                ('version', models.PositiveIntegerField(default=0)),
+                ('started_at', models.DateTimeField(auto_now_add=True)),
+                ('ended_at', models.DateTimeField(blank=True, null=True)),
+                ('started_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
             ],
         ),
         migrations.CreateModel(
-            name="RoundAction",
+            name='RoundAction',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("seq", models.PositiveIntegerField()),
-                ("payload", models.JSONField()),
-                ("at", models.DateTimeField(auto_now_add=True)),
-                (
-                    "actor",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "round",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT, related_name="actions", to="tables.round"
-                    ),
-                ),
-                (
-                    "transfer",
-                    models.OneToOneField(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to="ledger.transfer",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('seq', models.PositiveIntegerField()),
+                ('payload', models.JSONField()),
+                ('at', models.DateTimeField(auto_now_add=True)),
+                ('actor', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('round', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='actions', to='tables.round')),
+                ('transfer', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='ledger.transfer')),
             ],
         ),
         migrations.CreateModel(
-            name="RoundSettlement",
+            name='RoundSettlement',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("kind", models.CharField(max_length=30)),
-                ("from_account", models.CharField(max_length=100)),
-                ("to_account", models.CharField(max_length=100)),
-                ("amount", models.BigIntegerField()),
-                (
-                    "action",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to="tables.roundaction",
-                    ),
-                ),
-                (
-                    "player",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to="casino.player",
-                    ),
-                ),
-                (
-                    "round",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="settlements",
-                        to="tables.round",
-                    ),
-                ),
-                (
-                    "transfer",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="ledger.transfer"
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('kind', models.CharField(max_length=30)),
+                ('from_account', models.CharField(max_length=100)),
+                ('to_account', models.CharField(max_length=100)),
+                ('amount', models.BigIntegerField()),
+                ('action', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tables.roundaction')),
+                ('player', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='casino.player')),
+                ('round', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='settlements', to='tables.round')),
+                ('transfer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='ledger.transfer')),
             ],
         ),
         migrations.CreateModel(
-            name="Table",
+            name='Table',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("name", models.CharField(max_length=100, unique=True)),
-                (
-                    "game",
-                    models.CharField(
-                        choices=[
-                            ("faro", "Faro"),
-                            ("farmer", "Farmer"),
-                            ("fan_tan", "Fan Tan"),
-                            ("newmarket", "Newmarket"),
-                            ("tonk", "Tonk"),
-                            ("stakes", "Stakes (result-keyed)"),
-                        ],
-                        max_length=12,
-                    ),
-                ),
-                (
-                    "status",
-                    models.CharField(
-                        choices=[("closed", "Closed"), ("open", "Open")], default="closed", max_length=8
-                    ),
-                ),
-                ("min_bet", models.BigIntegerField(help_text="cents")),
-                ("max_bet", models.BigIntegerField(help_text="cents")),
-                (
-                    "ante",
-                    models.BigIntegerField(
-                        default=0, help_text="cents; one stake in Tonk and the stakes games"
-                    ),
-                ),
-                ("rules", models.JSONField(blank=True, default=dict)),
-                ("created_at", models.DateTimeField(auto_now_add=True)),
-                (
-                    "dealer",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="assigned_tables",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "tray",
-                    models.OneToOneField(
-                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="ledger.account"
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('name', models.CharField(max_length=100, unique=True)),
+                ('game', models.CharField(choices=[('faro', 'Faro'), ('farmer', 'Farmer'), ('fan_tan', 'Fan Tan'), ('newmarket', 'Newmarket'), ('tonk', 'Tonk'), ('stakes', 'Stakes (result-keyed)')], max_length=12)),
+                ('status', models.CharField(choices=[('closed', 'Closed'), ('open', 'Open')], default='closed', max_length=8)),
+                ('min_bet', models.BigIntegerField(help_text='cents')),
+                ('max_bet', models.BigIntegerField(help_text='cents')),
+                ('ante', models.BigIntegerField(default=0, help_text='cents; one stake in Tonk and the stakes games')),
+                ('rules', models.JSONField(blank=True, default=dict)),
+                ('created_at', models.DateTimeField(auto_now_add=True)),
+                ('dealer', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='assigned_tables', to=settings.AUTH_USER_MODEL)),
+                ('tray', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='ledger.account')),
             ],
         ),
         migrations.CreateModel(
-            name="Seat",
+            name='Seat',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("number", models.PositiveSmallIntegerField()),
-                ("seated_at", models.DateTimeField(auto_now_add=True)),
-                ("left_at", models.DateTimeField(blank=True, null=True)),
-                (
-                    "player",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="seatings",
-                        to="casino.player",
-                    ),
-                ),
-                (
-                    "seated_by",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "table",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="seatings",
-                        to="tables.table",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('number', models.PositiveSmallIntegerField()),
+                ('seated_at', models.DateTimeField(auto_now_add=True)),
+                ('left_at', models.DateTimeField(blank=True, null=True)),
+                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seatings', to='casino.player')),
+                ('seated_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seatings', to='tables.table')),
             ],
         ),
         migrations.AddField(
-            model_name="round",
-            name="table",
-            field=models.ForeignKey(
-                on_delete=django.db.models.deletion.PROTECT, related_name="rounds", to="tables.table"
-            ),
+            model_name='round',
+            name='table',
+            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='rounds', to='tables.table'),
         ),
         migrations.CreateModel(
-            name="RefusedAction",
+            name='RefusedAction',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("code", models.CharField(max_length=40)),
-                ("payload", models.JSONField(default=dict)),
-                ("at", models.DateTimeField(auto_now_add=True, db_index=True)),
-                (
-                    "actor",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "player",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to="casino.player",
-                    ),
-                ),
-                (
-                    "round",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to="tables.round",
-                    ),
-                ),
-                (
-                    "table",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="tables.table"
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('code', models.CharField(max_length=40)),
+                ('payload', models.JSONField(default=dict)),
+                ('at', models.DateTimeField(auto_now_add=True, db_index=True)),
+                ('actor', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('player', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='casino.player')),
+                ('round', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tables.round')),
+                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tables.table')),
             ],
         ),
         migrations.CreateModel(
-            name="LimitChange",
+            name='LimitChange',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("at", models.DateTimeField(auto_now_add=True)),
-                ("old_min_bet", models.BigIntegerField()),
-                ("old_max_bet", models.BigIntegerField()),
-                ("new_min_bet", models.BigIntegerField()),
-                ("new_max_bet", models.BigIntegerField()),
-                (
-                    "changed_by",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "table",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="limit_changes",
-                        to="tables.table",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('at', models.DateTimeField(auto_now_add=True)),
+                ('old_min_bet', models.BigIntegerField()),
+                ('old_max_bet', models.BigIntegerField()),
+                ('new_min_bet', models.BigIntegerField()),
+                ('new_max_bet', models.BigIntegerField()),
+                ('changed_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='limit_changes', to='tables.table')),
             ],
         ),
         migrations.CreateModel(
-            name="TableSession",
+            name='TableSession',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("opened_at", models.DateTimeField(auto_now_add=True)),
-                ("opening_inventory", models.BigIntegerField()),
-                (
-                    "opening_ledger",
-                    models.BigIntegerField(
-                        help_text="tray balance in the ledger at opening, before adjustment"
-                    ),
-                ),
-                ("opening_variance", models.BigIntegerField(default=0)),
-                ("closed_at", models.DateTimeField(blank=True, null=True)),
-                ("closing_inventory", models.BigIntegerField(blank=True, null=True)),
-                ("closing_ledger", models.BigIntegerField(blank=True, null=True)),
-                ("closing_variance", models.BigIntegerField(blank=True, null=True)),
-                ("drop", models.BigIntegerField(blank=True, null=True)),
-                ("fills", models.BigIntegerField(blank=True, null=True)),
-                ("credits", models.BigIntegerField(blank=True, null=True)),
-                ("win", models.BigIntegerField(blank=True, null=True)),
-                (
-                    "closed_by",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "opened_by",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "table",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="sessions",
-                        to="tables.table",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('opened_at', models.DateTimeField(auto_now_add=True)),
+                ('opening_inventory', models.BigIntegerField()),
+                ('opening_ledger', models.BigIntegerField(help_text='tray balance in the ledger at opening, before adjustment')),
+                ('opening_variance', models.BigIntegerField(default=0)),
+                ('closed_at', models.DateTimeField(blank=True, null=True)),
+                ('closing_inventory', models.BigIntegerField(blank=True, null=True)),
+                ('closing_ledger', models.BigIntegerField(blank=True, null=True)),
+                ('closing_variance', models.BigIntegerField(blank=True, null=True)),
+                ('drop', models.BigIntegerField(blank=True, null=True)),
+                ('fills', models.BigIntegerField(blank=True, null=True)),
+                ('credits', models.BigIntegerField(blank=True, null=True)),
+                ('win', models.BigIntegerField(blank=True, null=True)),
+                ('closed_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('opened_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='sessions', to='tables.table')),
             ],
         ),
         migrations.AddField(
-            model_name="round",
-            name="session",
-            field=models.ForeignKey(
-                blank=True,
-                null=True,
-                on_delete=django.db.models.deletion.PROTECT,
-                related_name="rounds",
-                to="tables.tablesession",
-            ),
+            model_name='round',
+            name='session',
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='rounds', to='tables.tablesession'),
         ),
         migrations.CreateModel(
-            name="TrayRequest",
+            name='TrayRequest',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("kind", models.CharField(choices=[("fill", "Fill"), ("credit", "Credit")], max_length=6)),
-                ("amount", models.BigIntegerField()),
-                (
-                    "status",
-                    models.CharField(
-                        choices=[("pending", "Pending"), ("approved", "Approved"), ("refused", "Refused")],
-                        default="pending",
-                        max_length=8,
-                    ),
-                ),
-                ("requested_at", models.DateTimeField(auto_now_add=True)),
-                ("decided_at", models.DateTimeField(blank=True, null=True)),
-                ("note", models.CharField(blank=True, max_length=300)),
-                (
-                    "decided_by",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "requested_by",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "table",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="tray_requests",
-                        to="tables.table",
-                    ),
-                ),
-                (
-                    "transfer",
-                    models.OneToOneField(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to="ledger.transfer",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('kind', models.CharField(choices=[('fill', 'Fill'), ('credit', 'Credit')], max_length=6)),
+                ('amount', models.BigIntegerField()),
+                ('status', models.CharField(choices=[('pending', 'Pending'), ('approved', 'Approved'), ('refused', 'Refused')], default='pending', max_length=8)),
+                ('requested_at', models.DateTimeField(auto_now_add=True)),
+                ('decided_at', models.DateTimeField(blank=True, null=True)),
+                ('note', models.CharField(blank=True, max_length=300)),
+                ('decided_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('requested_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='tray_requests', to='tables.table')),
+                ('transfer', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='ledger.transfer')),
             ],
         ),
         migrations.AddConstraint(
-            model_name="roundaction",
-            constraint=models.UniqueConstraint(fields=("round", "seq"), name="tables_action_seq_per_round"),
+            model_name='roundaction',
+            constraint=models.UniqueConstraint(fields=('round', 'seq'), name='tables_action_seq_per_round'),
         ),
         migrations.AddConstraint(
-            model_name="roundsettlement",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("amount__gt", 0)), name="tables_settlement_amount_positive"
-            ),
+            model_name='roundsettlement',
+            constraint=models.CheckConstraint(condition=models.Q(('amount__gt', 0)), name='tables_settlement_amount_positive'),
         ),
         migrations.AddConstraint(
-            model_name="table",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("min_bet__gt", 0)), name="tables_table_min_bet_positive"
-            ),
+            model_name='table',
+            constraint=models.CheckConstraint(condition=models.Q(('min_bet__gt', 0)), name='tables_table_min_bet_positive'),
         ),
         migrations.AddConstraint(
-            model_name="table",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("max_bet__gte", models.F("min_bet"))),
-                name="tables_table_max_at_least_min",
-            ),
+            model_name='table',
+            constraint=models.CheckConstraint(condition=models.Q(('max_bet__gte', models.F('min_bet'))), name='tables_table_max_at_least_min'),
         ),
         migrations.AddConstraint(
-            model_name="table",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("ante__gte", 0)), name="tables_table_ante_not_negative"
-            ),
+            model_name='table',
+            constraint=models.CheckConstraint(condition=models.Q(('ante__gte', 0)), name='tables_table_ante_not_negative'),
         ),
         migrations.AddConstraint(
-            model_name="seat",
-            constraint=models.UniqueConstraint(
-                condition=models.Q(("left_at__isnull", True)),
-                fields=("table", "number"),
-                name="tables_seat_taken_once",
-            ),
+            model_name='seat',
+            constraint=models.UniqueConstraint(condition=models.Q(('left_at__isnull', True)), fields=('table', 'number'), name='tables_seat_taken_once'),
         ),
         migrations.AddConstraint(
-            model_name="seat",
-            constraint=models.UniqueConstraint(
-                condition=models.Q(("left_at__isnull", True)),
-                fields=("player",),
-                name="tables_player_in_one_seat",
-            ),
+            model_name='seat',
+            constraint=models.UniqueConstraint(condition=models.Q(('left_at__isnull', True)), fields=('player',), name='tables_player_in_one_seat'),
         ),
         migrations.AddConstraint(
-            model_name="seat",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("number__gte", 1), ("number__lte", 12)), name="tables_seat_number_range"
-            ),
+            model_name='seat',
+            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1), ('number__lte', 12)), name='tables_seat_number_range'),
         ),
         migrations.AddConstraint(
-            model_name="tablesession",
-            constraint=models.UniqueConstraint(
-                condition=models.Q(("closed_at__isnull", True)),
-                fields=("table",),
-                name="tables_one_open_session_per_table",
-            ),
+            model_name='tablesession',
+            constraint=models.UniqueConstraint(condition=models.Q(('closed_at__isnull', True)), fields=('table',), name='tables_one_open_session_per_table'),
         ),
         migrations.AddConstraint(
-            model_name="tablesession",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("opening_inventory__gte", 0)), name="tables_session_opening_not_negative"
-            ),
+            model_name='tablesession',
+            constraint=models.CheckConstraint(condition=models.Q(('opening_inventory__gte', 0)), name='tables_session_opening_not_negative'),
         ),
         migrations.AddConstraint(
-            model_name="tablesession",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    ("closing_inventory__isnull", True), ("closing_inventory__gte", 0), _connector="OR"
-                ),
-                name="tables_session_closing_not_negative",
-            ),
+            model_name='tablesession',
+            constraint=models.CheckConstraint(condition=models.Q(('closing_inventory__isnull', True), ('closing_inventory__gte', 0), _connector='OR'), name='tables_session_closing_not_negative'),
         ),
         migrations.AddIndex(
-            model_name="round",
-            index=models.Index(fields=["table", "-started_at"], name="tables_round_recent"),
+            model_name='round',
+            index=models.Index(fields=['table', '-started_at'], name='tables_round_recent'),
         ),
         migrations.AddConstraint(
-            model_name="round",
-            constraint=models.UniqueConstraint(
-                fields=("table", "number"), name="tables_round_number_per_table"
-            ),
+            model_name='round',
+            constraint=models.UniqueConstraint(fields=('table', 'number'), name='tables_round_number_per_table'),
         ),
         migrations.AddConstraint(
-            model_name="round",
-            constraint=models.UniqueConstraint(
-                condition=models.Q(("status__in", ["betting", "in_play"])),
-                fields=("table",),
-                name="tables_one_live_round_per_table",
-            ),
+            model_name='round',
+            constraint=models.UniqueConstraint(condition=models.Q(('status__in', ['betting', 'in_play'])), fields=('table',), name='tables_one_live_round_per_table'),
         ),
         migrations.AddConstraint(
-            model_name="trayrequest",
-            constraint=models.CheckConstraint(
-                condition=models.Q(("amount__gt", 0)), name="tables_trayrequest_amount_positive"
-            ),
+            model_name='trayrequest',
+            constraint=models.CheckConstraint(condition=models.Q(('amount__gt', 0)), name='tables_trayrequest_amount_positive'),
         ),
         migrations.AddConstraint(
-            model_name="trayrequest",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    models.Q(("status", "approved"), ("transfer__isnull", False)),
-                    models.Q(models.Q(("status", "approved"), _negated=True), ("transfer__isnull", True)),
-                    _connector="OR",
-                ),
-                name="tables_trayrequest_transfer_iff_approved",
-            ),
+            model_name='trayrequest',
+            constraint=models.CheckConstraint(condition=models.Q(models.Q(('status', 'approved'), ('transfer__isnull', False)), models.Q(models.Q(('status', 'approved'), _negated=True), ('transfer__isnull', True)), _connector='OR'), name='tables_trayrequest_transfer_iff_approved'),
         ),
         migrations.AddConstraint(
-            model_name="trayrequest",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    ("decided_by__isnull", True),
-                    models.Q(("decided_by", models.F("requested_by")), _negated=True),
-                    _connector="OR",
-                ),
-                name="tables_trayrequest_two_people",
-            ),
+            model_name='trayrequest',
+            constraint=models.CheckConstraint(condition=models.Q(('decided_by__isnull', True), models.Q(('decided_by', models.F('requested_by')), _negated=True), _connector='OR'), name='tables_trayrequest_two_people'),
         ),
     ]

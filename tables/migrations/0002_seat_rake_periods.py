@@ -4,14 +4,15 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("tables", "0001_initial"),
+        ('tables', '0001_initial'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="seat",
-            name="rake_periods_charged",
-            field=models.PositiveIntegerField(default=0, help_text="time-rake periods paid"),
+            model_name='seat',
+            name='rake_periods_charged',
+            field=models.PositiveIntegerField(default=0, help_text='time-rake periods paid'),
         ),
     ]

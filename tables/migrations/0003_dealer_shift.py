@@ -6,56 +6,25 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("tables", "0002_seat_rake_periods"),
+        ('tables', '0002_seat_rake_periods'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name="DealerShift",
+            name='DealerShift',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("started_at", models.DateTimeField(auto_now_add=True)),
-                ("ended_at", models.DateTimeField(blank=True, null=True)),
-                (
-                    "assigned_by",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "dealer",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="dealer_shifts",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "table",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="dealer_shifts",
-                        to="tables.table",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('started_at', models.DateTimeField(auto_now_add=True)),
+                ('ended_at', models.DateTimeField(blank=True, null=True)),
+                ('assigned_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('dealer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='dealer_shifts', to=settings.AUTH_USER_MODEL)),
+                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='dealer_shifts', to='tables.table')),
             ],
             options={
-                "constraints": [
-                    models.UniqueConstraint(
-                        condition=models.Q(("ended_at__isnull", True)),
-                        fields=("table",),
-                        name="tables_one_dealer_shift_per_table",
-                    )
-                ],
+                'constraints': [models.UniqueConstraint(condition=models.Q(('ended_at__isnull', True)), fields=('table',), name='tables_one_dealer_shift_per_table')],
             },
         ),
     ]

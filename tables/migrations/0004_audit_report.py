@@ -6,59 +6,31 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("tables", "0003_dealer_shift"),
+        ('tables', '0003_dealer_shift'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name="AuditReport",
+            name='AuditReport',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("gaming_day", models.DateField(unique=True)),
-                (
-                    "status",
-                    models.CharField(
-                        choices=[
-                            ("queued", "Queued"),
-                            ("running", "Running"),
-                            ("done", "Done"),
-                            ("failed", "Failed"),
-                        ],
-                        default="queued",
-                        max_length=8,
-                    ),
-                ),
-                ("task_id", models.CharField(blank=True, max_length=64)),
-                (
-                    "forced",
-                    models.BooleanField(default=False, help_text="closed before the gaming day's end"),
-                ),
-                ("requested_at", models.DateTimeField()),
-                ("started_at", models.DateTimeField(blank=True, null=True)),
-                ("finished_at", models.DateTimeField(blank=True, null=True)),
-                ("progress_done", models.PositiveIntegerField(default=0)),
-                ("progress_total", models.PositiveIntegerField(default=0)),
-                ("runs", models.PositiveIntegerField(default=0, help_text="how many times the audit ran")),
-                ("findings", models.PositiveIntegerField(default=0)),
-                ("data", models.JSONField(blank=True, default=dict)),
-                ("error", models.TextField(blank=True)),
-                (
-                    "requested_by",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('gaming_day', models.DateField(unique=True)),
+                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Done'), ('failed', 'Failed')], default='queued', max_length=8)),
+                ('task_id', models.CharField(blank=True, max_length=64)),
+                ('forced', models.BooleanField(default=False, help_text="closed before the gaming day's end")),
+                ('requested_at', models.DateTimeField()),
+                ('started_at', models.DateTimeField(blank=True, null=True)),
+                ('finished_at', models.DateTimeField(blank=True, null=True)),
+                ('progress_done', models.PositiveIntegerField(default=0)),
+                ('progress_total', models.PositiveIntegerField(default=0)),
+                ('runs', models.PositiveIntegerField(default=0, help_text='how many times the audit ran')),
+                ('findings', models.PositiveIntegerField(default=0)),
+                ('data', models.JSONField(blank=True, default=dict)),
+                ('error', models.TextField(blank=True)),
+                ('requested_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
             ],
         ),
     ]

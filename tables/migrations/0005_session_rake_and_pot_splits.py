@@ -4,21 +4,20 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("tables", "0004_audit_report"),
+        ('tables', '0004_audit_report'),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="tablesession",
-            name="pot_splits",
-            field=models.JSONField(blank=True, default=list, help_text="unwon pots split at closing"),
+            model_name='tablesession',
+            name='pot_splits',
+            field=models.JSONField(blank=True, default=list, help_text='unwon pots split at closing'),
         ),
         migrations.AddField(
-            model_name="tablesession",
-            name="rake",
-            field=models.BigIntegerField(
-                blank=True, help_text="house rake collected in the session", null=True
-            ),
+            model_name='tablesession',
+            name='rake',
+            field=models.BigIntegerField(blank=True, help_text='house rake collected in the session', null=True),
         ),
     ]

@@ -6,126 +6,54 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("casino", "0001_initial"),
-        ("tables", "0005_session_rake_and_pot_splits"),
+        ('casino', '0001_initial'),
+        ('tables', '0005_session_rake_and_pot_splits'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name="seat",
-            name="time_rake_paid",
-            field=models.BigIntegerField(default=0, help_text="cents of time rake paid in this sitting"),
+            model_name='seat',
+            name='time_rake_paid',
+            field=models.BigIntegerField(default=0, help_text='cents of time rake paid in this sitting'),
         ),
         migrations.CreateModel(
-            name="RoundPlayerStat",
+            name='RoundPlayerStat',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("handle", models.BigIntegerField(default=0)),
-                (
-                    "result",
-                    models.BigIntegerField(default=0, help_text="the player's net win (+) or loss (−)"),
-                ),
-                ("bets", models.PositiveIntegerField(default=0)),
-                ("decisions", models.PositiveIntegerField(default=0)),
-                ("theo_milli", models.BigIntegerField(default=0)),
-                (
-                    "player",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="casino.player"
-                    ),
-                ),
-                (
-                    "round",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="player_stats",
-                        to="tables.round",
-                    ),
-                ),
-                (
-                    "seat",
-                    models.ForeignKey(
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="stats",
-                        to="tables.seat",
-                    ),
-                ),
-                (
-                    "table",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="tables.table"
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('handle', models.BigIntegerField(default=0)),
+                ('result', models.BigIntegerField(default=0, help_text="the player's net win (+) or loss (−)")),
+                ('bets', models.PositiveIntegerField(default=0)),
+                ('decisions', models.PositiveIntegerField(default=0)),
+                ('theo_milli', models.BigIntegerField(default=0)),
+                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='casino.player')),
+                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='player_stats', to='tables.round')),
+                ('seat', models.ForeignKey(null=True, on_delete=django.db.models.deletion.PROTECT, related_name='stats', to='tables.seat')),
+                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tables.table')),
             ],
             options={
-                "constraints": [
-                    models.UniqueConstraint(fields=("round", "player"), name="tables_playerstat_once")
-                ],
+                'constraints': [models.UniqueConstraint(fields=('round', 'player'), name='tables_playerstat_once')],
             },
         ),
         migrations.CreateModel(
-            name="RoundStat",
+            name='RoundStat',
             fields=[
-                (
-                    "round",
-                    models.OneToOneField(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        primary_key=True,
-                        related_name="stat",
-                        serialize=False,
-                        to="tables.round",
-                    ),
-                ),
-                (
-                    "game",
-                    models.CharField(
-                        choices=[
-                            ("faro", "Faro"),
-                            ("farmer", "Farmer"),
-                            ("fan_tan", "Fan Tan"),
-                            ("newmarket", "Newmarket"),
-                            ("tonk", "Tonk"),
-                            ("stakes", "Stakes (result-keyed)"),
-                        ],
-                        max_length=12,
-                    ),
-                ),
-                ("started_at", models.DateTimeField()),
-                ("ended_at", models.DateTimeField(db_index=True)),
-                ("hour", models.DateTimeField(help_text="start of the hour the round ended in")),
-                ("handle", models.BigIntegerField(default=0)),
-                ("win", models.BigIntegerField(default=0, help_text="house win: tray net plus rake")),
-                ("decisions", models.PositiveIntegerField(default=0)),
-                ("theo_milli", models.BigIntegerField(default=0)),
-                (
-                    "dealer",
-                    models.ForeignKey(
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "table",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="tables.table"
-                    ),
-                ),
+                ('round', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='stat', serialize=False, to='tables.round')),
+                ('game', models.CharField(choices=[('faro', 'Faro'), ('farmer', 'Farmer'), ('fan_tan', 'Fan Tan'), ('newmarket', 'Newmarket'), ('tonk', 'Tonk'), ('stakes', 'Stakes (result-keyed)')], max_length=12)),
+                ('started_at', models.DateTimeField()),
+                ('ended_at', models.DateTimeField(db_index=True)),
+                ('hour', models.DateTimeField(help_text='start of the hour the round ended in')),
+                ('handle', models.BigIntegerField(default=0)),
+                ('win', models.BigIntegerField(default=0, help_text='house win: tray net plus rake')),
+                ('decisions', models.PositiveIntegerField(default=0)),
+                ('theo_milli', models.BigIntegerField(default=0)),
+                ('dealer', models.ForeignKey(null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tables.table')),
             ],
             options={
-                "indexes": [
-                    models.Index(fields=["table", "hour"], name="tables_roundstat_table_hour"),
-                    models.Index(fields=["dealer", "ended_at"], name="tables_roundstat_dealer"),
-                ],
+                'indexes': [models.Index(fields=['table', 'hour'], name='tables_roundstat_table_hour'), models.Index(fields=['dealer', 'ended_at'], name='tables_roundstat_dealer')],
             },
         ),
     ]

@@ -6,106 +6,39 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("casino", "0001_initial"),
-        ("tables", "0006_ratings"),
+        ('casino', '0001_initial'),
+        ('tables', '0006_ratings'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name="Alert",
+            name='Alert',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("kind", models.CharField(db_index=True, max_length=40)),
-                ("detector", models.CharField(max_length=30)),
-                (
-                    "severity",
-                    models.CharField(
-                        choices=[("low", "Low"), ("medium", "Medium"), ("high", "High")], max_length=8
-                    ),
-                ),
-                ("gaming_day", models.DateField(db_index=True)),
-                ("summary", models.CharField(max_length=300)),
-                ("evidence", models.JSONField(default=dict)),
-                (
-                    "status",
-                    models.CharField(
-                        choices=[("open", "Open"), ("resolved", "Resolved")], default="open", max_length=10
-                    ),
-                ),
-                ("at", models.DateTimeField(auto_now_add=True, help_text="first detected")),
-                ("updated_at", models.DateTimeField(auto_now=True, help_text="last detected or resolved")),
-                ("detections", models.PositiveIntegerField(default=1, help_text="how many runs found it")),
-                ("dedup_key", models.CharField(max_length=200, unique=True)),
-                ("resolved_at", models.DateTimeField(blank=True, null=True)),
-                ("note", models.TextField(blank=True)),
-                (
-                    "dealer",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "player",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to="casino.player",
-                    ),
-                ),
-                (
-                    "resolved_by",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "table",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="alerts",
-                        to="tables.table",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('kind', models.CharField(db_index=True, max_length=40)),
+                ('detector', models.CharField(max_length=30)),
+                ('severity', models.CharField(choices=[('low', 'Low'), ('medium', 'Medium'), ('high', 'High')], max_length=8)),
+                ('gaming_day', models.DateField(db_index=True)),
+                ('summary', models.CharField(max_length=300)),
+                ('evidence', models.JSONField(default=dict)),
+                ('status', models.CharField(choices=[('open', 'Open'), ('resolved', 'Resolved')], default='open', max_length=10)),
+                ('at', models.DateTimeField(auto_now_add=True, help_text='first detected')),
+                ('updated_at', models.DateTimeField(auto_now=True, help_text='last detected or resolved')),
+                ('detections', models.PositiveIntegerField(default=1, help_text='how many runs found it')),
+                ('dedup_key', models.CharField(max_length=200, unique=True)),
+                ('resolved_at', models.DateTimeField(blank=True, null=True)),
+                ('note', models.TextField(blank=True)),
+                ('dealer', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('player', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='casino.player')),
+                ('resolved_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('table', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='alerts', to='tables.table')),
             ],
             options={
-                "indexes": [models.Index(fields=["status", "-id"], name="tables_alert_status")],
-                "constraints": [
-                    models.CheckConstraint(
-                        condition=models.Q(
-                            models.Q(
-                                ("resolved_at__isnull", True),
-                                ("resolved_by__isnull", True),
-                                ("status", "open"),
-                            ),
-                            models.Q(
-                                ("resolved_at__isnull", False),
-                                ("resolved_by__isnull", False),
-                                ("status", "resolved"),
-                            ),
-                            _connector="OR",
-                        ),
-                        name="tables_alert_resolved_with_who_and_when",
-                    )
-                ],
+                'indexes': [models.Index(fields=['status', '-id'], name='tables_alert_status')],
+                'constraints': [models.CheckConstraint(condition=models.Q(models.Q(('resolved_at__isnull', True), ('resolved_by__isnull', True), ('status', 'open')), models.Q(('resolved_at__isnull', False), ('resolved_by__isnull', False), ('status', 'resolved')), _connector='OR'), name='tables_alert_resolved_with_who_and_when')],
             },
         ),
     ]

@@ -8,115 +8,48 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+
     dependencies = [
-        ("tables", "0007_alerts"),
+        ('tables', '0007_alerts'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name="Correction",
+            name='Correction',
             fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("void", models.JSONField(help_text='as asked: "last", "round" or {"from": seq}')),
-                (
-                    "from_seq",
-                    models.PositiveIntegerField(
-                        blank=True, help_text="first action voided; empty when the whole round is", null=True
-                    ),
-                ),
-                ("at_version", models.PositiveIntegerField(help_text="the round's version when asked")),
-                ("reason", models.CharField(max_length=300)),
-                (
-                    "status",
-                    models.CharField(
-                        choices=[("pending", "Pending"), ("approved", "Approved"), ("refused", "Refused")],
-                        default="pending",
-                        max_length=8,
-                    ),
-                ),
-                ("requested_at", models.DateTimeField(auto_now_add=True)),
-                ("decided_at", models.DateTimeField(blank=True, null=True)),
-                ("note", models.CharField(blank=True, max_length=300)),
-                (
-                    "reversals",
-                    models.JSONField(blank=True, default=list, help_text="ids of the reversing transfers"),
-                ),
-                (
-                    "decided_by",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "requested_by",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="+",
-                        to=settings.AUTH_USER_MODEL,
-                    ),
-                ),
-                (
-                    "round",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.PROTECT,
-                        related_name="corrections",
-                        to="tables.round",
-                    ),
-                ),
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('void', models.JSONField(help_text='as asked: "last", "round" or {"from": seq}')),
+                ('from_seq', models.PositiveIntegerField(blank=True, help_text='first action voided; empty when the whole round is', null=True)),
+                ('at_version', models.PositiveIntegerField(help_text="the round's version when asked")),
+                ('reason', models.CharField(max_length=300)),
+                ('status', models.CharField(choices=[('pending', 'Pending'), ('approved', 'Approved'), ('refused', 'Refused')], default='pending', max_length=8)),
+                ('requested_at', models.DateTimeField(auto_now_add=True)),
+                ('decided_at', models.DateTimeField(blank=True, null=True)),
+                ('note', models.CharField(blank=True, max_length=300)),
+                ('reversals', models.JSONField(blank=True, default=list, help_text='ids of the reversing transfers')),
+                ('decided_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('requested_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ('round', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='corrections', to='tables.round')),
             ],
         ),
         migrations.AddField(
-            model_name="roundaction",
-            name="voided_by",
-            field=models.ForeignKey(
-                blank=True,
-                db_index=False,
-                null=True,
-                on_delete=django.db.models.deletion.PROTECT,
-                related_name="voided_actions",
-                to="tables.correction",
-            ),
+            model_name='roundaction',
+            name='voided_by',
+            field=models.ForeignKey(blank=True, db_index=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='voided_actions', to='tables.correction'),
         ),
         migrations.AddField(
-            model_name="roundsettlement",
-            name="voided_by",
-            field=models.ForeignKey(
-                blank=True,
-                db_index=False,
-                null=True,
-                on_delete=django.db.models.deletion.PROTECT,
-                related_name="+",
-                to="tables.correction",
-            ),
+            model_name='roundsettlement',
+            name='voided_by',
+            field=models.ForeignKey(blank=True, db_index=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tables.correction'),
         ),
         migrations.AddConstraint(
-            model_name="correction",
-            constraint=models.UniqueConstraint(
-                condition=models.Q(("status", "pending")),
-                fields=("round",),
-                name="tables_one_pending_correction",
-            ),
+            model_name='correction',
+            constraint=models.UniqueConstraint(condition=models.Q(('status', 'pending')), fields=('round',), name='tables_one_pending_correction'),
         ),
         migrations.AddConstraint(
-            model_name="correction",
-            constraint=models.CheckConstraint(
-                condition=models.Q(
-                    ("decided_by__isnull", True),
-                    models.Q(("decided_by", models.F("requested_by")), _negated=True),
-                    _connector="OR",
-                ),
-                name="tables_correction_two_people",
-            ),
+            model_name='correction',
+            constraint=models.CheckConstraint(condition=models.Q(('decided_by__isnull', True), models.Q(('decided_by', models.F('requested_by')), _negated=True), _connector='OR'), name='tables_correction_two_people'),
         ),
         # The default manager hides voided rows; its name is said so field order cannot change it.
         migrations.AlterModelOptions(name="roundaction", options={"default_manager_name": "objects"}),
