@@ -8,13 +8,43 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from casino.cash.models import CashDay, CashDirection, CashRefusal, CashTransaction, Identification
 from casino.cash.services import ctr_line, mtl_line
 from casino.models import Player
+
+
+@dataclass(frozen=True, slots=True)
+class CashToday:
+    """One player's cash in and cash out on a gaming day (cents), and whether an ID is on file."""
+
+    cash_in: int = 0
+    cash_out: int = 0
+    identified: bool = False
+
+
+def cash_days_of(*, player_ids: list[int], day: dt.date) -> dict[int, CashToday]:
+    """Each player's cash day, in one query for them all (the pit's seats, the cage's panel).
+
+    A player without a row that day has nothing in or out; every asked player is in the answer.
+    """
+    if not player_ids:
+        return {}
+    ids_on_file = Identification.objects.filter(player_id=OuterRef("pk"))
+    days = CashDay.objects.filter(player_id=OuterRef("pk"), gaming_day=day)
+    rows = Player.objects.filter(pk__in=player_ids).annotate(
+        identified=Exists(ids_on_file),
+        day_in=days.values("cash_in")[:1],
+        day_out=days.values("cash_out")[:1],
+    )
+    answer = {pk: CashToday() for pk in player_ids}
+    for pk, identified, cash_in, cash_out in rows.values_list("pk", "identified", "day_in", "day_out"):
+        answer[pk] = CashToday(int(cash_in or 0), int(cash_out or 0), bool(identified))
+    return answer
 
 
 def day_totals(*, player_id: int, day: dt.date) -> tuple[int, int]:
@@ -47,17 +77,17 @@ def cash_transactions_between(*, first: dt.date, last: dt.date) -> QuerySet[Cash
 
 def cash_activity(*, player: Player, day: dt.date) -> dict[str, Any]:
     """What GET /players/{id}/cash-activity answers, and what the cage's player panel shows."""
-    cash_in, cash_out = day_totals(player_id=player.pk, day=day)
+    today = cash_days_of(player_ids=[player.pk], day=day)[player.pk]
     entries = cash_transactions(day=day, player_id=player.pk).order_by("at", "pk")
     return {
         "player": player.pk,
         "name": player.name,
         "gaming_day": day,
-        "cash_in": cash_in,
-        "cash_out": cash_out,
+        "cash_in": today.cash_in,
+        "cash_out": today.cash_out,
         "mtl_threshold": mtl_line(),
         "ctr_threshold": ctr_line(),
-        "identification_on_file": identification_on_file(player_id=player.pk) is not None,
+        "identification_on_file": today.identified,
         "entries": list(entries),
     }
 

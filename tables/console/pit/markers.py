@@ -1,5 +1,6 @@
-"""A table's markers in the pit: the players seated there with their credit available, a marker
-to issue (a pit boss's, never on a line they set), and the markers issued at the table tonight.
+"""A table's markers in the pit: the players seated there with their credit available and their
+cash in and out today against the MTL and CTR lines (``casino.cash``), a marker to issue (a pit
+boss's, never on a line they set), and the markers issued at the table tonight.
 
 One form → ``tables.credit.services.issue_marker`` once per form token (``tap_flash``) → the
 page's live part again, with the receipt in words or the refusal in place.
@@ -14,6 +15,8 @@ from typing import Any
 from django import forms as django_forms
 from django.http import HttpRequest, HttpResponse
 
+from casino.cash.selectors import CashToday, cash_days_of
+from casino.cash.services import ctr_line, mtl_line
 from casino.money import format_dollars
 from casino.permissions import actor_of, may
 from casino.selectors import staff_name
@@ -43,6 +46,9 @@ class CreditRow:
     available: str
     has_line: bool
     can_draw: bool
+    cash_in: str
+    cash_out: str
+    cash_marks: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +61,25 @@ class MarkerRow:
     state: str
 
 
+def cash_marks(cash: CashToday) -> tuple[str, ...]:
+    """The compliance words for a player's cash day: "MTL" once either total is at or past the
+    multiple-transaction log's line, and the identification's state once a total is within one
+    MTL line of the CTR line (one more such transaction could cross it) or past it."""
+    mtl, ctr = mtl_line(), ctr_line()
+    most = max(cash.cash_in, cash.cash_out)
+    marks: list[str] = []
+    if most >= mtl:
+        marks.append("MTL")
+    if most > ctr:
+        marks.append(f"CTR: past {format_dollars(ctr)}")
+    if most >= ctr - mtl:
+        marks.append("ID on file" if cash.identified else f"ID needed past {format_dollars(ctr)}")
+    return tuple(marks)
+
+
 def credit_rows(table: Table) -> list[CreditRow]:
-    """Each player seated at the table, with their line, what they owe and what they may draw."""
+    """Each player seated at the table, with their line, what they owe and what they may draw, and
+    their cash in and out today (one read for every seat)."""
     seats = (
         Seat.objects.filter(table=table, left_at__isnull=True)
         .select_related("player__user")
@@ -67,9 +90,11 @@ def credit_rows(table: Table) -> list[CreditRow]:
         line.player_id: line
         for line in CreditLine.objects.filter(player__in=players).select_related("receivable")
     }
+    cash = cash_days_of(player_ids=[player.pk for player in players], day=today())
     rows = []
     for player in players:
         line = lines.get(player.pk)
+        day = cash[player.pk]
         owed = line.receivable.balance if line else 0
         available = max(line.limit - owed, 0) if line else 0
         rows.append(
@@ -81,6 +106,9 @@ def credit_rows(table: Table) -> list[CreditRow]:
                 available=format_dollars(available),
                 has_line=line is not None,
                 can_draw=available > 0,
+                cash_in=format_dollars(day.cash_in),
+                cash_out=format_dollars(day.cash_out),
+                cash_marks=cash_marks(day),
             )
         )
     return rows
