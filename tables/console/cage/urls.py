@@ -3,6 +3,7 @@
 from django.urls import path
 
 from tables.console.books import views as books
+from tables.console.cage import markers
 from tables.console.cage import views as cage
 from tables.console.pit.urls import verdict_paths
 
@@ -24,7 +25,12 @@ urlpatterns = [
         {"kind": "cash_out"},
         name="identify_cash_out",
     ),
-    path("markers/<id:marker_id>/redeem/", cage.redeem, name="redeem_marker"),
+    path("markers/<id:marker_id>/redeem/", markers.redeem, name="redeem_marker"),
+    path(
+        "markers/<id:marker_id>/identify/redeem/",
+        markers.identify_and_redeem,
+        name="identify_redeem_marker",
+    ),
     *verdict_paths("requests/<id:request_id>/", cage.decide),
     path("slips/<id:transfer_id>/", cage.slip, name="slip"),
     path("slips/waiting/", books.waiting, {"screen": "cage"}, name="slips"),

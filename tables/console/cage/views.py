@@ -3,7 +3,7 @@ and prints a slip for a buy-in or a cash-out.
 
 The player's panel shows their cash in and out today against the MTL and CTR lines
 (``casino.cash``); a move refused for want of identification opens a form that records it and
-makes the move in the same tap.
+makes the move in the same tap. Payments on markers are ``tables.console.cage.markers``'.
 
 It only calls the existing services (``casino.services.buy_in`` / ``cash_out``, the API's, and
 the fills and credits slips' services through ``books.transit.transit_decision``: the cage issues
@@ -14,11 +14,12 @@ token (``run_tap``): a double tap posts once. Refusals are shown on the same scr
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from django import forms as django_forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 
 from casino.cash.errors import IdentificationRequired
 from casino.cash.models import IdentificationKind
@@ -36,12 +37,10 @@ from tables.console import forms
 from tables.console.access import found, require_screen
 from tables.console.books.transit import transit_decision, transit_rows
 from tables.console.taps import Flash, receipt, render_screen, tap_flash
-from tables.credit.models import Marker, RedemptionMethod
+from tables.credit.models import RedemptionMethod
 from tables.credit.selectors import credit_summary, open_markers_of, past_deadline
-from tables.credit.services import redeem_marker
 
 CAGE_KINDS = {"buy_in": "Buy-in", "cash_out": "Cash-out"}
-PAY_HOW = "Choose how the marker is paid: cash or chips."
 SEARCH_LIMIT = 10
 
 
@@ -63,7 +62,7 @@ def cage_context(
     identify: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The screen's context; ``identify``: a move refused for want of identification, to retry
-    with the identification form (``{"move", "label", "amount"}``)."""
+    with the identification form (``move_prompt``'s or ``markers.payment_prompt``'s words)."""
     query = request.GET.get("q", "").strip()
     found = list(search_players(query=query, limit=SEARCH_LIMIT)) if query else []
     return {
@@ -111,40 +110,6 @@ def marker_rows(player: Player) -> list[dict[str, Any]]:
         }
         for m in open_markers_of(player=player)
     ]
-
-
-class RedeemForm(django_forms.Form):
-    """A payment on a marker: dollars, in cash or in the player's chips."""
-
-    amount = forms.DollarsField(words="payment")
-    method = django_forms.ChoiceField(
-        choices=RedemptionMethod.choices,
-        error_messages={"required": PAY_HOW, "invalid_choice": PAY_HOW},
-    )
-
-
-@signed_in_post
-def redeem(request: HttpRequest, marker_id: int) -> HttpResponse:
-    """A cashier takes a payment on one of the chosen player's markers (cash or chips)."""
-    require_screen(request.user, "cage")
-    marker = found(Marker.objects.select_related("slip").filter(slip_id=marker_id), "No such marker.")
-    player = access_player(user=request.user, player_id=marker.player_id)
-
-    def work() -> dict[str, Any]:
-        asked = forms.checked(RedeemForm(request.POST)).cleaned_data
-        paid = redeem_marker(
-            actor=actor_of(request), marker_id=marker_id, amount=asked["amount"], method=asked["method"]
-        )
-        left = credit_summary(player=player)
-        how = "in cash" if asked["method"] == RedemptionMethod.CASH else "in chips from the wallet"
-        return receipt(
-            f"{format_dollars(asked['amount'])} paid {how} on marker {marker.slip.number} by {player.name}.",
-            f"Still owed on it: {format_dollars(paid.outstanding)}. "
-            f"{player.name} owes {format_dollars(left.outstanding)} in all; "
-            f"{format_dollars(left.available)} of credit available.",
-        )
-
-    return perform_cage_tap(request, form=f"marker-{marker_id}", work=work, player=player)
 
 
 def _render(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
@@ -213,11 +178,32 @@ def _move_work(
     return work
 
 
+def move_prompt(kind: str, player_id: int, amount: int) -> dict[str, Any]:
+    """The identification prompt for a buy-in or a cash-out refused for want of ID: what it was
+    (``label``, ``what``), where its one button posts and what that button says."""
+    what = CAGE_KINDS[kind].lower()
+    return {
+        "label": CAGE_KINDS[kind],
+        "what": what,
+        "amount": amount,
+        "url": reverse(f"cage:identify_{kind}", args=[player_id]),
+        "hidden": {},
+        "button": f"Record ID and {what} {format_dollars(amount)}",
+    }
+
+
 def _prompt(kind: str) -> Callable[[IdentificationRequired], dict[str, Any]]:
     def prompt(error: IdentificationRequired) -> dict[str, Any]:
-        return {"move": kind, "label": CAGE_KINDS[kind], "amount": error.refusal["amount"]}
+        return move_prompt(kind, error.refusal["player_id"], error.refusal["amount"])
 
     return prompt
+
+
+def recorded_identification(request: HttpRequest, player: Player) -> str:
+    """Record the identification the cashier examined (the prompt's form); its line of the receipt."""
+    data = forms.checked(forms.IdentificationForm(request.POST)).cleaned_data
+    identification = record_identification(actor=actor_of(request), player=player, **data)
+    return f"{identification.get_kind_display()} of {identification.name} recorded."
 
 
 @signed_in_post
@@ -236,18 +222,9 @@ def identify_and_move(request: HttpRequest, player_id: int, kind: str) -> HttpRe
     require_screen(request.user, "cage")
     player = access_player(user=request.user, player_id=player_id)
 
-    def record() -> str:
-        data = forms.checked(forms.IdentificationForm(request.POST)).cleaned_data
-        identification = record_identification(actor=actor_of(request), player=player, **data)
-        return f"{identification.get_kind_display()} of {identification.name} recorded."
-
-    work = _move_work(request, player, kind, before=record)
+    work = _move_work(request, player, kind, before=partial(recorded_identification, request, player))
     form = forms.CageForm(request.POST)
-    kept = (
-        {"move": kind, "label": CAGE_KINDS[kind], "amount": form.cleaned_data["amount"]}
-        if form.is_valid()
-        else None
-    )
+    kept = move_prompt(kind, player.pk, form.cleaned_data["amount"]) if form.is_valid() else None
     return perform_cage_tap(
         request, form="identify", work=work, player=player, identify=_prompt(kind), prompt_kept=kept
     )
