@@ -509,3 +509,42 @@ EVIDENCE_IN_FLIGHT = (
 EVIDENCE_STILL_RUNNING = "SELECT count(*) FROM pg_stat_activity WHERE backend_xid::text = ANY(%s::text[])"
 # One checkpoint at a time (each names the one before it): a transaction-scoped advisory lock.
 EVIDENCE_CHECKPOINT_LOCK = "SELECT pg_advisory_xact_lock(%s)"
+
+
+# Win as the regulator reads it (tables.audit.compute.win_data): the cash buy-ins of some days
+# with their box, a box's last buy-in, a tray's balance before a moment, and the trays' postings
+# by kind per day or per shift (the shift a posting falls in: how many later shifts' starts are at
+# or before it).
+_TRAY_POSTINGS_FROM = """
+  FROM ledger_entry e
+  JOIN ledger_transfer t ON t.id = e.transfer_id
+  JOIN tables_table tb ON tb.tray_id = e.account_id
+"""
+WIN_CASH_BUY_INS = f"""
+SELECT tb.id, (t.meta ->> 'drop_box')::bigint, t.created_at, -SUM(e.amount)
+{_TRAY_POSTINGS_FROM}
+ WHERE t.kind = %s AND t.gaming_day BETWEEN %s AND %s
+ GROUP BY tb.id, t.id, t.created_at
+"""
+WIN_LAST_BUY_IN_OF_BOX = """
+SELECT (t.meta ->> 'drop_box')::bigint, MAX(t.created_at)
+  FROM ledger_transfer t
+ WHERE t.kind = %s AND t.gaming_day >= %s AND (t.meta ->> 'drop_box')::bigint = ANY(%s)
+ GROUP BY 1
+"""
+WIN_BALANCE_BEFORE = (
+    "SELECT balance_after FROM ledger_entry WHERE account_id = %s AND created_at < %s"
+    " ORDER BY created_at DESC, id DESC LIMIT 1"
+)
+WIN_TRAY_BY_SHIFT = f"""
+SELECT tb.id, width_bucket(extract(epoch FROM t.created_at)::float8, %s::float8[]), t.kind, SUM(e.amount)
+{_TRAY_POSTINGS_FROM}
+ WHERE t.gaming_day = %s
+ GROUP BY 1, 2, 3
+"""
+WIN_TRAY_BY_DAY = f"""
+SELECT tb.id, t.gaming_day, t.kind, SUM(e.amount)
+{_TRAY_POSTINGS_FROM}
+ WHERE t.gaming_day BETWEEN %s AND %s
+ GROUP BY 1, 2, 3
+"""

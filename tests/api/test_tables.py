@@ -309,18 +309,13 @@ def test_close_summary_with_fills_credits_drop_and_a_short_count(
         assert signed.status_code == 200, signed.content
     # The pit releases the credit: it counts from then, though the cage has not signed for it yet.
     assert login(pit_boss).post(_url(table, f"/credits/{credit['id']}/approve")).status_code == 200
-    # A player's bet at this table is drop: chips from a wallet into play here.
-    gambler = PlayerFactory(funded=10_000)
-    open_layout(table_id=table.pk, player_id=gambler.pk, holder=f"user:{gambler.user_id}")
-    post_transfer(
-        key=f"bet:{gambler.pk}",
-        kind="bet",
-        legs=[Leg(debit=gambler.wallet.code, credit=layout_code(table.pk, gambler.pk), amount=2_500)],
-        meta={"table": table.pk},
-    )
-    assert _tray(table) == 115_000
+    # A player buys $25.00 of chips with cash at the table: the cash into the box is the drop.
+    gambler = PlayerFactory()
+    bought = client.post(_url(table, "/cash-buy-ins"), {"player": gambler.pk, "amount": 2_500}, format="json")
+    assert bought.status_code == 201, bought.content
+    assert _tray(table) == 112_500
 
-    response = client.post(_url(table, "/close"), {"closing_inventory": 112_000}, format="json")
+    response = client.post(_url(table, "/close"), {"closing_inventory": 109_500}, format="json")
 
     assert response.status_code == 200
     summary = response.json()
@@ -328,19 +323,19 @@ def test_close_summary_with_fills_credits_drop_and_a_short_count(
         "drop": 2_500,
         "fills": 20_000,
         "credits": 5_000,
-        "win": 112_000 + 5_000 - 100_000 - 20_000,
+        "win": 109_500 + 5_000 - 100_000 - 20_000,
         "variance": -3_000,
     }
-    assert summary["closing_ledger"] == 115_000
-    assert _tray(table) == 112_000
+    assert summary["closing_ledger"] == 112_500
+    assert _tray(table) == 109_500
     assert _moved(OVER_SHORT, table) == 3_000
     assert _transfers(table, "count_variance").get().meta == {"table": table.pk, "stage": "closing"}
     table.refresh_from_db()
     assert table.status == "closed"
     session = TableSession.objects.get(table=table)
     assert ActionLog.objects.get(action="table.closed", object_id=str(session.pk)).data == {
-        "count": 112_000,
-        "win": -3_000,
+        "count": 109_500,
+        "win": -5_500,
         "variance": -3_000,
     }
 

@@ -39,4 +39,6 @@ def test_the_bet_form_follows_a_limit_change_made_in_the_pit(floor: Floor, as_us
     # A full render after the change offers the same chips (from the table, not the last action).
     again = dealer.get(f"/console/tables/{floor.faro.pk}/").content.decode()
     assert "(limits $25.00 – $1,000.00)" in again
-    assert 'value="500"' not in again
+    chips = again.split('id="bet-amounts"', 1)[1].split("</fieldset>", 1)[0]  # the cash panel has its own
+    assert 'value="500"' not in chips
+    assert 'value="2500"' in chips

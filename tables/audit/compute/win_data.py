@@ -31,6 +31,7 @@ from django.db.models import Q, Sum
 from casino.replica import read_connection
 from ledger.gaming_day import gaming_day_bounds, gaming_day_for
 from ledger.models import Account
+from tables import sql
 from tables.audit.compute.win import WinFigures
 from tables.drop.models import DropBox, DropBoxStatus
 from tables.models import Table, TableSession, TrayRequest, TrayRequestStatus
@@ -148,14 +149,7 @@ def _cash_buy_ins(periods: Periods) -> list[tuple[int, int, dt.datetime, int]]:
     the table's tray for cash, and the box the cash went into (the transfer's ``meta``)."""
     with read_connection().cursor() as cursor:
         cursor.execute(
-            """
-            SELECT tb.id, (t.meta ->> 'drop_box')::bigint, t.created_at, -SUM(e.amount)
-              FROM ledger_entry e
-              JOIN ledger_transfer t ON t.id = e.transfer_id
-              JOIN tables_table tb ON tb.tray_id = e.account_id
-             WHERE t.kind = %s AND t.gaming_day BETWEEN %s AND %s
-             GROUP BY tb.id, t.id, t.created_at
-            """,
+            sql.WIN_CASH_BUY_INS,
             [CASH_BUY_IN, periods.first, periods.last],
         )
         return [(int(a), int(b or 0), c, int(d)) for a, b, c, d in cursor.fetchall()]
@@ -167,12 +161,7 @@ def _last_buy_ins(boxes: list[DropBox]) -> dict[int, dt.datetime]:
         return {}
     with read_connection().cursor() as cursor:
         cursor.execute(
-            """
-            SELECT (t.meta ->> 'drop_box')::bigint, MAX(t.created_at)
-              FROM ledger_transfer t
-             WHERE t.kind = %s AND t.gaming_day >= %s AND (t.meta ->> 'drop_box')::bigint = ANY(%s)
-             GROUP BY 1
-            """,
+            sql.WIN_LAST_BUY_IN_OF_BOX,
             [CASH_BUY_IN, min(box.gaming_day for box in boxes), [box.pk for box in boxes]],
         )
         return {int(box_id): at for box_id, at in cursor.fetchall()}
@@ -268,8 +257,7 @@ def _boundary_inventory(
 def _balance_at(account_id: int, moment: dt.datetime) -> int:
     with read_connection().cursor() as cursor:
         cursor.execute(
-            "SELECT balance_after FROM ledger_entry WHERE account_id = %s AND created_at < %s"
-            " ORDER BY created_at DESC, id DESC LIMIT 1",
+            sql.WIN_BALANCE_BEFORE,
             [account_id, moment],
         )
         row = cursor.fetchone()
@@ -285,28 +273,13 @@ def _tray(periods: Periods, out: dict[Key, WinFigures]) -> None:
     if periods.by_shift:
         # The shift a posting falls in: how many of the later shifts' starts are at or before it.
         bounds = [start.timestamp() for _, start, _ in periods.shifts[1:]]
-        sql = """
-            SELECT tb.id, width_bucket(extract(epoch FROM t.created_at)::float8, %s::float8[]),
-                   t.kind, SUM(e.amount)
-              FROM ledger_entry e
-              JOIN ledger_transfer t ON t.id = e.transfer_id
-              JOIN tables_table tb ON tb.tray_id = e.account_id
-             WHERE t.gaming_day = %s
-             GROUP BY 1, 2, 3
-        """
+        statement = sql.WIN_TRAY_BY_SHIFT
         params: list[Any] = [bounds, periods.first]
     else:
-        sql = """
-            SELECT tb.id, t.gaming_day, t.kind, SUM(e.amount)
-              FROM ledger_entry e
-              JOIN ledger_transfer t ON t.id = e.transfer_id
-              JOIN tables_table tb ON tb.tray_id = e.account_id
-             WHERE t.gaming_day BETWEEN %s AND %s
-             GROUP BY 1, 2, 3
-        """
+        statement = sql.WIN_TRAY_BY_DAY
         params = [periods.first, periods.last]
     with read_connection().cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(statement, params)
         rows = cursor.fetchall()
     for table_id, period, kind, amount in rows:
         index = int(period) if periods.by_shift else periods.of_day(period)
