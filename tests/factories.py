@@ -6,6 +6,7 @@ import secrets
 from typing import Any
 
 import factory
+from django.conf import settings
 
 from casino.models import Player, Role, User
 from ledger.models import AccountKind, AccountPurpose
@@ -71,6 +72,8 @@ class PlayerFactory(factory.django.DjangoModelFactory):
         player = create_player(actor=actor, **kwargs)
         if funded:
             cashier = actor if actor is not None and actor.role == Role.CASHIER else staff(Role.CASHIER)
+            if funded > settings.CTR_THRESHOLD:  # the cage asks for ID first (casino.cash)
+                identified(player, by=cashier)
             buy_in(actor=cashier, player=player, amount=funded)
             player.wallet.refresh_from_db()
         return player
