@@ -33,14 +33,15 @@ from ledger.gaming_day import gaming_day_bounds, gaming_day_for
 from ledger.models import Account
 from tables import sql
 from tables.audit.compute.win import WinFigures
+from tables.credit.services import MARKER_TRANSFER as MARKER
 from tables.drop.models import DropBox, DropBoxStatus
+from tables.drop.services import CASH_BUY_IN
 from tables.models import Table, TableSession, TrayRequest, TrayRequestStatus
 from tables.slips.effects import CREDIT, CREDIT_RETURN, FILL
 from tables.slips.models import Slip, SlipKind, SlipStatus
 
-# Tray postings that are chips leaving for the drop: sold for cash at the table, lent on a marker.
-CASH_BUY_IN = "cash_buy_in"
-MARKER = "marker"
+# Tray postings that are chips leaving for the drop: sold for cash at the table (CASH_BUY_IN), lent
+# on a marker (MARKER), each the transfer kind its service posts.
 # Tray postings that are not play (the rest is the house's win from the rounds).
 NOT_PLAY = frozenset({FILL, CREDIT, CREDIT_RETURN, "table_issue", "count_variance", CASH_BUY_IN, MARKER})
 
